@@ -1,0 +1,467 @@
+"""Reading a meld: run, group or pair, and what each joker stands for (RULES.md §1, §2).
+
+A meld is entered as it lies on the table, left to right. :func:`read_meld` finds every valid
+reading of the pieces and returns the one worth most (or the one pinned with ``as_``), the others
+under ``alternatives``:
+
+- **run**: ≥3 consecutive numbers of one colour/suit, at most 13. The given order stands where
+  it can be a run, ascending (preferred) or descending; the joker's position then fixes what it
+  stands for (``R11 R12 JK`` → JK = R13; ``JK R11 R12`` → JK = R10). Otherwise the pieces are
+  rearranged: jokers fill inner gaps first, then extend the run upward, and only then downward.
+  The engine never moves a joker to gain value. Ace/1 only below 2, except in Carousel where an
+  ace may also follow the king (Q-K-A) but never both (K-A-2 is a wrap).
+- **group**: 3–4 pieces of one number, all colours/suits different; a joker stands for one
+  missing colour/suit, left open (``?7``) unless declared (Carousel).
+- **pair** (Rummy 101 only): two identical tiles; a joker may replace one of them, never both.
+
+A meld needs at least one real piece. Its value is the sum of its pieces, a joker counting as
+the piece it stands for (tiles: the number; cards: ace 1, 2–10 face, J Q K 10).
+
+    >>> from rules.notation import parse_pieces
+    >>> from rules.variant import meld_rules
+    >>> r = read_meld(parse_pieces("R11 R12 JK", "tiles"), meld_rules("rummy101"))
+    >>> (r.valid, r.kind, r.value, r.jokers)
+    (True, 'run', 36, ('R13',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from rules.notation import format_open_joker
+from rules.pieces import COLOURS, JOKER, SUITS, Card, Piece, Tile, make_piece
+from rules.variant import MeldRules
+
+MeldKind = Literal["run", "group", "pair"]
+RULE_MELDS: Final = "RULES.md §2"
+RULE_READING: Final = "RULES.md §1"
+
+_FAMILY_NAMES: Final = {
+    "R": "red",
+    "B": "blue",
+    "K": "black",
+    "Y": "yellow",
+    "S": "spades",
+    "H": "hearts",
+    "D": "diamonds",
+    "C": "clubs",
+}
+
+
+@dataclass(frozen=True)
+class MeldReading:
+    """One reading of a meld, or the verdict that no reading is valid.
+
+    Attributes:
+        valid: the pieces form a legal meld of ``kind``.
+        kind: ``"run"``, ``"group"``, ``"pair"``, or ``None`` when invalid.
+        value: points of the meld (jokers counted as what they stand for); 0 when invalid.
+        pieces: the pieces in normalised order (runs ascending, jokers where they stand; groups
+            by colour/suit, jokers last).
+        jokers: what each joker stands for, in the order of ``pieces``: ``"R13"``, or ``"?7"``
+            for a group joker whose colour/suit is open.
+        joker_pieces: the same as pieces (``None`` for an open group joker).
+        numbers: for a run, the number each position of ``pieces`` stands for (an ace high in
+            Carousel is 14); empty otherwise.
+        reason: stable code when invalid (``run_gap``, ``group_repeated_colour``, …).
+        message: one English line naming the rule.
+        rule: ``"RULES.md §2"`` (or §1 for reading questions).
+        alternatives: the other valid readings (e.g. ``JK JK R10`` as a run beside the group).
+    """
+
+    valid: bool
+    kind: MeldKind | None = None
+    value: int = 0
+    pieces: tuple[Piece, ...] = ()
+    jokers: tuple[str, ...] = ()
+    joker_pieces: tuple[Tile | Card | None, ...] = ()
+    numbers: tuple[int, ...] = ()
+    reason: str | None = None
+    message: str = ""
+    rule: str = RULE_MELDS
+    alternatives: tuple[MeldReading, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The judge's ``meld`` answer fields (JUDGE.md): valid, kind, value, tiles, jokers,
+        alternatives; reason and message when invalid."""
+        if not self.valid:
+            return {
+                "valid": False,
+                "reason": self.reason,
+                "message": self.message,
+                "rule": self.rule,
+            }
+        out: dict[str, Any] = {
+            "valid": True,
+            "kind": self.kind,
+            "value": self.value,
+            "tiles": [str(p) for p in self.pieces],
+            "jokers": list(self.jokers),
+            "message": self.message,
+            "rule": self.rule,
+        }
+        if self.alternatives:
+            out["alternatives"] = [
+                {
+                    "kind": a.kind,
+                    "value": a.value,
+                    "tiles": [str(p) for p in a.pieces],
+                    "jokers": list(a.jokers),
+                }
+                for a in self.alternatives
+            ]
+        return out
+
+
+# A slot is what one position of the meld is known to be: (number, family index) for a real
+# piece or a declared joker, None for a free joker.
+_Slot = tuple[int, int] | None
+
+
+def _value(rules: MeldRules, number: int) -> int:
+    """Points of a number in a meld: a tile's number; a card's value (an ace high counts 1)."""
+    if rules.material == "tiles":
+        return number
+    return 1 if number == 14 else min(number, 10)
+
+
+def _piece(rules: MeldRules, number: int, fam: int) -> Tile | Card:
+    return make_piece(rules.material, 1 if number == 14 else number, fam)
+
+
+def _noun(rules: MeldRules) -> str:
+    return "tile" if rules.material == "tiles" else "card"
+
+
+def _fam_name(rules: MeldRules, fam: int) -> str:
+    family = COLOURS[fam] if rules.material == "tiles" else SUITS[fam]
+    return _FAMILY_NAMES[family.value]
+
+
+def _number_options(rules: MeldRules, number: int) -> tuple[int, ...]:
+    """Numbers a piece may take in a run: an ace is 1, or 1 or 14 where ace_high."""
+    if number == 1 and rules.ace_high:
+        return (1, 14)
+    return (number,)
+
+
+def _top(rules: MeldRules) -> int:
+    return 14 if rules.ace_high else 13
+
+
+def _run_in_order(slots: Sequence[_Slot], rules: MeldRules, step: int) -> tuple[int, ...] | None:
+    """Numbers of each position if the given order is a run going ``step`` (+1 up, −1 down)."""
+    n = len(slots)
+    starts: set[int] | None = None
+    for i, s in enumerate(slots):
+        if s is None:
+            continue
+        cand = {v - step * i for v in _number_options(rules, s[0])}
+        starts = cand if starts is None else starts & cand
+        if not starts:
+            return None
+    assert starts is not None
+    top = _top(rules)
+    for start in sorted(starts):
+        nums = tuple(start + step * i for i in range(n))
+        if min(nums) >= 1 and max(nums) <= top:
+            return nums
+    return None
+
+
+def _run_rearranged(slots: Sequence[_Slot], rules: MeldRules) -> tuple[list[int], list[int]] | None:
+    """Rearranged run: (numbers of the real/declared pieces, numbers the free jokers take).
+
+    Jokers fill inner gaps first, then extend upward, then downward (RULES.md §1).
+    """
+    known = [s for s in slots if s is not None]
+    free = sum(1 for s in slots if s is None)
+    top = _top(rules)
+    aces = [i for i, s in enumerate(known) if s[0] == 1]
+    choices: list[tuple[int, ...]] = [(1,), (14,)] if (aces and rules.ace_high) else [(1,)]
+    for ace_as in choices:
+        nums = [ace_as[0] if s[0] == 1 else s[0] for s in known]
+        if len(set(nums)) != len(nums):
+            continue
+        lo, hi = min(nums), max(nums)
+        gaps = hi - lo + 1 - len(nums)
+        if gaps > free or hi > top or lo < 1:
+            continue
+        fill = [v for v in range(lo, hi + 1) if v not in nums]
+        left = free - gaps
+        up = min(left, top - hi)
+        down = left - up
+        if lo - down < 1:
+            continue
+        fill += list(range(hi + 1, hi + 1 + up)) + list(range(lo - down, lo))
+        return nums, fill
+    return None
+
+
+def _run_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRules) -> MeldReading:
+    n = len(slots)
+    known = [s for s in slots if s is not None]
+    fams = {s[1] for s in known}
+    noun = _noun(rules)
+    if len(fams) > 1:
+        return _bad("run_mixed_colours", f"a run is one {'colour' if noun == 'tile' else 'suit'}")
+    if n > rules.max_run:
+        return _bad("run_too_long", f"a run has at most {rules.max_run} {noun}s; this one has {n}")
+    if n < 3:
+        return _bad("too_short", f"a run needs at least 3 {noun}s")
+    fam = known[0][1]
+    nums = _run_in_order(slots, rules, +1) or _run_in_order(slots, rules, -1)
+    if nums is not None:
+        order = sorted(range(n), key=lambda i: nums[i])
+        numbers = tuple(nums[i] for i in order)
+        norm = tuple(pieces[i] for i in order)
+        jk_nums = [nums[i] for i in order if pieces[i] is JOKER]
+        how = "as entered"
+    else:
+        re = _run_rearranged(slots, rules)
+        if re is None:
+            return _run_failure(known, n - len(known), rules)
+        known_nums, fill = re
+        entries: list[tuple[int, Piece]] = []
+        ki = 0
+        for p, s in zip(pieces, slots, strict=True):
+            if s is not None:
+                entries.append((known_nums[ki], p))
+                ki += 1
+        # declared jokers (slots not None but piece is JOKER) keep their place via known_nums
+        entries += [(v, JOKER) for v in fill]
+        entries.sort(key=lambda e: e[0])
+        numbers = tuple(e[0] for e in entries)
+        norm = tuple(e[1] for e in entries)
+        jk_nums = [e[0] for e in entries if e[1] is JOKER]
+        how = "rearranged: jokers fill gaps first, then extend upward, then downward"
+    jp = tuple(_piece(rules, v, fam) for v in jk_nums)
+    value = sum(_value(rules, v) for v in numbers)
+    return MeldReading(
+        valid=True,
+        kind="run",
+        value=value,
+        pieces=norm,
+        jokers=tuple(str(p) for p in jp),
+        joker_pieces=jp,
+        numbers=numbers,
+        message=f"valid run worth {value} ({how}; {RULE_MELDS})",
+    )
+
+
+def _run_failure(known: Sequence[tuple[int, int]], jokers: int, rules: MeldRules) -> MeldReading:
+    nums = [s[0] for s in known]
+    noun = _noun(rules)
+    if len(set(nums)) != len(nums):
+        return _bad("run_repeated_number", "a run cannot hold the same number twice")
+    if 1 in nums:
+        # would it be a run if the ace came after the king?
+        wrapped = [14 if v == 1 else v for v in nums]
+        lo, hi = min(wrapped), max(wrapped)
+        fits_high = hi - lo + 1 - len(wrapped) <= jokers
+        if rules.ace_high:
+            # K-A-2: the ace as a bridge between high and low numbers
+            if len(nums) > 1:
+                return _bad(
+                    "run_wraps",
+                    "an ace is low (A-2-3) or high (Q-K-A) in a run, never both: K-A-2 is a wrap",
+                )
+        elif fits_high:
+            if rules.material == "tiles":
+                return _bad("ace_after_king", "1 comes only before 2: 12-13-1 is not a run")
+            return _bad("ace_after_king", "the ace is low only: A-2-3 is a run, Q-K-A is not")
+    lo, hi = min(nums), max(nums)
+    missing = hi - lo + 1 - len(nums)
+    return _bad(
+        "run_gap",
+        f"a run needs consecutive numbers: {missing} missing between {lo} and {hi} "
+        f"and only {jokers} joker{'s' if jokers != 1 else ''} to fill "
+        f"{'them' if missing != 1 else 'it'}"
+        if missing > jokers
+        else f"these {noun}s do not make a run",
+    )
+
+
+def _group_reading(
+    slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRules
+) -> MeldReading:
+    n = len(slots)
+    known = [s for s in slots if s is not None]
+    noun = _noun(rules)
+    numbers = {s[0] for s in known}
+    if len(numbers) > 1:
+        return _bad("group_mixed_numbers", f"a group is {noun}s of one number")
+    number = known[0][0]
+    if n > rules.max_group:
+        return _bad("group_too_big", f"a group has at most {rules.max_group} {noun}s; this has {n}")
+    if n < 3:
+        return _bad("too_short", f"a group needs at least 3 {noun}s")
+    fams = [s[1] for s in known]
+    for f in fams:
+        if fams.count(f) > 1:
+            what = "colour" if noun == "tile" else "suit"
+            return _bad(
+                "group_repeated_colour",
+                f"a group needs {n} different {what}s; {_fam_name(rules, f)} appears twice",
+            )
+    order = sorted(
+        range(n),
+        key=lambda i: (slots[i] is None, slots[i][1] if slots[i] is not None else 0, i),  # type: ignore[index]
+    )
+    norm = tuple(pieces[i] for i in order)
+    jokers: list[str] = []
+    jp: list[Tile | Card | None] = []
+    for i in order:
+        if pieces[i] is JOKER:
+            s = slots[i]
+            if s is None:
+                jokers.append(format_open_joker(number, rules.material))
+                jp.append(None)
+            else:
+                piece = _piece(rules, s[0], s[1])
+                jokers.append(str(piece))
+                jp.append(piece)
+    value = _value(rules, number) * n
+    return MeldReading(
+        valid=True,
+        kind="group",
+        value=value,
+        pieces=norm,
+        jokers=tuple(jokers),
+        joker_pieces=tuple(jp),
+        message=f"valid group worth {value} ({RULE_MELDS})",
+    )
+
+
+def _pair_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRules) -> MeldReading:
+    known = [s for s in slots if s is not None]
+    if len(known) == 2 and known[0] != known[1]:
+        return _bad(
+            "not_a_pair",
+            "a pair is two identical tiles (same number and colour); "
+            "same number in another colour is not a pair",
+        )
+    number, fam = known[0]
+    real = next(p for p in pieces if p is not JOKER)
+    norm = (real, pieces[1] if pieces[0] is not JOKER else pieces[0])
+    jp = tuple(_piece(rules, number, fam) for p in pieces if p is JOKER)
+    value = 2 * _value(rules, number)
+    return MeldReading(
+        valid=True,
+        kind="pair",
+        value=value,
+        pieces=norm,
+        jokers=tuple(str(p) for p in jp),
+        joker_pieces=jp,
+        message=f"valid pair worth {value} ({RULE_MELDS})",
+    )
+
+
+def _bad(reason: str, text: str, rule: str = RULE_MELDS) -> MeldReading:
+    return MeldReading(valid=False, reason=reason, message=f"{text} ({rule})", rule=rule)
+
+
+def _slots(pieces: Sequence[Piece], declared: Sequence[Card | Tile | None] | None) -> list[_Slot]:
+    slots: list[_Slot] = []
+    di = 0
+    for p in pieces:
+        if p is JOKER:
+            d = None
+            if declared is not None and di < len(declared):
+                d = declared[di]
+            di += 1
+            slots.append(None if d is None else (d.number, d.family_index))
+        else:
+            assert isinstance(p, Tile | Card)
+            slots.append((p.number, p.family_index))
+    return slots
+
+
+def read_meld(
+    pieces: Sequence[Piece],
+    rules: MeldRules,
+    as_: MeldKind | None = None,
+    declared: Sequence[Card | Tile | None] | None = None,
+) -> MeldReading:
+    """Read ``pieces`` (in table order) as a meld of the variant whose rules are ``rules``.
+
+    Args:
+        pieces: the meld as it lies, left to right.
+        rules: the variant's meld rules (:func:`rules.variant.meld_rules`).
+        as_: pin the reading: ``"run"``, ``"group"`` or ``"pair"``; ``None`` takes the
+            reading worth most (a run on equal value).
+        declared: Carousel: the cards the jokers stand for, in order (``None`` = not declared).
+
+    Returns:
+        A :class:`MeldReading`: the chosen reading with the others in ``alternatives``, or an
+        invalid one whose ``reason`` says why no reading (or not the pinned one) is legal.
+
+    Rules: RULES.md §1 (reading order, jokers) and §2 (melds per variant).
+    """
+    n = len(pieces)
+    noun = _noun(rules)
+    if n == 0:
+        return _bad("empty_meld", "a meld needs pieces")
+    if all(p is JOKER for p in pieces):
+        return _bad("no_real_tile", f"a meld needs at least one real {noun}", RULE_READING)
+    if declared is not None:
+        jokers = sum(1 for p in pieces if p is JOKER)
+        if len(declared) > jokers:
+            return _bad(
+                "bad_declaration",
+                f"{len(declared)} jokers declared but the meld holds {jokers}",
+                "RULES.md §6",
+            )
+    slots = _slots(pieces, declared)
+    if n == 1 or (n == 2 and not rules.pairs):
+        need = "2 (a pair) or 3" if rules.pairs else "3"
+        return _bad("too_short", f"a meld needs at least {need} {noun}s; this has {n}")
+    if n == 2:
+        if as_ not in (None, "pair"):
+            return _bad("too_short", f"a {as_} needs at least 3 {noun}s")
+        return _pair_reading(slots, pieces, rules)
+    if as_ == "pair":
+        return _bad("not_a_pair", "a pair is exactly two tiles")
+    run = _run_reading(slots, pieces, rules)
+    group = _group_reading(slots, pieces, rules)
+    if as_ == "run":
+        return run
+    if as_ == "group":
+        return group
+    valid = [r for r in (run, group) if r.valid]
+    if not valid:
+        return _explain(slots, run, group)
+    best = max(valid, key=lambda r: r.value)  # max keeps the first (the run) on a tie
+    others = tuple(r for r in valid if r is not best)
+    if others:
+        from dataclasses import replace
+
+        return replace(best, alternatives=others)
+    return best
+
+
+def _explain(slots: Sequence[_Slot], run: MeldReading, group: MeldReading) -> MeldReading:
+    """Pick the more telling failure: the group's when all numbers agree, the run's when all
+    colours/suits agree, else "neither a run nor a group"."""
+    known = [s for s in slots if s is not None]
+    if len({s[0] for s in known}) == 1:
+        return group
+    if len({s[1] for s in known}) == 1:
+        return run
+    return _bad(
+        "not_a_meld",
+        "neither a run (consecutive numbers, one colour/suit) "
+        "nor a group (one number, different colours/suits)",
+    )
+
+
+def is_meld(pieces: Sequence[Piece], rules: MeldRules) -> bool:
+    """True if ``pieces`` form a legal meld in any reading (run, group, or pair where allowed).
+
+    Args:
+        pieces: the meld in table order.
+        rules: the variant's meld rules.
+    """
+    return read_meld(pieces, rules).valid

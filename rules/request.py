@@ -1,0 +1,191 @@
+"""Typed access to one judge request (``../shared/JUDGE.md``).
+
+:class:`Request` wraps the decoded JSON object: it checks ``check``, ``variant`` and
+``options`` up front and reads the other fields on demand, raising
+:class:`~rules.errors.RequestError` (codes ``missing_field``, ``bad_field``, ``too_large``) or a
+notation error naming the field and token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from rules.errors import NotationError, RequestError, RulesError
+from rules.notation import parse_pieces, tokens_of
+from rules.options import Options, VariantName, check_variant, options_for
+from rules.pieces import Piece, PieceSet
+from rules.variant import MeldRules, meld_rules, piece_set
+
+MAX_PIECES: Final = 320
+"""Most pieces accepted in one list (a 106-tile table fits three times over)."""
+MAX_MELDS: Final = 120
+MAX_PLAYERS: Final = 12
+
+
+class Request:
+    """One judge request.
+
+    Attributes:
+        raw: the decoded JSON object.
+        check: the check name (``meld``, ``opening``, …).
+        variant: the variant name.
+        options: the variant's options (preset + overrides).
+        rules: the variant's meld rules.
+    """
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        if not isinstance(raw, Mapping):
+            raise RequestError("a request must be a JSON object", "bad_request")
+        self.raw = raw
+        self.check: str = self.string("check")
+        self.variant: VariantName = check_variant(self.string("variant"))
+        opts = raw.get("options")
+        if opts is not None and not isinstance(opts, Mapping):
+            raise RequestError("options must be an object", "bad_field")
+        self.options: Options = options_for(self.variant, opts)
+        self.rules: MeldRules = meld_rules(self.variant)
+
+    # -- plain fields -------------------------------------------------------------------------
+    def has(self, name: str) -> bool:
+        """True when the field is present and not null."""
+        return self.raw.get(name) is not None
+
+    def string(self, name: str, default: str | None = None, choices: tuple[str, ...] = ()) -> str:
+        """A string field (required unless ``default`` is given), optionally one of ``choices``."""
+        value = self.raw.get(name, default)
+        if value is None:
+            raise RequestError(f"missing field {name!r}", "missing_field")
+        if not isinstance(value, str):
+            raise RequestError(f"field {name!r} must be a string", "bad_field")
+        if choices and value not in choices:
+            raise RequestError(f"{name} {value!r} is not one of: {', '.join(choices)}", "bad_field")
+        return value
+
+    def integer(
+        self, name: str, default: int | None = None, lo: int = -(10**9), hi: int = 10**9
+    ) -> int:
+        """A whole-number field in ``lo..hi`` (required unless ``default`` is given)."""
+        return as_int(self.raw.get(name, default), name, lo, hi)
+
+    def boolean(self, name: str, default: bool | None = None) -> bool:
+        """A true/false field (required unless ``default`` is given)."""
+        value = self.raw.get(name, default)
+        if value is None:
+            raise RequestError(f"missing field {name!r}", "missing_field")
+        if not isinstance(value, bool):
+            raise RequestError(f"field {name!r} must be true or false", "bad_field")
+        return value
+
+    def items(
+        self, name: str, default: list[Any] | None = None, limit: int = MAX_MELDS
+    ) -> list[Any]:
+        """A list field (required unless ``default`` is given), at most ``limit`` long."""
+        value = self.raw.get(name, default)
+        if value is None:
+            raise RequestError(f"missing field {name!r}", "missing_field")
+        if not isinstance(value, list):
+            raise RequestError(f"field {name!r} must be a list", "bad_field")
+        if len(value) > limit:
+            raise RequestError(
+                f"field {name!r} has {len(value)} entries; at most {limit}", "too_large"
+            )
+        return value
+
+    # -- pieces -------------------------------------------------------------------------------
+    def piece_set(self, players: int | None = None) -> PieceSet:
+        """The variant's set (Carousel: by ``players``, else the request's ``players`` field)."""
+        if (
+            players is None
+            and self.variant == "carousel"
+            and isinstance(self.raw.get("players"), int)
+        ):
+            players = self.raw["players"]
+        return piece_set(self.variant, players)
+
+    def pieces(
+        self,
+        name: str,
+        value: Any = None,
+        check_copies: bool = True,
+        players: int | None = None,
+    ) -> list[Piece]:
+        """Read a list of pieces from field ``name`` (or from ``value`` when given).
+
+        Accepts a list of tokens or one string of tokens. Checks copy limits within the list.
+
+        Raises:
+            RequestError: missing field, wrong type, or more than :data:`MAX_PIECES` pieces.
+            NotationError: a bad token, its message prefixed with the field name.
+            TooManyCopiesError: more copies than the set holds.
+        """
+        if value is None:
+            value = self.raw.get(name)
+        return read_pieces(self, name, value, check_copies, players)
+
+    def melds(self, name: str, value: Any = None) -> list[list[Piece]]:
+        """Read a list of melds (each a list of pieces) from field ``name``."""
+        if value is None:
+            value = self.raw.get(name)
+        if value is None:
+            raise RequestError(f"missing field {name!r}", "missing_field")
+        if not isinstance(value, list):
+            raise RequestError(f"field {name!r} must be a list of melds", "bad_field")
+        if len(value) > MAX_MELDS:
+            raise RequestError(
+                f"field {name!r} has {len(value)} melds; at most {MAX_MELDS}", "too_large"
+            )
+        return [read_pieces(self, f"{name}[{i}]", m, True, None) for i, m in enumerate(value)]
+
+
+def as_int(value: Any, name: str, lo: int = -(10**9), hi: int = 10**9) -> int:
+    """``value`` as a whole number in ``lo..hi``, or a :class:`RequestError` naming ``name``."""
+    if value is None:
+        raise RequestError(f"missing field {name!r}", "missing_field")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(f"field {name!r} must be a whole number, not {value!r}", "bad_field")
+    if not lo <= value <= hi:
+        raise RequestError(f"field {name!r} is {value}; allowed {lo}–{hi}", "bad_field")
+    return value
+
+
+def read_pieces(
+    req: Request, name: str, value: Any, check_copies: bool, players: int | None
+) -> list[Piece]:
+    """Pieces of ``req``'s variant from a list of tokens or a string (see :meth:`Request.pieces`)."""
+    if value is None:
+        raise RequestError(f"missing field {name!r}", "missing_field")
+    if isinstance(value, str):
+        if len(value) > MAX_PIECES * 8:
+            raise RequestError(f"field {name!r} is too long", "too_large")
+        tokens = tokens_of(value)
+    elif isinstance(value, list):
+        if len(value) > MAX_PIECES:
+            raise RequestError(
+                f"field {name!r} has {len(value)} pieces; at most {MAX_PIECES}", "too_large"
+            )
+        if not all(isinstance(t, str) for t in value):
+            raise RequestError(f"field {name!r} must list pieces as strings", "bad_field")
+        if any(len(t) > 16 for t in value):
+            raise NotationError(next(t for t in value if len(t) > 16)[:16] + "…", "token too long")
+        tokens = tokens_of(value)
+    else:
+        raise RequestError(f"field {name!r} must be a list of pieces", "bad_field")
+    if len(tokens) > MAX_PIECES:
+        raise RequestError(
+            f"field {name!r} has {len(tokens)} pieces; at most {MAX_PIECES}", "too_large"
+        )
+    pset = req.piece_set(players)
+    try:
+        return parse_pieces(
+            tokens,
+            req.rules.material,
+            pset if check_copies else None,
+            req.rules.jokers,
+            req.variant,
+            where=f"in {name}",
+        )
+    except NotationError as e:
+        raise NotationError(e.token, f"{e.reason} (in {name})", e.position) from None
+    except RulesError:
+        raise

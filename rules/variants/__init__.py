@@ -1,0 +1,1 @@
+"""One module per variant: opening, hand, round and game scoring."""
