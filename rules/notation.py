@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from rules.errors import NotationError
 from rules.pieces import (
     JOKER,
     RANK_NAMES,
@@ -26,7 +27,6 @@ from rules.pieces import (
     Suit,
     Tile,
 )
-from rules.errors import NotationError
 
 _SPLIT: Final = re.compile(r"[\s,;]+")
 _TILE: Final = re.compile(r"^([A-Z])(\d+)$|^(\d+)([A-Z])$")

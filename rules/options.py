@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Union
+from typing import Any, Final, Literal
 
 from rules.errors import OptionError
 
@@ -159,7 +159,7 @@ class CarouselOptions:
     round_bonus_all: bool = False
 
 
-Options = Union[Rummy101Options, TileRummyOptions, GinOptions, CarouselOptions]
+Options = Rummy101Options | TileRummyOptions | GinOptions | CarouselOptions
 
 PRESETS: Final[dict[VariantName, dict[str, Options]]] = {
     "rummy101": {

@@ -13,7 +13,7 @@ import enum
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, Literal, Union
+from typing import Final, Literal
 
 from rules.errors import TooManyCopiesError
 
@@ -136,10 +136,10 @@ class Joker:
 
 JOKER: Final = Joker()
 
-Piece = Union[Tile, Card, Joker]
+Piece = Tile | Card | Joker
 """Any piece: a tile, a card or the joker."""
 
-Family = Union[Colour, Suit]
+Family = Colour | Suit
 Material = Literal["tiles", "cards"]
 
 

@@ -152,7 +152,7 @@ def as_int(value: Any, name: str, lo: int = -(10**9), hi: int = 10**9) -> int:
 def read_pieces(
     req: Request, name: str, value: Any, check_copies: bool, players: int | None
 ) -> list[Piece]:
-    """Pieces of ``req``'s variant from a list of tokens or a string (see :meth:`Request.pieces`)."""
+    """Pieces of the variant from tokens or a string (see :meth:`Request.pieces`)."""
     if value is None:
         raise RequestError(f"missing field {name!r}", "missing_field")
     if isinstance(value, str):
