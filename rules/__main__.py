@@ -11,10 +11,10 @@ def main(argv: list[str] | None = None) -> int:
     if args[:1] == ["judge"] and len(args) == 1:
         from rules.judge import serve
 
-        return serve()
+        return int(serve())
     from rules.cli import main as cli_main
 
-    return cli_main(args)
+    return int(cli_main(args))
 
 
 if __name__ == "__main__":

@@ -98,6 +98,10 @@ def answer(request: Any) -> dict[str, Any]:
         return {"ok": True, **result}
     except RulesError as e:
         return error(e.code, e.message)
+    except ModuleNotFoundError as e:
+        if e.name and e.name.startswith("rules."):
+            return error("unsupported_check", f"check {check!r} is not built yet for {variant}")
+        return error("internal_error", f"internal error ({type(e).__name__}); please report it")
     except RecursionError:
         return error("too_large", "request nested too deeply")
     except Exception as e:  # noqa: BLE001 - the judge must answer every line
