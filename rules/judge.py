@@ -121,7 +121,7 @@ def answer_line(line: bytes | str) -> dict[str, Any]:
         text = line
         if len(text) > MAX_LINE:
             return error("too_large", f"request line longer than {MAX_LINE} bytes")
-    text = text.strip()
+    text = text.strip().lstrip("\ufeff")
     if not text:
         return error("bad_json", "empty line; expected one JSON object")
     try:

@@ -306,9 +306,16 @@ def _group_reading(
                 "group_repeated_colour",
                 f"a group needs {n} different {what}s; {_fam_name(rules, f)} appears twice",
             )
+    # real pieces by colour/suit, jokers last; with a single real piece the jokers go first,
+    # so that the normalised order does not re-read as a run worth more (JK JK R10 vs R10 JK JK)
+    jokers_first = len(known) == 1
     order = sorted(
         range(n),
-        key=lambda i: (slots[i] is None, slots[i][1] if slots[i] is not None else 0, i),  # type: ignore[index]
+        key=lambda i: (
+            (slots[i] is None) != jokers_first,
+            slots[i][1] if slots[i] is not None else 0,  # type: ignore[index]
+            i,
+        ),
     )
     norm = tuple(pieces[i] for i in order)
     jokers: list[str] = []

@@ -55,13 +55,14 @@ def tokens_of(text: str | Iterable[str]) -> list[str]:
         text: ``"R11 R12, JK"`` or ``["R11", "R12", "JK"]``.
 
     Returns:
-        The non-empty tokens, stripped.
+        The tokens, stripped; an empty entry of a list is kept as ``""`` (a bad token).
     """
     if isinstance(text, str):
         return [t for t in _SPLIT.split(text.strip()) if t]
     out: list[str] = []
     for item in text:
-        out.extend(t for t in _SPLIT.split(str(item).strip()) if t)
+        parts = [t for t in _SPLIT.split(str(item).strip()) if t]
+        out.extend(parts or [""])  # an empty entry stays, to be reported as a bad token
     return out
 
 

@@ -95,12 +95,8 @@ class Request:
     # -- pieces -------------------------------------------------------------------------------
     def piece_set(self, players: int | None = None) -> PieceSet:
         """The variant's set (Carousel: by ``players``, else the request's ``players`` field)."""
-        if (
-            players is None
-            and self.variant == "carousel"
-            and isinstance(self.raw.get("players"), int)
-        ):
-            players = self.raw["players"]
+        if players is None and self.variant == "carousel" and self.has("players"):
+            players = self.integer("players", lo=2, hi=5)
         return piece_set(self.variant, players)
 
     def pieces(

@@ -1,0 +1,1124 @@
+"""Rummy 101: opening, round and game scoring (RULES.md §3, seed ``000_…``).
+
+Typed API (the app calls these; the judge wrappers at the bottom only read requests):
+
+- :func:`check_opening` — an opening by melds (runs and groups worth ≥ the threshold, 101) or by
+  pairs (≥ 5 pairs, no point minimum), with the taken discard and rising thresholds.
+- :func:`next_thresholds` / :class:`OpeningRecord` — rising thresholds: after an opening worth
+  116 the next needs ≥ 117; after 5 pairs the next pairs opening needs ≥ 6; melds and pairs rise
+  separately. Only in ``threshold_mode = "rising"``.
+- :func:`score_round` — one finished round: finishes ``normal`` / ``joker`` / ``one_turn`` /
+  ``one_turn_joker`` / ``stock_out``; penalties by opening; a breakdown naming the rule per
+  player; impossible rounds get ``valid=False`` with a reason and no scores.
+- :func:`score_game` — totals over rounds; Rummy 101 has no game end in the seed, so the game is
+  finished only after ``rounds_planned`` rounds (when given).
+
+This module also holds the result types shared by the Tile Rummy and Carousel modules
+(:class:`ScoreLine`, :class:`RoundResult`, :class:`GameResult`, :class:`OpeningVerdict`) and
+the request-reading helpers they use.
+
+Scoring (RULES.md §3): a uniform finish multiplier ``m`` — normal 1, joker 2, one_turn 2,
+one_turn_joker 4, stock_out 1. The winner gains 101 × m; each opponent loses penalty × m, where
+penalty = 202 not opened (flat: a joker in an unopened hand adds nothing — the seed's "404
+without opening" for a joker finish is 2 × 202), the tiles left (joker 101) opened with melds,
+2 × the tiles left opened with pairs. A one-turn finish means nobody had opened, so each opponent
+loses 202 × 2 = 404 (× 4 = 808 with a joker).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, get_args
+
+from rules.errors import RequestError, TooManyCopiesError
+from rules.melds import read_meld
+from rules.options import Rummy101Options, VariantName
+from rules.pieces import JOKER, TILE_SET, Card, Piece, Tile, piece_value
+from rules.request import MAX_PLAYERS, Request, as_int
+from rules.variant import PLAYER_COUNTS, meld_rules
+
+RULE: Final = "RULES.md §3"
+RULE_SEED: Final = "RULES.md §3, seed 000"
+
+Opened = Literal["none", "melds", "pairs"]
+Finish = Literal["normal", "joker", "one_turn", "one_turn_joker", "stock_out"]
+OPENED: Final[tuple[Opened, ...]] = get_args(Opened)
+FINISHES: Final[tuple[Finish, ...]] = get_args(Finish)
+
+WINNER_GAIN: Final = 101
+"""Points the winner gains on a normal finish (× the finish multiplier)."""
+NOT_OPENED_PENALTY: Final = 202
+"""Penalty of a player who had not opened (flat, whatever the hand holds)."""
+JOKER_IN_HAND: Final = 101
+"""A joker left in hand counts 101 (seed 000, table of tile values)."""
+MAX_HAND: Final = 22
+"""Most tiles a Rummy 101 hand can hold (the starting player's 22)."""
+
+MULTIPLIER: Final[dict[Finish, int]] = {
+    "normal": 1,
+    "joker": 2,
+    "one_turn": 2,
+    "one_turn_joker": 4,
+    "stock_out": 1,
+}
+FINISH_TEXT: Final[dict[Finish, str]] = {
+    "normal": "normal finish",
+    "joker": "finish by discarding a joker",
+    "one_turn": "finish in one turn",
+    "one_turn_joker": "finish in one turn, discarding a joker",
+    "stock_out": "stock ran out (no winner)",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Result types shared by the variant modules
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """Who gets what in a round, and why.
+
+    Attributes:
+        name: the player.
+        points: the round score (positive gains, negative losses, 0).
+        why: one English line naming the rule, e.g. "not opened: penalty 202 × 1 = −202
+            (RULES.md §3)".
+        rule: the rule applied (RULES.md § and seed).
+        role: ``winner``, ``loser`` or ``other`` (scores nothing, e.g. a Carousel non-winner).
+        detail: variant figures behind the points (JSON-ready): Rummy 101 ``opened``, ``rest``,
+            ``penalty``, ``multiplier``; Tile Rummy ``rack``; Carousel ``hand``,
+            ``differences``, ``bonuses``.
+    """
+
+    name: str
+    points: int
+    why: str
+    rule: str
+    role: Literal["winner", "loser", "other"]
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "points", "why", "rule", "role", ...detail}``."""
+        return {
+            "name": self.name,
+            "points": self.points,
+            "why": self.why,
+            "rule": self.rule,
+            "role": self.role,
+            **self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A scored round, or the verdict that it cannot have happened.
+
+    Attributes:
+        valid: the round is possible under the rules; ``scores`` are set only then.
+        reason: stable snake_case code when not valid (``two_winners``, ``knock_above_limit``…).
+        message: one English line naming the rule.
+        rule: the rule applied.
+        scores: points per player, every player listed (0 where nothing is gained or lost).
+        breakdown: one :class:`ScoreLine` per player, in the order given.
+        winners: the round's winner(s), empty when none (Rummy 101 stock out).
+        detail: variant fields for the judge answer (``finish``, ``values``, ``penalties``…).
+    """
+
+    valid: bool
+    reason: str | None = None
+    message: str = ""
+    rule: str = ""
+    scores: dict[str, int] = field(default_factory=dict)
+    breakdown: tuple[ScoreLine, ...] = ()
+    winners: tuple[str, ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The judge's ``round`` answer fields (JUDGE.md); no scores when not valid."""
+        if not self.valid:
+            out: dict[str, Any] = {
+                "valid": False,
+                "reason": self.reason,
+                "message": self.message,
+                "rule": self.rule,
+            }
+            out.update(self.detail)
+            return out
+        return {
+            "valid": True,
+            "scores": dict(self.scores),
+            "winners": list(self.winners),
+            "breakdown": [line.to_json() for line in self.breakdown],
+            "message": self.message,
+            "rule": self.rule,
+            **self.detail,
+        }
+
+
+def impossible_round(reason: str, message: str, rule: str, **detail: Any) -> RoundResult:
+    """A round that cannot have happened: ``valid=False``, no scores."""
+    return RoundResult(False, reason, message, rule, detail=dict(detail))
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """Totals and the end of a game over scored rounds.
+
+    Attributes:
+        valid: the rounds make a possible game (no round after the game ended, …).
+        totals: points per player, game-end bonuses included.
+        finished: the game has ended (target reached, planned rounds played, …).
+        winner: the player with the highest total once finished; ``None`` when not finished or
+            when several share the highest total (they are in ``winners``).
+        winners: everyone with the highest total once finished (one name unless tied).
+        leaders: the highest total so far, whether finished or not.
+        bonuses: game-end bonuses per player (already in ``totals``).
+        rounds: rounds counted.
+        reason, message, rule: as in a verdict.
+        detail: variant fields (``round_wins``, ``ended_after``, ``rounds_planned``…).
+    """
+
+    valid: bool
+    totals: dict[str, int] = field(default_factory=dict)
+    finished: bool = False
+    winner: str | None = None
+    winners: tuple[str, ...] = ()
+    leaders: tuple[str, ...] = ()
+    bonuses: dict[str, int] = field(default_factory=dict)
+    rounds: int = 0
+    reason: str | None = None
+    message: str = ""
+    rule: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The judge's ``game`` answer (JUDGE.md): totals, finished, winner, bonuses, …"""
+        if not self.valid:
+            return {
+                "valid": False,
+                "reason": self.reason,
+                "message": self.message,
+                "rule": self.rule,
+                **self.detail,
+            }
+        return {
+            "valid": True,
+            "totals": dict(self.totals),
+            "finished": self.finished,
+            "winner": self.winner,
+            "winners": list(self.winners),
+            "leaders": list(self.leaders),
+            "bonuses": dict(self.bonuses),
+            "rounds": self.rounds,
+            "message": self.message,
+            "rule": self.rule,
+            **self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class MeldCount:
+    """How one meld of an opening was read and counted.
+
+    Attributes:
+        index: 0-based position of the meld in the opening.
+        tiles: the meld in normalised order (canonical text), or as given when invalid.
+        valid: the meld is legal.
+        kind: ``run``, ``group``, ``pair`` or ``None``.
+        value: points (jokers as the tile they stand for); 0 when invalid.
+        jokers: what each joker stands for.
+        reason, message: why the meld is not valid.
+    """
+
+    index: int
+    tiles: tuple[str, ...]
+    valid: bool
+    kind: str | None
+    value: int
+    jokers: tuple[str, ...] = ()
+    reason: str | None = None
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form; ``reason``/``message`` only when invalid."""
+        out: dict[str, Any] = {
+            "valid": self.valid,
+            "kind": self.kind,
+            "value": self.value,
+            "tiles": list(self.tiles),
+            "jokers": list(self.jokers),
+        }
+        if not self.valid:
+            out["reason"] = self.reason
+            out["message"] = self.message
+        return out
+
+
+@dataclass(frozen=True)
+class OpeningVerdict:
+    """The verdict on an opening (Rummy 101) or initial meld (Tile Rummy, My Rummy).
+
+    Attributes:
+        valid: the opening is legal.
+        by: ``"melds"`` or ``"pairs"``; ``None`` when the melds mix both or none is readable.
+        value: points of the valid melds laid (pairs included), jokers as what they stand for.
+        pairs: number of valid pairs laid.
+        needed: points a melds opening needs.
+        pairs_needed: pairs a pairs opening needs (``None`` for Tile/My Rummy).
+        reason: stable code when not valid: ``no_melds``, ``too_many_copies``,
+            ``tile_not_in_hand``, ``no_tile_to_discard``, ``invalid_meld``,
+            ``mixed_pairs_and_melds``, ``discard_not_used``, ``below_threshold``,
+            ``too_few_pairs``.
+        message: one English line naming the rule.
+        rule: the rule applied.
+        melds: each meld as read (:class:`MeldCount`).
+        params: extra figures (``meld_index`` of an invalid meld, ``threshold_mode``…).
+    """
+
+    valid: bool
+    by: Literal["melds", "pairs"] | None
+    value: int
+    pairs: int
+    needed: int
+    pairs_needed: int | None
+    reason: str | None = None
+    message: str = ""
+    rule: str = RULE
+    melds: tuple[MeldCount, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The judge's ``opening`` answer (JUDGE.md)."""
+        out: dict[str, Any] = {"valid": self.valid}
+        if not self.valid:
+            out["reason"] = self.reason
+        out["by"] = self.by
+        out["value"] = self.value
+        if self.pairs_needed is not None:
+            out["pairs"] = self.pairs
+        out["needed"] = self.needed
+        if self.pairs_needed is not None:
+            out["pairs_needed"] = self.pairs_needed
+        out["message"] = self.message
+        out["rule"] = self.rule
+        out["melds"] = [m.to_json() for m in self.melds]
+        out.update(self.params)
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Small shared helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def tiles_text(pieces: Iterable[Piece]) -> str:
+    """Pieces as canonical text separated by spaces: ``"R5 JK"``."""
+    return " ".join(str(p) for p in pieces)
+
+
+def numbered_value(pieces: Iterable[Piece]) -> tuple[int, int]:
+    """(points of the numbered pieces, number of jokers) of a hand or rack."""
+    total = 0
+    jokers = 0
+    for p in pieces:
+        if isinstance(p, Tile | Card):
+            total += piece_value(p)
+        else:
+            jokers += 1
+    return total, jokers
+
+
+def count_meld(index: int, pieces: Sequence[Piece], variant: str) -> MeldCount:
+    """Read one meld of an opening with :func:`rules.melds.read_meld` and count it."""
+    reading = read_meld(pieces, meld_rules(variant))
+    if not reading.valid:
+        return MeldCount(
+            index,
+            tuple(str(p) for p in pieces),
+            False,
+            None,
+            0,
+            reason=reading.reason,
+            message=reading.message,
+        )
+    return MeldCount(
+        index,
+        tuple(str(p) for p in reading.pieces),
+        True,
+        reading.kind,
+        reading.value,
+        reading.jokers,
+    )
+
+
+def multiset_missing(laid: Iterable[Piece], held: Iterable[Piece]) -> list[Piece]:
+    """Pieces of ``laid`` that ``held`` does not hold (as a multiset)."""
+    have = Counter(held)
+    missing: list[Piece] = []
+    for p in laid:
+        if have[p] > 0:
+            have[p] -= 1
+        else:
+            missing.append(p)
+    return missing
+
+
+def check_names(names: Sequence[str]) -> None:
+    """Raise :class:`RequestError` (``bad_field``) on a missing or repeated player name."""
+    seen: set[str] = set()
+    for n in names:
+        if not n:
+            raise RequestError("every player needs a name", "bad_field")
+        if n in seen:
+            raise RequestError(f"player name {n!r} appears twice", "bad_field")
+        seen.add(n)
+
+
+def player_count_problem(variant: VariantName, count: int, rule: str) -> RoundResult | None:
+    """An impossible round (``player_count``) when ``count`` is outside the variant's range."""
+    lo, hi = PLAYER_COUNTS[variant]
+    if lo <= count <= hi:
+        return None
+    return impossible_round(
+        "player_count",
+        f"{count} players: this variant is played by {lo}–{hi} ({rule})",
+        rule,
+        players=count,
+    )
+
+
+def top_names(totals: Mapping[str, int]) -> tuple[str, ...]:
+    """Names with the highest total, in the order of ``totals``; empty when no players."""
+    if not totals:
+        return ()
+    best = max(totals.values())
+    return tuple(n for n, v in totals.items() if v == best)
+
+
+def sign(points: int) -> str:
+    """Points with their sign, minus as U+2212: ``+101``, ``−12``, ``0``."""
+    if points > 0:
+        return f"+{points}"
+    if points < 0:
+        return f"\u2212{-points}"
+    return "0"
+
+
+# -- reading request sub-objects --------------------------------------------------------------
+
+
+def obj_str(obj: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
+    """A string field of a sub-object (required unless ``default``)."""
+    value = obj.get(key, default)
+    if value is None:
+        raise RequestError(f"missing field {where}.{key}", "missing_field")
+    if not isinstance(value, str):
+        raise RequestError(f"field {where}.{key} must be a string", "bad_field")
+    return value
+
+
+def obj_bool(obj: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
+    """A true/false field of a sub-object."""
+    value = obj.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise RequestError(f"field {where}.{key} must be true or false", "bad_field")
+    return value
+
+
+def obj_int(obj: Mapping[str, Any], key: str, where: str) -> int | None:
+    """A whole-number field of a sub-object, or ``None`` when absent."""
+    value = obj.get(key)
+    if value is None:
+        return None
+    return as_int(value, f"{where}.{key}")
+
+
+def request_players(req: Request) -> list[Mapping[str, Any]]:
+    """The ``players`` list of a round request: objects with a unique ``name``."""
+    raw = req.items("players", limit=MAX_PLAYERS)
+    out: list[Mapping[str, Any]] = []
+    for i, p in enumerate(raw):
+        if not isinstance(p, Mapping):
+            raise RequestError(f"players[{i}] must be an object with a name", "bad_field")
+        obj_str(p, "name", f"players[{i}]")
+        out.append(p)
+    check_names([p["name"] for p in out])
+    return out
+
+
+def request_game(
+    req: Request,
+) -> tuple[list[str], list[tuple[dict[str, int], tuple[str, ...] | None]]]:
+    """The ``players`` (names) and ``rounds`` (scores, optional winners) of a game request.
+
+    Every name in a round must be one of the players; a player missing from a round's scores
+    scored 0 in it.
+
+    Raises:
+        RequestError: missing or malformed fields, unknown names.
+    """
+    names = req.items("players", limit=MAX_PLAYERS)
+    if not all(isinstance(n, str) for n in names):
+        raise RequestError("players must be a list of names", "bad_field")
+    check_names(names)
+    known = set(names)
+    rounds: list[tuple[dict[str, int], tuple[str, ...] | None]] = []
+    for i, r in enumerate(req.items("rounds", limit=1000)):
+        where = f"rounds[{i}]"
+        if not isinstance(r, Mapping):
+            raise RequestError(f"{where} must be an object with scores", "bad_field")
+        scores = r.get("scores")
+        if not isinstance(scores, Mapping):
+            raise RequestError(
+                f"{where}.scores must be an object name → points",
+                "missing_field" if scores is None else "bad_field",
+            )
+        parsed: dict[str, int] = {}
+        for name, pts in scores.items():
+            if name not in known:
+                raise RequestError(f"{where}.scores names {name!r}, not a player", "bad_field")
+            parsed[name] = as_int(pts, f"{where}.scores.{name}")
+        winners: tuple[str, ...] | None = None
+        if r.get("winners") is not None:
+            w = r["winners"]
+            if not isinstance(w, list) or not all(isinstance(n, str) for n in w):
+                raise RequestError(f"{where}.winners must be a list of names", "bad_field")
+            for n in w:
+                if n not in known:
+                    raise RequestError(f"{where}.winners names {n!r}, not a player", "bad_field")
+            winners = tuple(w)
+        rounds.append(({n: parsed.get(n, 0) for n in names}, winners))
+    return list(names), rounds
+
+
+# ---------------------------------------------------------------------------------------------
+# Opening and rising thresholds
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreviousOpening:
+    """An opening already made in this round (for rising thresholds).
+
+    Attributes:
+        by: ``"melds"`` or ``"pairs"``.
+        value: points of a melds opening.
+        pairs: pairs of a pairs opening.
+    """
+
+    by: Literal["melds", "pairs"]
+    value: int = 0
+    pairs: int = 0
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """What the next opening needs.
+
+    Attributes:
+        needed: points for an opening by melds.
+        pairs_needed: pairs for an opening by pairs.
+        rising: thresholds rise in this round (``threshold_mode = "rising"``).
+    """
+
+    needed: int
+    pairs_needed: int
+    rising: bool
+
+
+@dataclass(frozen=True)
+class OpeningRecord:
+    """The highest openings so far in a round; melds and pairs are recorded separately.
+
+    Immutable: :meth:`add` returns a new record.
+
+        >>> r = OpeningRecord().add(PreviousOpening("melds", value=116))
+        >>> r.thresholds(Rummy101Options(threshold_mode="rising")).needed
+        117
+    """
+
+    highest_value: int = 0
+    most_pairs: int = 0
+
+    def add(self, opening: PreviousOpening | OpeningVerdict) -> OpeningRecord:
+        """The record after ``opening`` (an invalid :class:`OpeningVerdict` changes nothing)."""
+        if isinstance(opening, OpeningVerdict) and not opening.valid:
+            return self
+        if opening.by == "melds":
+            return OpeningRecord(max(self.highest_value, opening.value), self.most_pairs)
+        if opening.by == "pairs":
+            return OpeningRecord(self.highest_value, max(self.most_pairs, opening.pairs))
+        return self
+
+    def thresholds(self, options: Rummy101Options | None = None) -> Thresholds:
+        """What the next opening needs under ``options``.
+
+        Fixed mode: the option thresholds (101 points / 5 pairs). Rising mode: more than the
+        highest so far — ``max(threshold, highest + 1)`` points and ``max(pairs_needed,
+        most + 1)`` pairs (RULES.md §3; seed 000 "Rosnące progi otwarcia").
+        """
+        opts = options or Rummy101Options()
+        if opts.threshold_mode != "rising":
+            return Thresholds(opts.threshold, opts.pairs_needed, False)
+        needed = opts.threshold
+        if self.highest_value:
+            needed = max(needed, self.highest_value + 1)
+        pairs = opts.pairs_needed
+        if self.most_pairs:
+            pairs = max(pairs, self.most_pairs + 1)
+        return Thresholds(needed, pairs, True)
+
+
+def next_thresholds(
+    previous: Iterable[PreviousOpening | OpeningVerdict],
+    options: Rummy101Options | None = None,
+) -> Thresholds:
+    """What the next opening in a round needs, given the openings made so far.
+
+    Args:
+        previous: the round's openings so far (any order).
+        options: Rummy 101 options; rising only when ``threshold_mode == "rising"``.
+
+    Returns:
+        :class:`Thresholds`. E.g. rising, after 116: needed 117; after 5 pairs: pairs_needed 6.
+    """
+    record = OpeningRecord()
+    for o in previous:
+        record = record.add(o)
+    return record.thresholds(options)
+
+
+def check_opening(
+    melds: Sequence[Sequence[Piece]],
+    options: Rummy101Options | None = None,
+    *,
+    needed: int | None = None,
+    pairs_needed: int | None = None,
+    taken_discard: Piece | None = None,
+    previous: Iterable[PreviousOpening | OpeningVerdict] = (),
+    hand: Sequence[Piece] | None = None,
+) -> OpeningVerdict:
+    """Judge a Rummy 101 opening: all new melds laid in one turn (RULES.md §3).
+
+    By melds: runs and groups worth at least ``needed`` points (a meld exactly at the threshold
+    opens). By pairs: at least ``pairs_needed`` pairs, no point minimum. Pairs and runs/groups
+    are never mixed in one opening (a 2-tile meld beside runs/groups is mixing). A taken
+    discard must be in one of the melds; its value counts.
+
+    Args:
+        melds: the melds laid, each in table order.
+        options: Rummy 101 options (threshold, pairs_needed, threshold_mode).
+        needed: points needed, overriding options and rising thresholds.
+        pairs_needed: pairs needed, overriding options and rising thresholds.
+        taken_discard: the previous player's discard taken this turn, if any.
+        previous: openings already made this round (rising thresholds; ignored when fixed).
+        hand: optional: the player's tiles when laying down (after the draw, the taken discard
+            included — added when absent). Then every laid tile must come from it and at least
+            one tile must stay to discard.
+
+    Returns:
+        An :class:`OpeningVerdict`. Reasons, in the order checked: ``no_melds``,
+        ``too_many_copies`` (across the melds), ``tile_not_in_hand``, ``no_tile_to_discard``,
+        ``invalid_meld`` (``params["meld_index"]`` names it), ``mixed_pairs_and_melds``,
+        ``discard_not_used``, ``too_few_pairs`` / ``below_threshold``.
+    """
+    opts = options or Rummy101Options()
+    th = next_thresholds(previous, opts)
+    need = th.needed if needed is None else needed
+    need_pairs = th.pairs_needed if pairs_needed is None else pairs_needed
+    params: dict[str, Any] = {"threshold_mode": opts.threshold_mode}
+    counts = tuple(count_meld(i, m, "rummy101") for i, m in enumerate(melds))
+    value = sum(c.value for c in counts)
+    pairs = sum(1 for c in counts if c.kind == "pair")
+    has_pairs = pairs > 0
+    has_melds = any(c.kind in ("run", "group") for c in counts)
+    by: Literal["melds", "pairs"] | None = None
+    if has_pairs and not has_melds:
+        by = "pairs"
+    elif has_melds and not has_pairs:
+        by = "melds"
+
+    def bad(reason: str, message: str, **extra: Any) -> OpeningVerdict:
+        return OpeningVerdict(
+            False,
+            by,
+            value,
+            pairs,
+            need,
+            need_pairs,
+            reason,
+            f"{message} ({RULE})",
+            RULE,
+            counts,
+            {**params, **extra},
+        )
+
+    if not melds:
+        return bad("no_melds", "an opening lays at least one meld")
+    laid = [p for m in melds for p in m]
+    try:
+        TILE_SET.check_copies(laid, "in the opening")
+    except TooManyCopiesError as e:
+        return bad("too_many_copies", e.message)
+    if hand is not None:
+        held = list(hand)
+        if taken_discard is not None and taken_discard not in held:
+            held.append(taken_discard)
+        missing = multiset_missing(laid, held)
+        if missing:
+            return bad(
+                "tile_not_in_hand",
+                f"{tiles_text(missing)} laid but not in the hand",
+                tiles=[str(p) for p in missing],
+            )
+        if len(laid) >= len(held):
+            return bad(
+                "no_tile_to_discard",
+                "a player must keep one tile to discard after opening",
+            )
+    for c in counts:
+        if not c.valid:
+            return bad(
+                "invalid_meld",
+                f"meld {c.index + 1} ({' '.join(c.tiles)}) is not valid: {c.message}",
+                meld_index=c.index,
+                meld_reason=c.reason,
+            )
+    if has_pairs and has_melds:
+        return bad(
+            "mixed_pairs_and_melds",
+            "an opening is by melds (runs and groups) or by pairs, never both",
+        )
+    if taken_discard is not None and taken_discard not in laid:
+        return bad(
+            "discard_not_used",
+            f"the taken discard {taken_discard} must be used in the opening melds",
+            taken_discard=str(taken_discard),
+        )
+    if by == "pairs":
+        if pairs < need_pairs:
+            return bad(
+                "too_few_pairs",
+                f"an opening by pairs needs {need_pairs} pairs; these are {pairs}",
+            )
+        message = f"opening by {pairs} pairs (needs {need_pairs}; no point minimum)"
+    else:
+        if value < need:
+            return bad(
+                "below_threshold",
+                f"opening needs {need} in one turn; these melds make {value}",
+            )
+        message = f"opening by melds worth {value} (needs {need})"
+    return OpeningVerdict(
+        True, by, value, pairs, need, need_pairs, None, f"{message} ({RULE})", RULE, counts, params
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Round scoring
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rummy101Player:
+    """One player at the end of a Rummy 101 round.
+
+    Attributes:
+        name: the player.
+        winner: this player finished (discarded the last tile).
+        opened: ``none``, ``melds`` or ``pairs`` — how the player had opened.
+        hand: tiles left in hand, or ``None`` when given as ``hand_value`` + ``jokers``.
+        hand_value: points of the numbered tiles left (when ``hand`` is not given).
+        jokers: jokers left (when ``hand`` is not given).
+    """
+
+    name: str
+    winner: bool = False
+    opened: Opened = "none"
+    hand: tuple[Piece, ...] | None = None
+    hand_value: int | None = None
+    jokers: int = 0
+
+    def rest(self) -> tuple[int, int] | None:
+        """(points of numbered tiles, jokers) left, or ``None`` when not given."""
+        if self.hand is not None:
+            return numbered_value(self.hand)
+        if self.hand_value is None:
+            return None
+        return self.hand_value, self.jokers
+
+
+_TOP_VALUES: Final = sorted((n for n in range(1, 14) for _ in range(8)), reverse=True)
+
+
+def max_hand_value(tiles: int) -> int:
+    """Most points ``tiles`` numbered tiles of the 106-tile set can be worth (8 of each number)."""
+    return sum(_TOP_VALUES[: max(0, tiles)])
+
+
+def _check_round(finish: Finish, players: Sequence[Rummy101Player]) -> RoundResult | None:
+    problem = player_count_problem("rummy101", len(players), RULE)
+    if problem is not None:
+        return problem
+    check_names([p.name for p in players])
+    winners = [p for p in players if p.winner]
+    if len(winners) > 1:
+        return impossible_round(
+            "two_winners",
+            f"only one player can finish a round; {', '.join(p.name for p in winners)} "
+            f"are all marked winner ({RULE})",
+            RULE,
+        )
+    if finish == "stock_out" and winners:
+        return impossible_round(
+            "winner_in_stock_out",
+            f"when the stock runs out nobody wins, but {winners[0].name} is marked winner ({RULE})",
+            RULE,
+        )
+    if finish != "stock_out" and not winners:
+        return impossible_round(
+            "no_winner",
+            f"a {FINISH_TEXT[finish]} needs a winner; only a stock-out round has none ({RULE})",
+            RULE,
+        )
+    if finish in ("one_turn", "one_turn_joker"):
+        opened = [p.name for p in players if not p.winner and p.opened != "none"]
+        if opened:
+            return impossible_round(
+                "opened_in_one_turn",
+                f"a finish in one turn means nobody had opened, but {', '.join(opened)} "
+                f"had ({RULE})",
+                RULE,
+            )
+    for p in players:
+        rest = p.rest()
+        if p.winner:
+            if rest is not None and (rest[0] or rest[1]):
+                return impossible_round(
+                    "winner_has_tiles",
+                    f"the winner {p.name} finished, so no tiles are left in hand ({RULE})",
+                    RULE,
+                    player=p.name,
+                )
+            continue
+        if p.hand is not None and len(p.hand) > MAX_HAND:
+            return impossible_round(
+                "hand_too_large",
+                f"{p.name} holds {len(p.hand)} tiles; a hand holds at most {MAX_HAND} ({RULE})",
+                RULE,
+                player=p.name,
+            )
+        if rest is None:
+            if p.opened == "none" or finish in ("one_turn", "one_turn_joker"):
+                continue
+            raise RequestError(
+                f"{p.name} opened with {p.opened}: give the hand, or hand_value and jokers",
+                "missing_field",
+            )
+        value, jokers = rest
+        if value < 0 or jokers < 0:
+            return impossible_round(
+                "negative_hand_value",
+                f"{p.name}'s hand value cannot be negative ({RULE})",
+                RULE,
+                player=p.name,
+            )
+        if jokers > TILE_SET.jokers:
+            return impossible_round(
+                "too_many_copies",
+                f"{p.name} holds {jokers} jokers; the set has {TILE_SET.jokers} ({RULE})",
+                RULE,
+                player=p.name,
+            )
+        if value > max_hand_value(MAX_HAND - jokers):
+            return impossible_round(
+                "impossible_hand_value",
+                f"{p.name}'s {value} points cannot fit in a hand of at most {MAX_HAND} tiles "
+                f"({RULE})",
+                RULE,
+                player=p.name,
+            )
+        if value == 0 and jokers == 0:
+            return impossible_round(
+                "empty_hand",
+                f"{p.name} has no tiles left but did not win; a player keeps a tile to "
+                f"discard ({RULE})",
+                RULE,
+                player=p.name,
+            )
+    everything: list[Piece] = []
+    for p in players:
+        if p.hand is not None:
+            everything.extend(p.hand)
+        elif p.hand_value is not None:
+            everything.extend([JOKER] * max(0, p.jokers))
+    try:
+        TILE_SET.check_copies(everything, "across the hands")
+    except TooManyCopiesError as e:
+        return impossible_round("too_many_copies", f"{e.message} ({RULE})", RULE)
+    return None
+
+
+def penalty(player: Rummy101Player) -> tuple[int, str]:
+    """A losing player's penalty before the finish multiplier, and how it was counted.
+
+    Not opened: 202 (flat). Opened with melds: the tiles left, a joker 101. Opened with pairs:
+    2 × the tiles left (RULES.md §3; seed 000 "Punktacja i kary").
+    """
+    if player.opened == "none":
+        return NOT_OPENED_PENALTY, f"not opened: penalty {NOT_OPENED_PENALTY}"
+    rest = player.rest()
+    assert rest is not None
+    value, jokers = rest
+    left = value + JOKER_IN_HAND * jokers
+    if player.hand is not None:
+        shown = f"{tiles_text(player.hand)} = {left}"
+    elif jokers:
+        shown = f"{value} + {jokers} joker{'s' if jokers > 1 else ''} × {JOKER_IN_HAND} = {left}"
+    else:
+        shown = str(left)
+    if jokers and player.hand is not None:
+        shown += f", a joker counting {JOKER_IN_HAND}"
+    if player.opened == "melds":
+        return left, f"opened with melds: tiles left {shown}"
+    return 2 * left, f"opened with pairs: 2 × tiles left ({shown}) = {2 * left}"
+
+
+def score_round(
+    finish: Finish,
+    players: Sequence[Rummy101Player],
+    options: Rummy101Options | None = None,
+) -> RoundResult:
+    """Score one finished Rummy 101 round (RULES.md §3, seed 000).
+
+    Args:
+        finish: how the round ended.
+        players: every player; exactly one ``winner`` unless ``finish == "stock_out"``.
+        options: unused today (the scoring table has no options); kept for symmetry.
+
+    Returns:
+        A :class:`RoundResult`: winner +101 × m, each other player −penalty × m (m: normal 1,
+        joker 2, one_turn 2, one_turn_joker 4, stock_out 1). ``valid=False`` with reason
+        ``player_count``, ``two_winners``, ``no_winner``, ``winner_in_stock_out``,
+        ``opened_in_one_turn``, ``winner_has_tiles``, ``hand_too_large``,
+        ``negative_hand_value``, ``impossible_hand_value``, ``empty_hand`` or
+        ``too_many_copies`` for a round that cannot have happened.
+
+    Raises:
+        RequestError: a repeated name (``bad_field``); an opened loser with no hand given
+            (``missing_field``).
+    """
+    del options
+    if finish not in FINISHES:
+        raise RequestError(f"finish {finish!r} is not one of: {', '.join(FINISHES)}", "bad_field")
+    problem = _check_round(finish, players)
+    if problem is not None:
+        return problem
+    m = MULTIPLIER[finish]
+    how = FINISH_TEXT[finish]
+    scores: dict[str, int] = {}
+    lines: list[ScoreLine] = []
+    for p in players:
+        if p.winner:
+            gain = WINNER_GAIN * m
+            scores[p.name] = gain
+            lines.append(
+                ScoreLine(
+                    p.name,
+                    gain,
+                    f"{how}: the winner gains {gain} ({RULE})",
+                    RULE_SEED,
+                    "winner",
+                    {"multiplier": m, "penalty": None, "opened": None, "rest": None},
+                )
+            )
+            continue
+        if finish in ("one_turn", "one_turn_joker"):
+            pen, text = NOT_OPENED_PENALTY, f"nobody had opened: penalty {NOT_OPENED_PENALTY}"
+        else:
+            pen, text = penalty(p)
+        loss = pen * m
+        rest = p.rest()
+        rest_points = None
+        if rest is not None and p.opened != "none":
+            rest_points = rest[0] + JOKER_IN_HAND * rest[1]
+        times = f" × {m} ({how})" if m != 1 else ""
+        scores[p.name] = -loss
+        lines.append(
+            ScoreLine(
+                p.name,
+                -loss,
+                f"{text}{times} → {sign(-loss)} ({RULE})",
+                RULE_SEED,
+                "loser",
+                {"multiplier": m, "penalty": pen, "opened": p.opened, "rest": rest_points},
+            )
+        )
+    winner = tuple(p.name for p in players if p.winner)
+    return RoundResult(
+        True,
+        None,
+        f"{how}: winner {sign(WINNER_GAIN * m) if winner else 'none'}, penalties × {m} ({RULE})",
+        RULE_SEED,
+        scores,
+        tuple(lines),
+        winner,
+        {"finish": finish, "multiplier": m},
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Game
+# ---------------------------------------------------------------------------------------------
+
+
+def score_game(
+    players: Sequence[str],
+    rounds: Sequence[Mapping[str, int]],
+    rounds_planned: int | None = None,
+) -> GameResult:
+    """Totals of a Rummy 101 game (higher is better; RULES.md §3).
+
+    The seed sets no game end: players agree on a number of rounds. With ``rounds_planned``
+    the game is finished once that many rounds are scored (more is ``too_many_rounds``);
+    without it the game is never finished and ``leaders`` says who is ahead. There are no
+    game-end bonuses.
+
+    Args:
+        players: the player names.
+        rounds: each round's scores by name (a missing name scored 0).
+        rounds_planned: the number of rounds agreed, if any.
+    """
+    check_names(players)
+    if rounds_planned is not None and len(rounds) > rounds_planned:
+        return GameResult(
+            False,
+            reason="too_many_rounds",
+            message=f"{len(rounds)} rounds scored but {rounds_planned} were agreed ({RULE})",
+            rule=RULE,
+        )
+    totals = {n: sum(r.get(n, 0) for r in rounds) for n in players}
+    leaders = top_names(totals)
+    finished = rounds_planned is not None and len(rounds) == rounds_planned
+    winners = leaders if finished else ()
+    winner = winners[0] if len(winners) == 1 else None
+    if finished:
+        message = f"after the {rounds_planned} agreed rounds the highest total wins ({RULE})"
+    else:
+        message = f"the players agree on a number of rounds; highest total is ahead ({RULE})"
+    return GameResult(
+        True,
+        totals,
+        finished,
+        winner,
+        winners,
+        leaders,
+        {n: 0 for n in players},
+        len(rounds),
+        message=message,
+        rule=RULE,
+        detail={"rounds_planned": rounds_planned},
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Judge wrappers
+# ---------------------------------------------------------------------------------------------
+
+
+def _one_piece(req: Request, name: str) -> Piece:
+    got = req.pieces(name, check_copies=False)
+    if len(got) != 1:
+        raise RequestError(f"field {name!r} must be one tile", "bad_field")
+    return got[0]
+
+
+def _previous(req: Request) -> list[PreviousOpening]:
+    out: list[PreviousOpening] = []
+    for i, o in enumerate(req.items("previous_openings", default=[], limit=8)):
+        where = f"previous_openings[{i}]"
+        if not isinstance(o, Mapping):
+            raise RequestError(f"{where} must be an object", "bad_field")
+        by = obj_str(o, "by", where)
+        if by == "melds":
+            v = obj_int(o, "value", where)
+            if v is None:
+                raise RequestError(f"missing field {where}.value", "missing_field")
+            out.append(PreviousOpening("melds", value=as_int(v, f"{where}.value", 0, 10_000)))
+        elif by == "pairs":
+            n = obj_int(o, "pairs", where)
+            if n is None:
+                raise RequestError(f"missing field {where}.pairs", "missing_field")
+            out.append(PreviousOpening("pairs", pairs=as_int(n, f"{where}.pairs", 0, 53)))
+        else:
+            raise RequestError(f"{where}.by must be 'melds' or 'pairs'", "bad_field")
+    return out
+
+
+def opening_answer(req: Request) -> dict[str, Any]:
+    """Judge ``opening`` for rummy101 (JUDGE.md).
+
+    Request fields: ``melds`` (required), ``needed``, ``pairs_needed``, ``taken_discard``
+    (one tile), ``hand`` (optional, see :func:`check_opening`) and ``previous_openings``:
+    ``[{"by": "melds", "value": 116}, {"by": "pairs", "pairs": 5}, …]`` — the openings already
+    made this round, which raise the thresholds when ``threshold_mode`` is ``rising``
+    (``needed``/``pairs_needed`` still override).
+    """
+    assert isinstance(req.options, Rummy101Options)
+    melds = req.melds("melds")
+    needed = req.integer("needed", lo=0, hi=10_000) if req.has("needed") else None
+    pairs_needed = req.integer("pairs_needed", lo=0, hi=53) if req.has("pairs_needed") else None
+    taken = _one_piece(req, "taken_discard") if req.has("taken_discard") else None
+    hand = req.pieces("hand") if req.has("hand") else None
+    verdict = check_opening(
+        melds,
+        req.options,
+        needed=needed,
+        pairs_needed=pairs_needed,
+        taken_discard=taken,
+        previous=_previous(req),
+        hand=hand,
+    )
+    return verdict.to_json()
+
+
+def _player(req: Request, i: int, p: Mapping[str, Any], finish: Finish) -> Rummy101Player:
+    where = f"players[{i}]"
+    winner = obj_bool(p, "winner", where, False)
+    if p.get("opened") is None and not winner and finish not in ("one_turn", "one_turn_joker"):
+        raise RequestError(f"missing field {where}.opened (none, melds or pairs)", "missing_field")
+    opened = obj_str(p, "opened", where, "none")
+    if opened not in OPENED:
+        raise RequestError(
+            f"{where}.opened {opened!r} is not one of: none, melds, pairs", "bad_field"
+        )
+    hand: tuple[Piece, ...] | None = None
+    if p.get("hand") is not None:
+        if p.get("hand_value") is not None:
+            raise RequestError(f"{where}: give hand or hand_value, not both", "bad_field")
+        hand = tuple(req.pieces(f"{where}.hand", p["hand"]))
+    hand_value = obj_int(p, "hand_value", where)
+    jokers = obj_int(p, "jokers", where) or 0
+    return Rummy101Player(p["name"], winner, opened, hand, hand_value, jokers)
+
+
+def round_answer(req: Request) -> dict[str, Any]:
+    """Judge ``round`` for rummy101 (JUDGE.md): ``finish`` (default ``normal``) and
+    ``players`` [{name, winner?, opened, hand | hand_value + jokers}]."""
+    assert isinstance(req.options, Rummy101Options)
+    finish: Finish = req.string("finish", "normal", FINISHES)  # type: ignore[assignment]
+    players = [_player(req, i, p, finish) for i, p in enumerate(request_players(req))]
+    return score_round(finish, players, req.options).to_json()
+
+
+def game_answer(req: Request) -> dict[str, Any]:
+    """Judge ``game`` for rummy101: ``players``, ``rounds`` [{scores}], optional
+    ``rounds_planned`` (the number of rounds agreed)."""
+    names, rounds = request_game(req)
+    planned = req.integer("rounds_planned", lo=1, hi=1000) if req.has("rounds_planned") else None
+    return score_game(names, [r[0] for r in rounds], planned).to_json()
