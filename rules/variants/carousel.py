@@ -29,8 +29,7 @@ from rules.errors import RequestError, TooManyCopiesError
 from rules.options import CarouselOptions
 from rules.pieces import Card, Piece, carousel_set, piece_value
 from rules.request import Request
-from rules.variant import PLAYER_COUNTS
-from rules.variants.rummy101 import (
+from rules.scoring import (
     GameResult,
     RoundResult,
     ScoreLine,
@@ -42,6 +41,7 @@ from rules.variants.rummy101 import (
     sign,
     top_names,
 )
+from rules.variant import PLAYER_COUNTS
 
 RULE: Final = "RULES.md §6"
 RULE_SEED: Final = "RULES.md §6, seed 003"

@@ -34,7 +34,7 @@ from rules.errors import RequestError, TooManyCopiesError
 from rules.options import TileRummyOptions, VariantName
 from rules.pieces import JOKER, TILE_SET, Piece
 from rules.request import Request
-from rules.variants.rummy101 import (
+from rules.scoring import (
     GameResult,
     OpeningVerdict,
     RoundResult,
