@@ -1,0 +1,136 @@
+"""The ``turn`` check (JUDGE.md): one player's turn on a shared table (tile_rummy, my_rummy,
+carousel); the judging itself is :func:`rules.table.judge_turn`.
+
+Request fields:
+
+- ``rack``: the player's rack (Carousel: hand) before the turn.
+- ``table_before``: list of melds, each as it lies.
+- ``table_after``: list of melds, or ``{"heap": [pieces]}`` (then split, see
+  :func:`rules.table.judge_turn_heap`).
+- ``opened``: true/false — the player had made the initial meld before this turn (required for
+  tile_rummy and my_rummy; ignored in Carousel, which has no initial-meld threshold).
+- Carousel only, optional: ``declared_before`` / ``declared_after``: lists parallel to
+  ``table_before`` / ``table_after``; each entry is ``null`` (nothing declared) or a list with one
+  entry per joker of that meld, in the order the jokers appear in it: a card (``"7H"``) or
+  ``null``. Example: ``"table_before": [["5H","6H","JK"], ["7S","7D","JK"]],
+  "declared_before": [null, ["7H"]]``. ``players`` sets the deck count (default two decks).
+- ``options``: ``joker_rule`` (level 0–4 or name; ``my_rummy`` for My Rummy),
+  ``initial_meld``, ``manipulate_on_initial_turn``, ``preset``.
+
+Copy limits are checked on the rack and the table before together, and on the table after.
+
+Response: ``{"ok": true, "valid": …, "played": [...], "initial_meld": int|null, "message": …,
+"rule": …}`` plus ``reason`` when not valid and details (``tile``/``tiles``, ``meld``, ``after``,
+``value``/``needed``, ``level``, ``joker_rule``); ``melds`` (the split judged) for a heap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.errors import RequestError
+from rules.options import CarouselOptions, TileRummyOptions
+from rules.pieces import JOKER, Card, Piece, Tile
+from rules.request import MAX_MELDS, Request
+from rules.table import Declared, judge_turn, judge_turn_heap
+
+
+def _declarations(
+    req: Request, name: str, melds: list[list[Piece]] | None
+) -> list[Declared] | None:
+    """Read ``declared_before`` / ``declared_after`` (Carousel), parallel to ``melds``."""
+    if not req.has(name):
+        return None
+    if req.variant != "carousel":
+        raise RequestError(
+            f"field {name!r}: only Carousel players declare their jokers", "bad_field"
+        )
+    if melds is None:
+        raise RequestError(
+            f"field {name!r} needs table_after as a list of melds, not a heap", "bad_field"
+        )
+    raw = req.items(name, limit=MAX_MELDS)
+    if len(raw) != len(melds):
+        which = name.replace("declared_", "table_")
+        raise RequestError(
+            f"field {name!r} has {len(raw)} entries; it must be parallel to {which} "
+            f"({len(melds)} melds)",
+            "bad_field",
+        )
+    out: list[Declared] = []
+    for i, entry in enumerate(raw):
+        where = f"{name}[{i}]"
+        if entry is None:
+            out.append(None)
+            continue
+        if not isinstance(entry, list):
+            raise RequestError(f"{where} must be a list of cards (or null)", "bad_field")
+        jokers = sum(1 for p in melds[i] if p is JOKER)
+        if len(entry) > jokers:
+            raise RequestError(
+                f"{where} declares {len(entry)} jokers but the meld holds {jokers}", "bad_field"
+            )
+        cards: list[Card | Tile | None] = []
+        for k, tok in enumerate(entry):
+            if tok is None:
+                cards.append(None)
+                continue
+            got = req.pieces(f"{where}[{k}]", [tok] if isinstance(tok, str) else tok)
+            if len(got) != 1 or not isinstance(got[0], Card):
+                raise RequestError(f"{where}[{k}] must be one card", "bad_field")
+            cards.append(got[0])
+        out.append(cards)
+    return out
+
+
+def answer(req: Request) -> dict[str, Any]:
+    """Answer a ``turn`` request (see the module docstring for the fields).
+
+    Raises:
+        RulesError: missing or bad fields, bad tokens, too many copies, a table before that
+            holds an invalid meld.
+    """
+    options = req.options
+    assert isinstance(options, TileRummyOptions | CarouselOptions)
+    rack = req.pieces("rack")
+    before = req.melds("table_before")
+    opened = True if req.variant == "carousel" else req.boolean("opened")
+    if req.variant == "carousel" and req.has("opened"):
+        req.boolean("opened")  # type-checked, not used: Carousel has no initial meld
+    pset = req.piece_set()
+    pset.check_copies([*rack, *(p for m in before for p in m)], "in the rack and table_before")
+    decl_before = _declarations(req, "declared_before", before)
+    raw_after = req.raw.get("table_after")
+    if isinstance(raw_after, Mapping):
+        if set(raw_after) != {"heap"}:
+            raise RequestError(
+                "field 'table_after' must be a list of melds or {\"heap\": [pieces]}", "bad_field"
+            )
+        heap = req.pieces("table_after.heap", raw_after["heap"])
+        if req.has("declared_after"):
+            _declarations(req, "declared_after", None)
+        verdict = judge_turn_heap(
+            rack,
+            before,
+            heap,
+            rules=req.rules,
+            options=options,
+            opened=opened,
+            declared_before=decl_before,
+        )
+        return verdict.to_json()
+    after = req.melds("table_after")
+    pset.check_copies([p for m in after for p in m], "in table_after")
+    decl_after = _declarations(req, "declared_after", after)
+    verdict = judge_turn(
+        rack,
+        before,
+        after,
+        rules=req.rules,
+        options=options,
+        opened=opened,
+        declared_before=decl_before,
+        declared_after=decl_after,
+    )
+    return verdict.to_json()
