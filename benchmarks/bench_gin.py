@@ -1,0 +1,168 @@
+"""Gin Rummy search and judge figures (prints them; no pass/fail).
+
+Measures, on seeded random hands:
+
+- least deadwood of 10,000 10-card hands and best discard of 2,000 11-card hands: median and p95
+  µs per hand, for the mask-level search (``deadwood_mask`` / ``discard_mask`` on a hand mask)
+  and for the Card-level calls with melds (``best_arrangement`` / ``best_discard``);
+- agreement with plain enumeration of disjoint melds (``brute_force_deadwood``) over 100,000
+  hands, 10- and 11-card, half uniform and half from meld-rich pools: the disagreement count;
+- ``python -m rules judge``: start-up time to the first answered line (ms) and throughput
+  (verdicts/s) on piped gin ``hand`` requests;
+- module import and first-use table build (ms).
+
+Usage: ``.venv/bin/python benchmarks/bench_gin.py [--quick] [--seed N]`` from the project root
+(``--quick``: 5,000 hands for the agreement check, fewer judge requests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+t0 = time.perf_counter()
+from rules.search import deadwood as dw  # noqa: E402
+
+IMPORT_MS = (time.perf_counter() - t0) * 1e3
+
+POOLS = [
+    list(range(52)),
+    [i for i in range(52) if i % 13 < 7 and i // 13 < 3],
+    [i for i in range(52) if i % 13 < 5],
+    [i for i in range(52) if 4 <= i % 13 < 9],
+]
+
+
+def mask_of(indexes: list[int]) -> int:
+    return sum(1 << (16 * (i // 13) + i % 13) for i in indexes)
+
+
+def stats(ns: list[int]) -> str:
+    ns = sorted(ns)
+    med = ns[len(ns) // 2] / 1e3
+    p95 = ns[int(len(ns) * 0.95)] / 1e3
+    return f"median {med:7.2f} µs   p95 {p95:7.2f} µs"
+
+
+def time_search(rng: random.Random) -> None:
+    t = time.perf_counter()
+    dw._tables()
+    build_ms = (time.perf_counter() - t) * 1e3
+    print(f"module import {IMPORT_MS:.1f} ms; run table build {build_ms:.2f} ms")
+    clock = time.perf_counter_ns
+    for n, count in ((10, 10_000), (11, 2_000)):
+        masks = [mask_of(rng.sample(range(52), n)) for _ in range(count)]
+        dense = [mask_of(rng.sample(POOLS[1 + i % 3], n)) for i in range(count)]
+        fn = dw.deadwood_mask if n == 10 else dw.discard_mask
+        card_fn = dw.best_arrangement if n == 10 else dw.best_discard
+        for label, hands in (("uniform", masks), ("meld-rich", dense)):
+            ts = []
+            for h in hands:
+                a = clock()
+                fn(h)
+                ts.append(clock() - a)
+            card_hands = [dw.decode(h) for h in hands]
+            cts = []
+            for c in card_hands:
+                a = clock()
+                card_fn(c)
+                cts.append(clock() - a)
+            print(
+                f"{n}-card {label:9s} x{count}: search {stats(ts)} | with Cards+melds {stats(cts)}"
+            )
+
+
+def agreement(rng: random.Random, total: int) -> None:
+    bad = 0
+    counts = {10: 0, 11: 0}
+    t = time.perf_counter()
+    for i in range(total):
+        n = 11 if i % 3 == 2 else 10
+        pool = POOLS[0] if i % 2 == 0 else POOLS[1 + (i // 2) % 3]
+        h = mask_of(rng.sample(pool, n))
+        cards = dw.decode(h)
+        counts[n] += 1
+        if n == 10:
+            ok = dw.deadwood_mask(h) == dw.brute_force_deadwood(cards)
+        else:
+            best, bit, full = dw.discard_mask(h)
+            ok = (
+                best == dw.brute_force_deadwood(cards, 1)
+                and full == dw.brute_force_deadwood(cards)
+                and dw.deadwood_mask(h ^ bit) == best
+            )
+        if not ok:
+            bad += 1
+            if bad <= 5:
+                print("  disagreement:", " ".join(str(c) for c in cards))
+    secs = time.perf_counter() - t
+    print(
+        f"brute-force agreement: {total} hands ({counts[10]} × 10, {counts[11]} × 11 cards), "
+        f"disagreements: {bad}  ({secs:.1f} s)"
+    )
+
+
+def judge(rng: random.Random, requests: int) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "rules", "judge"]
+    line = json.dumps({"check": "hand", "variant": "gin", "hand": "AS 2S 3S 7H 7D 7C 9C TC JC 4D"})
+    starts = []
+    for _ in range(7):
+        a = time.perf_counter()
+        p = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
+        )
+        assert p.stdin is not None and p.stdout is not None
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+        got = p.stdout.readline()
+        starts.append((time.perf_counter() - a) * 1e3)
+        p.stdin.close()
+        p.wait()
+        assert json.loads(got)["deadwood"] == 4
+    print(
+        f"judge start-up to first answered line: median {statistics.median(starts):.0f} ms "
+        f"(min {min(starts):.0f}, max {max(starts):.0f}, 7 runs)"
+    )
+    lines = []
+    for i in range(requests):
+        n = 11 if i % 5 == 4 else 10
+        idx = rng.sample(POOLS[i % 4], n)
+        hand = [str(c) for c in dw.decode(mask_of(idx))]
+        lines.append(json.dumps({"check": "hand", "variant": "gin", "hand": hand}))
+    data = "\n".join(lines) + "\n"
+    a = time.perf_counter()
+    out = subprocess.run(cmd, input=data, capture_output=True, text=True, env=env, cwd=ROOT)
+    secs = time.perf_counter() - a
+    answers = out.stdout.splitlines()
+    ok = sum(1 for x in answers if json.loads(x).get("ok"))
+    print(
+        f"judge throughput: {len(answers)} hand requests (1 in 5 with 11 cards) in {secs:.2f} s "
+        f"= {len(answers) / secs:,.0f} verdicts/s ({ok} ok), start-up included"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--quick", action="store_true", help="fewer hands for the agreement check")
+    ap.add_argument("--seed", type=int, default=2024)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, seed {args.seed}")
+    time_search(rng)
+    agreement(rng, 5_000 if args.quick else 100_000)
+    judge(rng, 2_000 if args.quick else 20_000)
+
+
+if __name__ == "__main__":
+    main()

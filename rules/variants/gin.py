@@ -1,0 +1,1043 @@
+"""Gin Rummy: hand analysis, round scoring and game totals (RULES.md §5, seed ``002_…``).
+
+Typed API (the app calls these; the judge answers wrap them):
+
+- :func:`analyse_hand` — least deadwood of 10 cards, or of the 10 kept after the best discard
+  from 11 (:class:`HandAnalysis`).
+- :func:`score_round` — one duel round: knock, gin, big gin, undercut or void
+  (:class:`RoundResult`).
+- :func:`score_solo_round` — one round of solo mode against "the joker".
+- :func:`score_game` — totals with the game-end bonuses (:class:`GameResult`).
+
+Judge requests (JUDGE.md), the ``options`` field giving :class:`~rules.options.GinOptions`:
+
+``hand``: ``{"hand": [10 or 11 cards]}`` → ``deadwood``, ``melds``, ``unmatched``, ``can_knock``,
+``gin``, ``discard`` (the best discard from 11, else null), ``big_gin`` (all 11 melded),
+``big_gin_melds`` (when big gin), ``knock_max``, ``hand_value`` (all cards, points). Another card
+count is a request error, code ``bad_hand_size``.
+
+``round`` (duel, the default mode)::
+
+    {"knocker": "A" | null, "void": false,
+     "players": [{"name": "A", "hand": [10 or 11 cards]},
+                 {"name": "B", "hand": [10 cards]}]}
+
+``knocker: null`` or ``"void": true`` is a void hand (RULES.md §5 gap filled: stock down to 2
+cards, nobody knocked): nobody scores. A player may give ``"deadwood": N`` (points, 0–100)
+instead of ``hand``, the knocker also ``"gin": true`` or ``"big_gin": true``: the referee then
+cannot compute lay-offs (a typed defender deadwood is taken as counted after lay-offs at the
+table) and says so in ``layoffs_computed: false`` and the ``breakdown``. The knocker may hold 11
+cards (the best discard is made for them; all 11 melded is big gin where the preset has a
+``big_gin_bonus``, else gin). Answer: ``valid``, ``result`` (``knock``, ``gin``, ``big_gin``,
+``undercut``, ``void``), ``scores``, ``winner`` (null when void), ``winners``, ``knocker``,
+``deadwood`` (the defender's after lay-offs), ``deadwood_before_layoffs``, ``layoffs``
+(``[{"player", "card", "onto", "meld"}]``: card laid off onto the knocker's meld ``onto``, index
+``meld`` in ``melds[knocker]``, in playing order), ``melds``/``unmatched`` per player with a
+hand, ``discard`` (the knocker's discard from 11 cards, else null), ``layoffs_computed``,
+``breakdown`` (the arithmetic, one English line each), ``message``, ``rule``. A round that cannot
+have happened is ``{"valid": false, "reason", "message"}`` with no scores; reasons
+``knock_above_limit``, ``wrong_hand_size``, ``too_many_copies`` (a card in both hands),
+``knocker_not_a_player``, ``wrong_player_count``, ``gin_with_deadwood``.
+
+``round`` in solo mode (``"options": {"mode": "solo"}``, seed ``002_…`` last paragraph)::
+
+    {"players": [{"name": "Ala", "hand": [10 or 11 cards]}],      # or "deadwood": N
+     "result": "knock" | "gin" | "second_joker",
+     "turned": 12}                                                  # knock / gin only
+
+``turned`` is the number of cards turned from the stock after the knock or gin until a joker
+showed, the joker included (the seed: "the number of cards turned is your score"), 1–45. Scores:
+knock — the player ``turned``, the joker the player's deadwood; gin — the player ``turned``, the
+joker 0; second joker before any knock or gin — the player 0, the joker the player's deadwood.
+The joker's score is keyed ``"joker"`` (a player may not be called that).
+
+``game``: ``{"players": ["A", "B"], "rounds": [{"scores": {...}, "winners": [...]}, ...]}``
+(a round answer can be passed as it is; ``"result": "void"`` rounds have no winners; a missing
+``winners`` is the player(s) with a positive score) → ``valid``, ``totals`` (with bonuses),
+``points`` (round scores only), ``bonuses`` (included in totals), ``boxes`` (rounds won),
+``finished``, ``winner``, ``shutout``, ``ended_at_round``, ``breakdown``. The game ends after the
+round in which a player reaches ``target``; rounds listed after that round make the answer
+``valid: false``, reason ``round_after_game_end`` (a round scored past the end is not part of the
+game; the app should start a new game). Bonuses, at the end only: ``game_bonus`` to the player
+reaching the target (the higher total if both did in the same round; an exact tie gets no
+bonus and no winner), ``box_bonus`` × rounds won to every player, and the shutout (only one
+player won any round, and that player won the game): ``bonus`` +``shutout_bonus``; ``double`` the
+winner's whole total (points, game bonus and boxes) doubled; ``none``. Solo mode: no bonuses,
+the first to ``target`` wins (seed ``002_…``).
+
+Decisions where the rules are silent (each also in the docstring where it applies):
+
+- The knocker lays down the least-deadwood arrangement that leaves the defender the most
+  deadwood after lay-offs (several exist when a card fits both a group and a run).
+- A knock with deadwood 0 is gin; knocking on a tie where ``undercut_on_tie`` is off scores the
+  knocker 0 and the knocker is still the round's winner (box bonus).
+- Gin and big gin: the defender lays nothing off (RULES.md §5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from rules.errors import RequestError
+from rules.options import GinOptions
+from rules.pieces import GIN_DECK, Card, Piece
+from rules.request import Request, as_int
+from rules.search.deadwood import (
+    Arrangement,
+    Layoffs,
+    best_arrangement,
+    best_arrangements,
+    best_discard,
+    best_layoffs,
+)
+from rules.verdict import Verdict, invalid
+
+RULE: Final = "RULES.md §5; seed 002_…"
+SOLO_RULE: Final = "RULES.md §5 solo mode; seed 002_… (last paragraph)"
+SOLO_JOKER: Final = "joker"
+"""The name the joker scores under in solo mode."""
+MAX_TYPED_DEADWOOD: Final = 100
+MAX_TURNED: Final = 45
+
+RoundKind = Literal["knock", "gin", "big_gin", "undercut", "void", "second_joker"]
+
+
+def _names(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _melds_json(melds: Sequence[Sequence[Card]]) -> list[list[str]]:
+    return [_names(m) for m in melds]
+
+
+def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=lambda c: c.sort_key()))
+
+
+def _value(cards: Sequence[Card]) -> int:
+    return sum(10 if c.rank > 10 else c.rank for c in cards)
+
+
+# -- hand ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandAnalysis:
+    """A gin hand laid out with least deadwood (RULES.md §5).
+
+    Attributes:
+        deadwood: points in no meld (of the 10 kept, for 11 cards).
+        melds: the melds (runs by rank, groups by suit).
+        unmatched: the deadwood cards.
+        can_knock: ``deadwood <= knock_max``.
+        gin: deadwood 0.
+        big_gin: 11 cards given and all 11 melded (scored as big gin only where the options
+            have ``big_gin_bonus``; otherwise it is gin after the discard).
+        discard: the best discard from 11 cards (tie: highest value, then rank, then suit
+            S H D C), else ``None``.
+        eleven: the arrangement of all 11 cards, when 11 were given.
+        knock_max: the limit applied (points).
+        hand_value: value of every card given (points).
+    """
+
+    deadwood: int
+    melds: tuple[tuple[Card, ...], ...]
+    unmatched: tuple[Card, ...]
+    can_knock: bool
+    gin: bool
+    big_gin: bool
+    discard: Card | None
+    eleven: Arrangement | None
+    knock_max: int
+    hand_value: int
+
+    @property
+    def arrangement(self) -> Arrangement:
+        """The 10-card arrangement as an :class:`~rules.search.deadwood.Arrangement`."""
+        return Arrangement(self.deadwood, self.melds, self.unmatched)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JUDGE.md ``hand`` fields."""
+        out: dict[str, Any] = {
+            "deadwood": self.deadwood,
+            "melds": _melds_json(self.melds),
+            "unmatched": _names(self.unmatched),
+            "can_knock": self.can_knock,
+            "gin": self.gin,
+            "discard": str(self.discard) if self.discard is not None else None,
+            "big_gin": self.big_gin,
+            "knock_max": self.knock_max,
+            "hand_value": self.hand_value,
+        }
+        if self.big_gin and self.eleven is not None:
+            out["big_gin_melds"] = _melds_json(self.eleven.melds)
+        return out
+
+
+def _cards_only(pieces: Sequence[Piece], where: str) -> list[Card]:
+    cards: list[Card] = []
+    for p in pieces:
+        if not isinstance(p, Card):
+            raise RequestError(f"{where}: {p} is not a card of the gin deck", "bad_token")
+        cards.append(p)
+    return cards
+
+
+def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> HandAnalysis:
+    """Least-deadwood analysis of a gin hand (RULES.md §5).
+
+    Args:
+        cards: 10 cards, or 11 (the best discard is made; the result describes the 10 kept).
+        options: gin options (``knock_max``); the seed preset when ``None``.
+
+    Returns:
+        :class:`HandAnalysis`.
+
+    Raises:
+        RequestError: not 10 or 11 cards (code ``bad_hand_size``).
+        TooManyCopiesError: a card given twice.
+    """
+    opts = options or GinOptions()
+    GIN_DECK.check_copies(cards, "in the hand")
+    if len(cards) == 10:
+        arr = best_arrangement(cards)
+        discard: Card | None = None
+        big_gin = False
+        eleven: Arrangement | None = None
+    elif len(cards) == 11:
+        d = best_discard(cards)
+        arr, discard, big_gin, eleven = d.arrangement, d.discard, d.big_gin, d.eleven
+    else:
+        raise RequestError(
+            f"a gin hand has 10 cards (11 before the discard), not {len(cards)} (RULES.md §5)",
+            "bad_hand_size",
+        )
+    return HandAnalysis(
+        deadwood=arr.deadwood,
+        melds=arr.melds,
+        unmatched=arr.unmatched,
+        can_knock=arr.deadwood <= opts.knock_max,
+        gin=arr.deadwood == 0,
+        big_gin=big_gin,
+        discard=discard,
+        eleven=eleven,
+        knock_max=opts.knock_max,
+        hand_value=_value(cards),
+    )
+
+
+def _gin_options(req: Request) -> GinOptions:
+    opts = req.options
+    assert isinstance(opts, GinOptions)
+    return opts
+
+
+def hand_answer(req: Request) -> dict[str, Any]:
+    """Answer a gin ``hand`` request: ``{"hand": [10 or 11 cards]}`` (module docstring).
+
+    Raises:
+        RulesError: bad tokens, a card twice, or not 10/11 cards (``bad_hand_size``).
+    """
+    cards = _cards_only(req.pieces("hand"), "hand")
+    return analyse_hand(cards, _gin_options(req)).to_json()
+
+
+# -- round --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerHand:
+    """One player's part of a round request.
+
+    Attributes:
+        name: the player's name.
+        hand: the cards held at the end (10; the knocker may give 11), or ``None`` when the
+            deadwood is typed in.
+        deadwood: typed-in deadwood (points) when ``hand`` is ``None``.
+        gin: typed-in: the knocker went gin.
+        big_gin: typed-in: the knocker went big gin.
+    """
+
+    name: str
+    hand: tuple[Card, ...] | None = None
+    deadwood: int | None = None
+    gin: bool = False
+    big_gin: bool = False
+
+
+@dataclass(frozen=True)
+class LaidOff:
+    """One lay-off in a scored round: ``player`` laid ``card`` onto the knocker's meld number
+    ``meld`` (0-based in the knocker's melds), which lay as ``onto`` at that moment (earlier
+    lay-offs included)."""
+
+    player: str
+    card: Card
+    onto: tuple[Card, ...]
+    meld: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"player", "card", "onto", "meld"}``."""
+        return {
+            "player": self.player,
+            "card": str(self.card),
+            "onto": _names(self.onto),
+            "meld": self.meld,
+        }
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A scored gin round, or why it cannot have happened.
+
+    Attributes:
+        verdict: valid, or the reason (``knock_above_limit``, ``wrong_hand_size``, …).
+        result: ``knock``, ``gin``, ``big_gin``, ``undercut``, ``void`` (solo: also
+            ``second_joker``); ``None`` when not valid.
+        scores: points per player this round (0 for the others); solo mode adds ``"joker"``.
+        winner: the player who scored the round, ``None`` for a void hand.
+        knocker: the knocker (``None`` when void; the player in solo mode).
+        deadwood: each player's deadwood as scored (the defender's after lay-offs).
+        deadwood_before_layoffs: each player's least deadwood before lay-offs.
+        melds: the melds of each player with a hand (the knocker's as laid down; the
+            defender's own melds after lay-offs).
+        unmatched: each such player's deadwood cards.
+        layoffs: the defender's lay-offs, in playing order.
+        discard: the knocker's discard when 11 cards were given.
+        layoffs_computed: both hands were given (or no lay-offs apply), so lay-offs were found by
+            the referee.
+        breakdown: the arithmetic, one English line per step.
+        params: JSON-ready numbers for messages (``turned`` in solo mode, …).
+    """
+
+    verdict: Verdict
+    result: RoundKind | None = None
+    scores: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    knocker: str | None = None
+    deadwood: dict[str, int] = field(default_factory=dict)
+    deadwood_before_layoffs: dict[str, int] = field(default_factory=dict)
+    melds: dict[str, tuple[tuple[Card, ...], ...]] = field(default_factory=dict)
+    unmatched: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    layoffs: tuple[LaidOff, ...] = ()
+    discard: Card | None = None
+    layoffs_computed: bool = True
+    breakdown: tuple[str, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> list[str]:
+        """The round's winner as a list (empty for a void hand), as the game check takes it."""
+        return [self.winner] if self.winner is not None else []
+
+    def to_json(self) -> dict[str, Any]:
+        """The JUDGE.md ``round`` answer (without ``ok``)."""
+        out = self.verdict.to_json()
+        if not self.verdict.valid:
+            out.update(self.verdict.params)
+            return out
+        out.update(
+            {
+                "result": self.result,
+                "scores": dict(self.scores),
+                "winner": self.winner,
+                "winners": self.winners,
+                "knocker": self.knocker,
+                "deadwood": dict(self.deadwood),
+                "deadwood_before_layoffs": dict(self.deadwood_before_layoffs),
+                "layoffs": [lo.to_json() for lo in self.layoffs],
+                "melds": {n: _melds_json(m) for n, m in self.melds.items()},
+                "unmatched": {n: _names(u) for n, u in self.unmatched.items()},
+                "discard": str(self.discard) if self.discard is not None else None,
+                "layoffs_computed": self.layoffs_computed,
+                "breakdown": list(self.breakdown),
+                **self.params,
+            }
+        )
+        return out
+
+
+def _bad(reason: str, message: str, rule: str = RULE, **params: Any) -> RoundResult:
+    return RoundResult(invalid(reason, f"{message} ({rule.split(';')[0]})", rule, **params))
+
+
+def _check_hands(
+    players: Sequence[PlayerHand], knocker: str | None, solo: bool
+) -> RoundResult | None:
+    """Hand sizes and cards across hands; ``None`` when fine."""
+    seen: dict[Card, str] = {}
+    for p in players:
+        if p.hand is None:
+            continue
+        n = len(p.hand)
+        allowed = (10, 11) if (p.name == knocker or solo) else (10,)
+        if n not in allowed:
+            want = "10 or 11" if len(allowed) == 2 else "10"
+            return _bad(
+                "wrong_hand_size",
+                f"{p.name} holds {n} cards; a gin hand at the end of a round has {want}",
+                player=p.name,
+                cards=n,
+            )
+        for c in p.hand:
+            other = seen.get(c)
+            if other is not None:
+                return _bad(
+                    "too_many_copies",
+                    f"{c} is in both {other}'s and {p.name}'s hands; gin uses one 52-card deck",
+                    card=str(c),
+                )
+            seen[c] = p.name
+    return None
+
+
+def _typed_or_hand(p: PlayerHand) -> tuple[int, HandAnalysis | None]:
+    if p.hand is None:
+        return (p.deadwood or 0), None
+    a = analyse_hand(p.hand)
+    return a.deadwood, a
+
+
+def score_round(
+    players: Sequence[PlayerHand],
+    knocker: str | None,
+    options: GinOptions | None = None,
+    void: bool = False,
+) -> RoundResult:
+    """Score one two-player gin round (RULES.md §5, seed ``002_…``).
+
+    Knock (knocker's deadwood ≤ ``knock_max``): the defender lays off onto the knocker's melds
+    (``layoffs`` option; exact search, chains allowed); the knocker scores defender − knocker.
+    Undercut (defender lower, or equal where ``undercut_on_tie``): the defender scores the
+    difference + ``undercut_bonus``. Gin (deadwood 0): ``gin_bonus`` + the defender's full
+    deadwood, no lay-offs. Big gin (the knocker's 11 cards all melded, where ``big_gin_bonus`` is
+    set): ``big_gin_bonus`` + the defender's deadwood. Void (``knocker`` ``None`` or ``void``):
+    nobody scores.
+
+    Args:
+        players: exactly two players, each with a hand (10 cards; the knocker may give 11) or
+            a typed-in deadwood.
+        knocker: the knocker's name, or ``None`` for a void hand.
+        options: gin options; the seed preset when ``None``.
+        void: the hand is void (the stock ran down to 2 cards without a knock).
+
+    Returns:
+        :class:`RoundResult`; ``verdict.valid`` is false for a round that cannot have happened
+        (reasons in the module docstring).
+    """
+    opts = options or GinOptions()
+    if opts.mode == "solo":
+        raise ValueError("score_round scores duel rounds; use score_solo_round in solo mode")
+    names = [p.name for p in players]
+    if len(players) != 2:
+        return _bad(
+            "wrong_player_count",
+            f"gin is played by two players, not {len(players)}",
+            players=len(players),
+        )
+    if void or knocker is None:
+        bad = _check_hands(players, None, False)
+        if bad is not None:
+            return bad
+        return RoundResult(
+            Verdict(True, None, "void hand: nobody scores (RULES.md §5)", RULE),
+            result="void",
+            scores={n: 0 for n in names},
+            breakdown=("Void hand (the stock ran down to its last 2 cards): nobody scores.",),
+        )
+    if knocker not in names:
+        return _bad(
+            "knocker_not_a_player",
+            f"the knocker {knocker!r} is not one of the players ({', '.join(names)})",
+            knocker=knocker,
+        )
+    bad = _check_hands(players, knocker, False)
+    if bad is not None:
+        return bad
+    kp = next(p for p in players if p.name == knocker)
+    dp = next(p for p in players if p.name != knocker)
+    lines: list[str] = []
+    melds: dict[str, tuple[tuple[Card, ...], ...]] = {}
+    unmatched: dict[str, tuple[Card, ...]] = {}
+
+    # the knocker
+    discard: Card | None = None
+    knocker_arrangements: list[Arrangement] = []
+    big_gin = False
+    if kp.hand is not None:
+        kh = kp.hand
+        if len(kh) == 11:
+            d = best_discard(kh)
+            discard = d.discard
+            big_gin = d.big_gin and opts.big_gin_bonus is not None
+            if big_gin:
+                discard = None
+                knocker_arrangements = [d.eleven]
+                lines.append(f"{knocker} melds all 11 cards: big gin.")
+            else:
+                kept = [c for c in kh if c != discard]
+                knocker_arrangements = best_arrangements(kept)
+                lines.append(f"{knocker} discards {discard}.")
+        else:
+            knocker_arrangements = best_arrangements(kh)
+        k_dw = knocker_arrangements[0].deadwood
+    else:
+        if (kp.gin or kp.big_gin) and kp.deadwood not in (None, 0):
+            return _bad(
+                "gin_with_deadwood",
+                f"{knocker} declares gin with deadwood {kp.deadwood}; gin is deadwood 0",
+                deadwood=kp.deadwood,
+            )
+        k_dw = kp.deadwood or 0
+        if kp.big_gin:
+            if opts.big_gin_bonus is not None:
+                big_gin = True
+            else:
+                lines.append(f"Big gin is not played in preset {opts.preset}: scored as gin.")
+    if k_dw > opts.knock_max:
+        return _bad(
+            "knock_above_limit",
+            f"{knocker} knocks with deadwood {k_dw}; a knock needs at most {opts.knock_max} "
+            f"(knock_max, preset {opts.preset})",
+            deadwood=k_dw,
+            knock_max=opts.knock_max,
+        )
+
+    # the defender before lay-offs
+    d_arr: Arrangement | None = None
+    if dp.hand is not None:
+        d_arr = best_arrangement(dp.hand)
+        d_before = d_arr.deadwood
+    else:
+        d_before = dp.deadwood or 0
+    deadwood_before = {knocker: k_dw, dp.name: d_before}
+    scores = {n: 0 for n in names}
+    computed = kp.hand is not None and dp.hand is not None
+
+    if k_dw == 0:
+        kind: RoundKind = "big_gin" if big_gin else "gin"
+        bonus = (opts.big_gin_bonus or 0) if big_gin else opts.gin_bonus
+        label = "big gin" if big_gin else "gin"
+        scores[knocker] = bonus + d_before
+        if knocker_arrangements:
+            melds[knocker] = knocker_arrangements[0].melds
+            unmatched[knocker] = ()
+        if d_arr is not None:
+            melds[dp.name] = d_arr.melds
+            unmatched[dp.name] = d_arr.unmatched
+        lines.append(f"{knocker} goes {label}: no lay-offs.")
+        lines.append(
+            f"{knocker} scores {bonus} ({label} bonus) + {d_before} ({dp.name}'s deadwood) "
+            f"= {scores[knocker]}."
+        )
+        message = f"{label}: {knocker} scores {scores[knocker]} (RULES.md §5)"
+        return RoundResult(
+            Verdict(True, None, message, RULE),
+            result=kind,
+            scores=scores,
+            winner=knocker,
+            knocker=knocker,
+            deadwood={knocker: 0, dp.name: d_before},
+            deadwood_before_layoffs=deadwood_before,
+            melds=melds,
+            unmatched=unmatched,
+            discard=discard,
+            layoffs_computed=True,
+            breakdown=tuple(lines),
+        )
+
+    # a knock: lay-offs
+    lines.append(f"{knocker} knocks with deadwood {k_dw}.")
+    layoffs: tuple[LaidOff, ...] = ()
+    d_after = d_before
+    if opts.layoffs and computed and dp.hand is not None:
+        best: tuple[Arrangement, Layoffs] | None = None
+        for arr in knocker_arrangements:
+            lo = best_layoffs(dp.hand, arr.melds)
+            if best is None or lo.deadwood > best[1].deadwood:
+                best = (arr, lo)
+        assert best is not None
+        k_arr, lo = best
+        d_after = lo.deadwood
+        lying = [list(m) for m in k_arr.melds]
+        laid: list[LaidOff] = []
+        for one in lo.layoffs:
+            laid.append(LaidOff(dp.name, one.card, _sorted(lying[one.meld]), one.meld))
+            lying[one.meld].append(one.card)
+        layoffs = tuple(laid)
+        melds[knocker] = k_arr.melds
+        unmatched[knocker] = k_arr.unmatched
+        melds[dp.name] = lo.melds
+        unmatched[dp.name] = lo.unmatched
+        if len(knocker_arrangements) > 1:
+            lines.append(
+                f"{knocker} lays down the arrangement that leaves {dp.name} the most deadwood."
+            )
+        lines.append(f"{dp.name} has deadwood {d_before} before lay-offs.")
+        if layoffs:
+            for x in layoffs:
+                lines.append(f"{dp.name} lays off {x.card} onto {' '.join(_names(x.onto))}.")
+            lines.append(f"{dp.name} has deadwood {d_after} after lay-offs.")
+        else:
+            lines.append(f"{dp.name} has nothing to lay off.")
+    else:
+        if knocker_arrangements:
+            melds[knocker] = knocker_arrangements[0].melds
+            unmatched[knocker] = knocker_arrangements[0].unmatched
+        if d_arr is not None:
+            melds[dp.name] = d_arr.melds
+            unmatched[dp.name] = d_arr.unmatched
+        if not opts.layoffs:
+            lines.append(f"{dp.name} has deadwood {d_before} (lay-offs are off).")
+        elif dp.hand is None:
+            lines.append(
+                f"{dp.name}'s deadwood {d_before} was typed in: taken as counted after any "
+                "lay-offs made at the table."
+            )
+        else:
+            lines.append(
+                f"{dp.name} has deadwood {d_before}; {knocker}'s deadwood was typed in, so the "
+                "referee cannot find lay-offs (none counted)."
+            )
+    deadwood = {knocker: k_dw, dp.name: d_after}
+    undercut = d_after < k_dw or (d_after == k_dw and opts.undercut_on_tie)
+    if undercut:
+        diff = k_dw - d_after
+        scores[dp.name] = diff + opts.undercut_bonus
+        winner = dp.name
+        tie = " (a tie undercuts: undercut_on_tie)" if diff == 0 else ""
+        lines.append(
+            f"{dp.name} undercuts{tie}: {k_dw} − {d_after} = {diff}, + {opts.undercut_bonus} "
+            f"undercut bonus = {scores[dp.name]}."
+        )
+        message = f"undercut: {dp.name} scores {scores[dp.name]} (RULES.md §5)"
+        kind = "undercut"
+    else:
+        scores[knocker] = d_after - k_dw
+        winner = knocker
+        lines.append(f"{knocker} scores {d_after} − {k_dw} = {scores[knocker]}.")
+        if d_after == k_dw:
+            lines.append("A tie is not an undercut under this preset (undercut_on_tie off).")
+        message = f"knock: {knocker} scores {scores[knocker]} (RULES.md §5)"
+        kind = "knock"
+    return RoundResult(
+        Verdict(True, None, message, RULE),
+        result=kind,
+        scores=scores,
+        winner=winner,
+        knocker=knocker,
+        deadwood=deadwood,
+        deadwood_before_layoffs=deadwood_before,
+        melds=melds,
+        unmatched=unmatched,
+        layoffs=layoffs,
+        discard=discard,
+        layoffs_computed=computed or not opts.layoffs,
+        breakdown=tuple(lines),
+    )
+
+
+SoloResult = Literal["knock", "gin", "second_joker"]
+
+
+def score_solo_round(
+    player: PlayerHand,
+    result: SoloResult,
+    turned: int | None,
+    options: GinOptions | None = None,
+) -> RoundResult:
+    """Score one solo-mode round against "the joker" (RULES.md §5 solo mode, seed ``002_…``).
+
+    Args:
+        player: the player, with a hand (10 or 11 cards) or typed-in ``deadwood``.
+        result: ``knock``, ``gin`` or ``second_joker`` (the second joker showed before any
+            knock or gin).
+        turned: cards turned from the stock after the knock or gin until a joker showed, the
+            joker included (1–45); ignored for ``second_joker``.
+        options: gin options (``knock_max``).
+
+    Returns:
+        :class:`RoundResult` with scores ``{player: turned or 0, "joker": deadwood or 0}``.
+        Not valid: ``knock_above_limit``, ``gin_with_deadwood``, ``wrong_hand_size``.
+
+    Raises:
+        RequestError: ``turned`` missing or out of range for a knock or gin (``bad_field``).
+    """
+    opts = options or GinOptions()
+    name = player.name
+    if name.casefold() == SOLO_JOKER:
+        raise RequestError(f"in solo mode the name {SOLO_JOKER!r} is the joker's", "bad_field")
+    bad = _check_hands([player], name, True)
+    if bad is not None:
+        return bad
+    dw, analysis = _typed_or_hand(player)
+    melds: dict[str, tuple[tuple[Card, ...], ...]] = {}
+    unmatched: dict[str, tuple[Card, ...]] = {}
+    if analysis is not None:
+        melds[name] = analysis.melds
+        unmatched[name] = analysis.unmatched
+    lines: list[str] = []
+    if result in ("knock", "gin"):
+        if turned is None:
+            raise RequestError(
+                "missing field 'turned' (cards turned until the joker)", "missing_field"
+            )
+        if not 1 <= turned <= MAX_TURNED:
+            raise RequestError(f"turned is {turned}; allowed 1–{MAX_TURNED}", "bad_field")
+        if result == "gin" and dw > 0:
+            return _bad(
+                "gin_with_deadwood",
+                f"{name} declares gin with deadwood {dw}; gin is deadwood 0",
+                SOLO_RULE,
+                deadwood=dw,
+            )
+        if dw > opts.knock_max:
+            return _bad(
+                "knock_above_limit",
+                f"{name} knocks with deadwood {dw}; a knock needs at most {opts.knock_max} "
+                f"(knock_max, preset {opts.preset})",
+                SOLO_RULE,
+                deadwood=dw,
+                knock_max=opts.knock_max,
+            )
+        kind: RoundKind = "gin" if dw == 0 else "knock"
+        scores = {name: turned, SOLO_JOKER: dw}
+        lines.append(f"{name} {'goes gin' if dw == 0 else f'knocks with deadwood {dw}'}.")
+        lines.append(f"Cards turned until the joker: {turned}; {name} scores {turned}.")
+        lines.append(f"The joker scores {name}'s deadwood: {dw}.")
+        winner: str = name
+        message = f"solo {kind}: {name} {turned}, the joker {dw} (RULES.md §5)"
+    else:
+        kind = "second_joker"
+        scores = {name: 0, SOLO_JOKER: dw}
+        lines.append(f"The second joker showed before {name} knocked: the joker scores {dw}.")
+        winner = SOLO_JOKER
+        message = f"second joker: the joker scores {dw} (RULES.md §5)"
+    return RoundResult(
+        Verdict(True, None, message, SOLO_RULE),
+        result=kind,
+        scores=scores,
+        winner=winner,
+        knocker=name if kind != "second_joker" else None,
+        deadwood={name: dw},
+        deadwood_before_layoffs={name: dw},
+        melds=melds,
+        unmatched=unmatched,
+        discard=analysis.discard if analysis is not None else None,
+        layoffs_computed=True,
+        breakdown=tuple(lines),
+        params={"turned": turned if kind != "second_joker" else None},
+    )
+
+
+def _read_players(req: Request, limit: int) -> list[PlayerHand]:
+    raw = req.items("players", limit=limit + 1)
+    out: list[PlayerHand] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(raw):
+        where = f"players[{i}]"
+        if not isinstance(entry, Mapping):
+            raise RequestError(f"{where} must be an object with a name", "bad_field")
+        name = entry.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise RequestError(f"{where}.name must be a non-empty string", "bad_field")
+        if name in seen:
+            raise RequestError(f"player name {name!r} is given twice", "bad_field")
+        seen.add(name)
+        has_hand = entry.get("hand") is not None
+        has_dw = entry.get("deadwood") is not None
+        if has_hand and has_dw:
+            raise RequestError(f"{where}: give hand or deadwood, not both", "bad_field")
+        if not has_hand and not has_dw:
+            raise RequestError(f"{where}: missing field 'hand' (or 'deadwood')", "missing_field")
+        gin = entry.get("gin", False)
+        big = entry.get("big_gin", False)
+        if not isinstance(gin, bool) or not isinstance(big, bool):
+            raise RequestError(f"{where}: gin and big_gin must be true or false", "bad_field")
+        if has_hand:
+            if gin or big:
+                raise RequestError(
+                    f"{where}: gin/big_gin are for typed-in deadwood; with a hand the referee "
+                    "finds them",
+                    "bad_field",
+                )
+            hand = tuple(_cards_only(req.pieces(f"{where}.hand", entry["hand"]), where))
+            out.append(PlayerHand(name, hand))
+        else:
+            dw = as_int(entry["deadwood"], f"{where}.deadwood", 0, MAX_TYPED_DEADWOOD)
+            out.append(PlayerHand(name, None, dw, gin, big))
+    return out
+
+
+def round_answer(req: Request) -> dict[str, Any]:
+    """Answer a gin ``round`` request, duel or solo (request shapes in the module docstring).
+
+    Raises:
+        RulesError: unusable request (bad tokens, a card twice in one hand, missing fields).
+    """
+    opts = _gin_options(req)
+    if opts.mode == "solo":
+        players = _read_players(req, 1)
+        if len(players) != 1:
+            return _bad(
+                "wrong_player_count",
+                f"solo mode has one player against the joker, not {len(players)}",
+                SOLO_RULE,
+                players=len(players),
+            ).to_json()
+        text = req.string("result", choices=("knock", "gin", "second_joker"))
+        result: SoloResult = (
+            "knock" if text == "knock" else "gin" if text == "gin" else "second_joker"
+        )
+        turned = req.integer("turned") if req.has("turned") else None
+        return score_solo_round(players[0], result, turned, opts).to_json()
+    players = _read_players(req, 2)
+    void = req.boolean("void", False)
+    if "knocker" not in req.raw and not void:
+        raise RequestError("missing field 'knocker' (null for a void hand)", "missing_field")
+    knocker = None if req.raw.get("knocker") is None else req.string("knocker")
+    return score_round(players, knocker, opts, void).to_json()
+
+
+# -- game ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRound:
+    """One scored round as the game totals need it.
+
+    Attributes:
+        scores: points per player (missing players 0).
+        winners: who won the round (box bonus); empty for a void hand.
+    """
+
+    scores: Mapping[str, int]
+    winners: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """Game totals (RULES.md §5 Game).
+
+    Attributes:
+        verdict: valid, or ``round_after_game_end`` / ``wrong_player_count``.
+        totals: points + bonuses per player.
+        points: round scores summed, per player.
+        bonuses: the game-end bonuses per player (included in ``totals``).
+        boxes: rounds won per player.
+        finished: a player reached the target.
+        winner: the game's winner (``None`` while running, or on an exact tie).
+        shutout: only the winner won any round.
+        ended_at_round: 1-based round in which the target was reached.
+        breakdown: one English line per bonus.
+    """
+
+    verdict: Verdict
+    totals: dict[str, int] = field(default_factory=dict)
+    points: dict[str, int] = field(default_factory=dict)
+    bonuses: dict[str, int] = field(default_factory=dict)
+    boxes: dict[str, int] = field(default_factory=dict)
+    finished: bool = False
+    winner: str | None = None
+    shutout: bool = False
+    ended_at_round: int | None = None
+    breakdown: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The JUDGE.md ``game`` answer (without ``ok``)."""
+        out = self.verdict.to_json()
+        if self.verdict.reason == "round_after_game_end":
+            out["ended_at_round"] = self.ended_at_round
+        if not self.verdict.valid:
+            return out
+        out.update(
+            {
+                "totals": dict(self.totals),
+                "points": dict(self.points),
+                "bonuses": dict(self.bonuses),
+                "boxes": dict(self.boxes),
+                "finished": self.finished,
+                "winner": self.winner,
+                "shutout": self.shutout,
+                "ended_at_round": self.ended_at_round,
+                "breakdown": list(self.breakdown),
+            }
+        )
+        return out
+
+
+def score_game(
+    players: Sequence[str], rounds: Sequence[GameRound], options: GinOptions | None = None
+) -> GameResult:
+    """Totals of a gin game with the end-of-game bonuses (RULES.md §5 Game, seed ``002_…``).
+
+    The game ends after the round in which a player's points reach ``target``. Then: the
+    ``game_bonus`` to that player (the higher total if both did; an exact tie: no winner, no
+    game bonus); ``box_bonus`` for every round won, to every player; shutout (only the winner
+    won any round): ``bonus`` adds ``shutout_bonus``, ``double`` doubles the winner's whole
+    total (points + game bonus + boxes). Solo mode: no bonuses; the first to ``target`` wins.
+    No bonuses while the game runs.
+
+    Args:
+        players: the two names (solo mode: the player and ``"joker"``).
+        rounds: the scored rounds in order.
+        options: gin options; the seed preset when ``None``.
+
+    Returns:
+        :class:`GameResult`; not valid when rounds follow the round that ended the game
+        (``round_after_game_end``) or there are not two players (``wrong_player_count``).
+    """
+    opts = options or GinOptions()
+    if len(players) != 2:
+        return GameResult(
+            invalid(
+                "wrong_player_count",
+                f"a gin game has two players (solo: the player and the joker), not "
+                f"{len(players)} (RULES.md §5)",
+                RULE,
+                players=len(players),
+            )
+        )
+    points = {p: 0 for p in players}
+    boxes = {p: 0 for p in players}
+    for rnd in rounds:
+        strangers = (set(rnd.scores) | set(rnd.winners)) - set(players)
+        if strangers:
+            raise ValueError(f"not players of this game: {', '.join(sorted(strangers))}")
+    ended: int | None = None
+    for i, rnd in enumerate(rounds, 1):
+        if ended is not None:
+            return GameResult(
+                invalid(
+                    "round_after_game_end",
+                    f"round {i} comes after the game ended in round {ended} (a player reached "
+                    f"{opts.target}); start a new game (RULES.md §5)",
+                    RULE,
+                    round=i,
+                ),
+                ended_at_round=ended,
+            )
+        for p, v in rnd.scores.items():
+            points[p] += v
+        for w in rnd.winners:
+            boxes[w] += 1
+        if any(points[p] >= opts.target for p in players):
+            ended = i
+    bonuses = {p: 0 for p in players}
+    lines: list[str] = []
+    winner: str | None = None
+    shutout = False
+    if ended is not None:
+        reached = sorted((p for p in players if points[p] >= opts.target), key=lambda p: -points[p])
+        if len(reached) == 1 or points[reached[0]] > points[reached[1]]:
+            winner = reached[0]
+        lines.append(
+            f"{winner} reaches {opts.target} and wins."
+            if winner is not None
+            else f"Both players reach {opts.target} with {points[reached[0]]}: no winner."
+        )
+        if opts.mode == "duel":
+            if winner is not None and opts.game_bonus:
+                bonuses[winner] += opts.game_bonus
+                lines.append(f"{winner}: game bonus {opts.game_bonus}.")
+            for p in players:
+                if boxes[p] and opts.box_bonus:
+                    bonuses[p] += boxes[p] * opts.box_bonus
+                    lines.append(
+                        f"{p}: {boxes[p]} round(s) won × {opts.box_bonus} box bonus = "
+                        f"{boxes[p] * opts.box_bonus}."
+                    )
+            shutout = winner is not None and all(boxes[p] == 0 for p in players if p != winner)
+            if shutout and winner is not None:
+                if opts.shutout == "bonus":
+                    bonuses[winner] += opts.shutout_bonus
+                    lines.append(f"{winner}: shutout bonus {opts.shutout_bonus}.")
+                elif opts.shutout == "double":
+                    whole = points[winner] + bonuses[winner]
+                    bonuses[winner] += whole
+                    lines.append(f"{winner}: shutout, total {whole} doubled to {2 * whole}.")
+        else:
+            lines.append("Solo mode: no bonuses (seed 002_…).")
+    totals = {p: points[p] + bonuses[p] for p in players}
+    if ended is None:
+        message = "game running (RULES.md §5)"
+    else:
+        message = f"game over: {winner if winner is not None else 'tie'} (RULES.md §5)"
+    return GameResult(
+        Verdict(True, None, message, RULE),
+        totals=totals,
+        points=points,
+        bonuses=bonuses,
+        boxes=boxes,
+        finished=ended is not None,
+        winner=winner,
+        shutout=shutout,
+        ended_at_round=ended,
+        breakdown=tuple(lines),
+    )
+
+
+def game_answer(req: Request) -> dict[str, Any]:
+    """Answer a gin ``game`` request (module docstring).
+
+    Raises:
+        RulesError: unknown player names in scores or winners, bad types (``bad_field``).
+    """
+    raw_players = req.items("players", limit=12)
+    players: list[str] = []
+    for i, p in enumerate(raw_players):
+        name = p.get("name") if isinstance(p, Mapping) else p
+        if not isinstance(name, str) or not name:
+            raise RequestError(f"players[{i}] must be a name", "bad_field")
+        if name in players:
+            raise RequestError(f"player name {name!r} is given twice", "bad_field")
+        players.append(name)
+    rounds: list[GameRound] = []
+    for i, r in enumerate(req.items("rounds", limit=10_000)):
+        where = f"rounds[{i}]"
+        if not isinstance(r, Mapping):
+            raise RequestError(f"{where} must be an object", "bad_field")
+        if r.get("valid") is False:
+            raise RequestError(f"{where} is not a valid round; it cannot be scored", "bad_field")
+        raw_scores = r.get("scores", {})
+        if not isinstance(raw_scores, Mapping):
+            raise RequestError(f"{where}.scores must be an object", "bad_field")
+        scores: dict[str, int] = {}
+        for name, v in raw_scores.items():
+            if name not in players:
+                raise RequestError(f"{where}.scores: {name!r} is not a player", "bad_field")
+            scores[name] = as_int(v, f"{where}.scores.{name}", -100_000, 100_000)
+        void = r.get("result") == "void"
+        raw_winners = r.get("winners")
+        if void:
+            winners: tuple[str, ...] = ()
+        elif raw_winners is None:
+            winners = tuple(p for p in players if scores.get(p, 0) > 0)
+        else:
+            if not isinstance(raw_winners, list) or not all(
+                isinstance(w, str) and w in players for w in raw_winners
+            ):
+                raise RequestError(f"{where}.winners must list players", "bad_field")
+            winners = tuple(dict.fromkeys(raw_winners))
+        rounds.append(GameRound(scores, winners))
+    return score_game(players, rounds, _gin_options(req)).to_json()
+
+
+__all__ = [
+    "GameResult",
+    "GameRound",
+    "HandAnalysis",
+    "LaidOff",
+    "PlayerHand",
+    "RoundResult",
+    "SoloResult",
+    "analyse_hand",
+    "game_answer",
+    "hand_answer",
+    "round_answer",
+    "score_game",
+    "score_round",
+    "score_solo_round",
+]

@@ -1,0 +1,735 @@
+"""Gin Rummy: least deadwood, best discard, lay-offs, round and game scoring (RULES.md §5).
+
+Every expected value below is worked out by hand from RULES.md §5 / seed ``002_…``; values:
+A = 1, 2–10 face, J Q K = 10. The hypothesis properties compare the search with plain
+enumeration of disjoint melds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.errors import RequestError, TooManyCopiesError
+from rules.judge import answer
+from rules.notation import parse_pieces
+from rules.options import GinOptions, options_for
+from rules.pieces import Card, Suit
+from rules.search.deadwood import (
+    best_arrangement,
+    best_arrangements,
+    best_discard,
+    best_layoffs,
+    brute_force_deadwood,
+    deadwood_mask,
+    decode,
+    discard_mask,
+    encode,
+    meld_kind,
+)
+from rules.variants.gin import (
+    GameRound,
+    PlayerHand,
+    SoloResult,
+    analyse_hand,
+    score_game,
+    score_round,
+    score_solo_round,
+)
+
+
+def cards(text: str) -> list[Card]:
+    out = parse_pieces(text, "cards", jokers_allowed=False)
+    assert all(isinstance(c, Card) for c in out)
+    return out  # type: ignore[return-value]
+
+
+def names(cs: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cs]
+
+
+def opts(preset: str, **over: Any) -> GinOptions:
+    o = options_for("gin", {"preset": preset, **over})
+    assert isinstance(o, GinOptions)
+    return o
+
+
+def value(cs: Sequence[Card]) -> int:
+    return sum(min(c.rank, 10) for c in cs)
+
+
+# -- least deadwood ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "deadwood", "melds"),
+    [
+        # the public example: A23 spades, three 7s, 9-10-J clubs; 4D is deadwood
+        (
+            "AS 2S 3S 7H 7D 7C 9C 10C JC 4D",
+            4,
+            [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["9C", "10C", "JC"]],
+        ),
+        # 7C fits the 7s and 5C-6C-…-8C: the run leaves 7H 7D KS KH 2D 3H = 39, the group 44
+        ("7H 7D 7C 5C 6C 8C KS KH 2D 3H", 39, [["5C", "6C", "7C", "8C"]]),
+        # 7C fits the 7s and 5C 6C: the group leaves 5C 6C 10H 10S = 31, the run 7H 7D … = 34
+        ("7H 7D 7C 5C 6C 2S 3S 4S 10H 10S", 31, [["2S", "3S", "4S"], ["7H", "7D", "7C"]]),
+        # four 7s, 5C 6C, 8S 9S: 7H7D7C + 7S8S9S leaves 5C 6C KD QH = 31 (4-group: 48,
+        # 5C6C7C + 7S8S9S: 34, 7S7H7D + 5C6C7C: 37)
+        ("7S 7H 7D 7C 5C 6C 8S 9S KD QH", 31, [["7S", "8S", "9S"], ["7H", "7D", "7C"]]),
+        # 5H is wanted by 3H-7H and by 5S 5D: keeping the run leaves 5S 5D 9C JC KS = 39 (49)
+        ("3H 4H 5H 6H 7H 5S 5D 9C JC KS", 39, [["3H", "4H", "5H", "6H", "7H"]]),
+        # a run of 6 gives its top card to the 8s: 3H-7H + 8S8H8D, KC QS = 20
+        ("3H 4H 5H 6H 7H 8H 8S 8D KC QS", 20, [["3H", "4H", "5H", "6H", "7H"], ["8S", "8H", "8D"]]),
+        # gin
+        (
+            "AS 2S 3S 4S 5H 5D 5C KH KD KC",
+            0,
+            [["AS", "2S", "3S", "4S"], ["5H", "5D", "5C"], ["KH", "KD", "KC"]],
+        ),
+        # no meld at all: 10+10+10+10+9+8+6+4+2+1
+        ("KS QH JD 10C 9S 8H 6D 4C 2S AH", 70, []),
+        # ace low only: Q-K-A is no run, A-2-3 is; QS KS 5D 6H 8C 9D JH = 58
+        ("QS KS AS 2S 3S 5D 6H 8C 9D JH", 58, [["AS", "2S", "3S"]]),
+    ],
+)
+def test_best_arrangement(hand: str, deadwood: int, melds: list[list[str]]) -> None:
+    arr = best_arrangement(cards(hand))
+    assert arr.deadwood == deadwood
+    assert [names(m) for m in arr.melds] == melds
+    assert value(arr.unmatched) == deadwood
+    assert brute_force_deadwood(cards(hand)) == deadwood
+
+
+def test_all_least_arrangements() -> None:
+    # 4H-7H with 7S 7D 7C: either the four 7s + 4H5H6H or 4H-7H + 7S7D7C; 2C 3C AD = 6
+    arrs = best_arrangements(cards("4H 5H 6H 7H 7S 7D 7C 2C 3C AD"))
+    assert {a.deadwood for a in arrs} == {6}
+    assert sorted(sorted(len(m) for m in a.melds) for a in arrs) == [[3, 4], [3, 4]]
+    assert len(arrs) == 2
+
+
+def test_duplicate_card_rejected() -> None:
+    with pytest.raises(ValueError):
+        best_arrangement(cards("AS AS 2S"))
+
+
+# -- best discard from 11 -----------------------------------------------------------------------
+
+
+def test_discard_makes_gin() -> None:
+    d = best_discard(cards("AS 2S 3S 7H 7D 7C 9C 10C JC 4D 4S"))
+    assert str(d.discard) == "4D"
+    assert d.arrangement.deadwood == 0
+    assert not d.big_gin
+
+
+def test_big_gin_and_discard_tie_break() -> None:
+    # all 11 melded: A-4 spades, four 7s, 9-10-J clubs. Discards leaving 0: AS, 4S or a 7;
+    # highest value is a 7, then the first suit S → 7S.
+    d = best_discard(cards("AS 2S 3S 4S 7H 7D 7C 7S 9C 10C JC"))
+    assert d.big_gin
+    assert d.eleven.deadwood == 0
+    assert str(d.discard) == "7S"
+    assert d.arrangement.deadwood == 0
+
+
+def test_discard_tie_same_value() -> None:
+    # A-5 spades, three 7s, 9C KD KH: discarding KD or KH leaves 19, 9C leaves 20;
+    # same value and rank → first suit in S H D C order: KH
+    d = best_discard(cards("AS 2S 3S 4S 5S 7H 7D 7C 9C KD KH"))
+    assert str(d.discard) == "KH"
+    assert d.arrangement.deadwood == 19
+    assert names(d.arrangement.unmatched) == ["9C", "KD"]
+
+
+def test_discard_from_groups_only() -> None:
+    # four 7s, four 8s, three 9s: big gin; discarding any 7 or 8 leaves 0 → highest: an 8, 8S
+    d = best_discard(cards("7S 7H 7D 7C 8S 8H 8D 8C 9S 9H 9D"))
+    assert d.big_gin
+    assert str(d.discard) == "8S"
+    assert d.arrangement.deadwood == 0
+
+
+def test_discard_prefers_high_deadwood() -> None:
+    # 9D and KS both deadwood beside three melds: discard KS, keep 9
+    d = best_discard(cards("AS 2S 3S 7H 7D 7C 9C 10C JC 9D KS"))
+    assert str(d.discard) == "KS"
+    assert d.arrangement.deadwood == 9
+
+
+# -- hand analysis / hand check -----------------------------------------------------------------
+
+
+def test_analyse_hand_knock_limits() -> None:
+    nine = cards("AS 2S 3S 7H 7D 7C 9C 10C JC 9D")
+    ten = cards("AS 2S 3S 7H 7D 7C 9C 10C JC 10D")
+    assert analyse_hand(nine).can_knock  # seed: knock_max 9
+    assert not analyse_hand(ten).can_knock
+    assert analyse_hand(ten, opts("modern")).can_knock
+    assert analyse_hand(ten, opts("classic")).can_knock
+    assert not analyse_hand(cards("AS 2S 3S 4S 7H 7D 7C 2D 4D 5C"), opts("modern")).can_knock
+
+
+def test_analyse_hand_sizes() -> None:
+    with pytest.raises(RequestError) as e:
+        analyse_hand(cards("AS 2S 3S"))
+    assert e.value.code == "bad_hand_size"
+    with pytest.raises(TooManyCopiesError):
+        analyse_hand(cards("AS AS 2S 3S 4S 5S 6S 7S 8S 9S"))
+
+
+def test_hand_check_json() -> None:
+    r = answer(
+        {
+            "check": "hand",
+            "variant": "gin",
+            "hand": ["AS", "2S", "3S", "7H", "7D", "7C", "9C", "TC", "JC", "4D"],
+        }
+    )
+    assert r == {
+        "ok": True,
+        "deadwood": 4,
+        "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["9C", "10C", "JC"]],
+        "unmatched": ["4D"],
+        "can_knock": True,
+        "gin": False,
+        "discard": None,
+        "big_gin": False,
+        "knock_max": 9,
+        "hand_value": 60,
+    }
+    r = answer(
+        {
+            "check": "hand",
+            "variant": "gin",
+            "options": {"preset": "modern"},
+            "hand": "AS 2S 3S 4S 7H 7D 7C 7S 9C 10C JC",
+        }
+    )
+    assert r["ok"] and r["big_gin"] and r["gin"] and r["discard"] == "7S"
+    assert r["big_gin_melds"] == [
+        ["AS", "2S", "3S", "4S"],
+        ["7S", "7H", "7D", "7C"],
+        ["9C", "10C", "JC"],
+    ]
+    assert (
+        answer({"check": "hand", "variant": "gin", "hand": ["AS", "2S"]})["error"]
+        == "bad_hand_size"
+    )
+    assert answer({"check": "hand", "variant": "gin", "hand": ["AS", "JK"]})["error"] == "bad_token"
+    assert (
+        answer({"check": "hand", "variant": "gin", "hand": "AS AS 2S"})["error"]
+        == "too_many_copies"
+    )
+
+
+# -- lay-offs -----------------------------------------------------------------------------------
+
+# knocker: 2C-4C, 5H-7H, three queens; AD = 1. Lay-off spots: AC/5C, 4H/8H, QH.
+KL = "5H 6H 7H QS QD QC 2C 3C 4C AD"
+
+
+def test_layoff_chain_onto_run() -> None:
+    knocker = best_arrangement(cards(KL))
+    # 8H 9H KS KD 2S 3D 9S 6D JS 10D: no meld, 77; 8H then 9H onto 5H-7H → 60
+    lo = best_layoffs(cards("8H 9H KS KD 2S 3D 9S 6D JS 10D"), knocker.melds)
+    assert lo.deadwood_before == 77
+    assert lo.deadwood == 60
+    assert [(str(x.card), names(knocker.melds[x.meld])) for x in lo.layoffs] == [
+        ("8H", ["5H", "6H", "7H"]),
+        ("9H", ["5H", "6H", "7H"]),
+    ]
+
+
+def test_layoff_onto_group() -> None:
+    knocker = best_arrangement(cards(KL))
+    # QH onto the queens: 78 → 68
+    lo = best_layoffs(cards("QH KS KD 2S 3D 9S 6D JS 10D 8C"), knocker.melds)
+    assert (lo.deadwood_before, lo.deadwood) == (78, 68)
+    assert [str(x.card) for x in lo.layoffs] == ["QH"]
+
+
+def test_layoff_breaks_a_set() -> None:
+    # knocker 4S-6S; defender four 7s + 8S: without lay-offs 8S KH KD 2H 3D 9D = 42;
+    # 7S and 8S onto 4S-6S, 7H7D7C kept → 34
+    knocker = best_arrangement(cards("4S 5S 6S QS QD QC 2C 3C 4C AD"))
+    lo = best_layoffs(cards("7S 7H 7D 7C 8S KH KD 2H 3D 9D"), knocker.melds)
+    assert (lo.deadwood_before, lo.deadwood) == (42, 34)
+    assert [str(x.card) for x in lo.layoffs] == ["7S", "8S"]
+    assert [names(m) for m in lo.melds] == [["7H", "7D", "7C"]]
+
+
+def test_layoff_keeps_own_meld() -> None:
+    # 8H could go onto 5H-7H, but 8S 8D would then be deadwood: keep the 8s, 50
+    knocker = best_arrangement(cards(KL))
+    lo = best_layoffs(cards("8H 8S 8D KS KD 2S 3D 9S 6D JS"), knocker.melds)
+    assert (lo.deadwood_before, lo.deadwood) == (50, 50)
+    assert lo.layoffs == ()
+
+
+def test_layoff_bad_knocker_meld() -> None:
+    with pytest.raises(ValueError):
+        best_layoffs(cards("8H 9H"), [cards("QS KS AS")])
+
+
+# -- rounds ---------------------------------------------------------------------------------------
+
+K9 = "AS 2S 3S 7H 7D 7C 9C 10C JC 9D"  # 9D: deadwood 9; spots 4S, 7S, 8C, QC
+K10 = "AS 2S 3S 7H 7D 7C 9C 10C JC 10D"  # 10
+K11 = "AS 2S 3S 4S 7H 7D 7C 2D 4D 5C"  # 2 + 4 + 5 = 11
+D29 = "KS KH KD 2H 3H 4H 5D 6D 8H 10H"  # 5 + 6 + 8 + 10 = 29, nothing to lay off
+D9 = "KS KH KD 2H 3H 4H 4D 5D 6D 9H"  # 9H = 9
+D8 = "KS KH KD 2H 3H 4H 4D 5D 6D 8H"  # 8H = 8
+GIN = "AS 2S 3S 4S 5H 5D 5C KH KD KC"
+DG = "QS QH QD 2H 3H 4H 6D 7D 8H KS"  # 6 + 7 + 8 + 10 = 31 (KS would lay off on a knock)
+BIG = "AS 2S 3S 4S 7H 7D 7C 7S 9C 10C JC"
+
+
+def duel(knocker: str, defender: str, preset: str = "seed", **over: Any) -> Any:
+    return score_round(
+        [PlayerHand("A", tuple(cards(knocker))), PlayerHand("B", tuple(cards(defender)))],
+        "A",
+        opts(preset, **over),
+    )
+
+
+@pytest.mark.parametrize("preset", ["seed", "modern", "classic"])
+def test_knock(preset: str) -> None:
+    r = duel(K9, D29, preset)
+    assert r.verdict.valid
+    assert (r.result, r.scores, r.winner) == ("knock", {"A": 20, "B": 0}, "A")
+    assert r.deadwood == {"A": 9, "B": 29}
+
+
+def test_knock_at_limit_and_above() -> None:
+    r = duel(K10, D29, "seed")
+    assert not r.verdict.valid and r.verdict.reason == "knock_above_limit"
+    assert r.scores == {}
+    for preset in ("modern", "classic"):
+        r = duel(K10, D29, preset)
+        assert r.verdict.valid and r.scores == {"A": 19, "B": 0}
+        r = duel(K11, D29, preset)
+        assert not r.verdict.valid and r.verdict.reason == "knock_above_limit"
+
+
+@pytest.mark.parametrize(
+    ("preset", "tie", "under"),
+    [
+        # tie 9 v 9: seed "lower than" → knock worth 0 to A; modern/classic: undercut + bonus
+        ("seed", ("knock", {"A": 0, "B": 0}, "A"), {"A": 0, "B": 11}),
+        ("modern", ("undercut", {"A": 0, "B": 25}, "B"), {"A": 0, "B": 26}),
+        ("classic", ("undercut", {"A": 0, "B": 10}, "B"), {"A": 0, "B": 11}),
+    ],
+)
+def test_undercut(preset: str, tie: tuple[str, dict[str, int], str], under: dict[str, int]) -> None:
+    r = duel(K9, D9, preset)
+    assert (r.result, r.scores, r.winner) == tie
+    r = duel(K9, D8, preset)  # 8 < 9: undercut everywhere, 1 + bonus
+    assert (r.result, r.scores, r.winner) == ("undercut", under, "B")
+
+
+def test_undercut_after_layoffs() -> None:
+    # defender KKK, 2S-6S, 8H 9H (17) lays 8H 9H onto 5H-7H → 0 < 1: 1 + 10
+    r = duel(KL, "8H 9H KS KH KD 2S 3S 4S 5S 6S")
+    assert r.deadwood_before_layoffs == {"A": 1, "B": 17}
+    assert (r.result, r.scores, r.deadwood) == ("undercut", {"A": 0, "B": 11}, {"A": 1, "B": 0})
+
+
+@pytest.mark.parametrize(("preset", "score"), [("seed", 56), ("modern", 56), ("classic", 51)])
+def test_gin(preset: str, score: int) -> None:
+    # gin bonus + 31; KS is not laid off onto KH KD KC after gin
+    r = duel(GIN, DG, preset)
+    assert (r.result, r.scores, r.layoffs) == ("gin", {"A": score, "B": 0}, ())
+
+
+@pytest.mark.parametrize(
+    ("preset", "result", "score"),
+    [("seed", "gin", 25 + 29), ("modern", "big_gin", 31 + 29), ("classic", "gin", 20 + 29)],
+)
+def test_big_gin(preset: str, result: str, score: int) -> None:
+    r = duel(BIG, D29, preset)
+    assert (r.result, r.scores["A"]) == (result, score)
+    assert r.discard == (None if result == "big_gin" else cards("7S")[0])
+
+
+def test_round_layoffs_and_arrangement_choice() -> None:
+    # knocker 4H-7H + 7S 7D 7C or four 7s + 4H-6H (2C 3C AD = 6 either way). With 4H-7H the
+    # defender would lay off 8H 9H (77 → 60); the knocker lays the four 7s: 77 − 6 = 71.
+    r = duel("4H 5H 6H 7H 7S 7D 7C 2C 3C AD", "8H 9H KS KD 2S 3D 9S 6D JS 10D")
+    assert r.scores == {"A": 71, "B": 0}
+    assert r.layoffs == ()
+    # the chained lay-off in a round: KL v 8H 9H …: 60 − 1 = 59
+    r = duel(KL, "8H 9H KS KD 2S 3D 9S 6D JS 10D")
+    assert r.scores == {"A": 59, "B": 0}
+    assert [(str(x.card), names(x.onto)) for x in r.layoffs] == [
+        ("8H", ["5H", "6H", "7H"]),
+        ("9H", ["5H", "6H", "7H", "8H"]),
+    ]
+    # lay-offs off: 77 − 1
+    r = duel(KL, "8H 9H KS KD 2S 3D 9S 6D JS 10D", layoffs=False)
+    assert r.scores == {"A": 76, "B": 0} and r.layoffs == ()
+
+
+def test_round_knocker_11_cards() -> None:
+    # K9 + KS: discard KS, knock with 9 v 29
+    r = duel(K9 + " QS", D29)
+    assert r.discard == cards("QS")[0] and r.scores == {"A": 20, "B": 0}
+
+
+def test_void_and_invalid_rounds() -> None:
+    players = [PlayerHand("A", tuple(cards(K9))), PlayerHand("B", tuple(cards(D29)))]
+    r = score_round(players, None)
+    assert (r.result, r.scores, r.winner, r.winners) == ("void", {"A": 0, "B": 0}, None, [])
+    assert score_round(players, "C").verdict.reason == "knocker_not_a_player"
+    assert score_round(players[:1], "A").verdict.reason == "wrong_player_count"
+    dup = [
+        PlayerHand("A", tuple(cards(K9))),
+        PlayerHand("B", tuple(cards(D29.replace("10H", "9D")))),
+    ]
+    assert score_round(dup, "A").verdict.reason == "too_many_copies"
+    short = [PlayerHand("A", tuple(cards(K9))), PlayerHand("B", tuple(cards(D29 + " QH")))]
+    assert score_round(short, "A").verdict.reason == "wrong_hand_size"
+
+
+def test_typed_deadwood() -> None:
+    def typed(a: PlayerHand, b: PlayerHand, preset: str = "seed") -> Any:
+        return score_round([a, b], "A", opts(preset))
+
+    r = typed(PlayerHand("A", deadwood=5), PlayerHand("B", deadwood=20))
+    assert r.scores == {"A": 15, "B": 0} and not r.layoffs_computed
+    r = typed(PlayerHand("A", gin=True), PlayerHand("B", deadwood=30))
+    assert (r.result, r.scores) == ("gin", {"A": 55, "B": 0})
+    r = typed(PlayerHand("A", big_gin=True), PlayerHand("B", deadwood=30))
+    assert (r.result, r.scores["A"]) == ("gin", 55)  # no big gin in the seed preset
+    r = typed(PlayerHand("A", big_gin=True), PlayerHand("B", deadwood=30), "modern")
+    assert (r.result, r.scores["A"]) == ("big_gin", 61)
+    r = typed(PlayerHand("A", deadwood=3, gin=True), PlayerHand("B", deadwood=30))
+    assert r.verdict.reason == "gin_with_deadwood"
+    r = typed(PlayerHand("A", deadwood=12), PlayerHand("B", deadwood=30))
+    assert r.verdict.reason == "knock_above_limit"
+
+
+def test_round_json() -> None:
+    r = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "knocker": "A",
+            "players": [
+                {"name": "A", "hand": KL},
+                {"name": "B", "hand": "8H 9H KS KD 2S 3D 9S 6D JS 10D"},
+            ],
+        }
+    )
+    assert r["ok"] and r["valid"]
+    assert r["scores"] == {"A": 59, "B": 0}
+    assert r["result"] == "knock" and r["winner"] == "A" and r["winners"] == ["A"]
+    assert r["deadwood"] == {"A": 1, "B": 60}
+    assert r["deadwood_before_layoffs"] == {"A": 1, "B": 77}
+    assert r["layoffs"] == [
+        {"player": "B", "card": "8H", "onto": ["5H", "6H", "7H"], "meld": 1},
+        {"player": "B", "card": "9H", "onto": ["5H", "6H", "7H", "8H"], "meld": 1},
+    ]
+    assert r["melds"]["A"][1] == ["5H", "6H", "7H"]
+    assert r["breakdown"][-1] == "A scores 60 − 1 = 59."
+    bad = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "knocker": "A",
+            "players": [{"name": "A", "hand": K10}, {"name": "B", "hand": D29}],
+        }
+    )
+    assert bad["ok"] and not bad["valid"] and bad["reason"] == "knock_above_limit"
+    assert "scores" not in bad and bad["message"]
+    void = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "knocker": None,
+            "players": [{"name": "A", "deadwood": 5}, {"name": "B", "deadwood": 7}],
+        }
+    )
+    assert void["result"] == "void" and void["scores"] == {"A": 0, "B": 0}
+    void2 = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "void": True,
+            "players": [{"name": "A", "deadwood": 5}, {"name": "B", "deadwood": 7}],
+        }
+    )
+    assert void2["result"] == "void"
+    missing = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "players": [{"name": "A", "deadwood": 5}, {"name": "B", "deadwood": 7}],
+        }
+    )
+    assert missing["error"] == "missing_field"
+    three = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "knocker": "A",
+            "players": [{"name": n, "deadwood": 5} for n in "ABC"],
+        }
+    )
+    assert three["valid"] is False and three["reason"] == "wrong_player_count"
+    both = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "knocker": "A",
+            "players": [{"name": "A", "hand": K9}, {"name": "B", "hand": D29.replace("10H", "9D")}],
+        }
+    )
+    assert both["ok"] and both["reason"] == "too_many_copies"
+
+
+# -- solo mode ------------------------------------------------------------------------------------
+
+
+def solo(hand: str, result: SoloResult, turned: int | None) -> Any:
+    return score_solo_round(
+        PlayerHand("Ala", tuple(cards(hand))), result, turned, opts("seed", mode="solo")
+    )
+
+
+def test_solo_rounds() -> None:
+    r = solo(KL, "knock", 12)  # the player scores the 12 cards turned, the joker the deadwood 1
+    assert (r.result, r.scores) == ("knock", {"Ala": 12, "joker": 1})
+    r = solo(GIN, "gin", 7)
+    assert (r.result, r.scores) == ("gin", {"Ala": 7, "joker": 0})
+    r = solo(D29, "second_joker", None)  # second joker before a knock: the joker scores 29
+    assert (r.result, r.scores, r.winner) == ("second_joker", {"Ala": 0, "joker": 29}, "joker")
+    assert solo(D29, "knock", 5).verdict.reason == "knock_above_limit"
+    assert solo(KL, "gin", 5).verdict.reason == "gin_with_deadwood"
+    r = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "options": {"mode": "solo"},
+            "players": [{"name": "Ala", "hand": KL}],
+            "result": "knock",
+            "turned": 12,
+        }
+    )
+    assert r["scores"] == {"Ala": 12, "joker": 1} and r["turned"] == 12
+    r = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "options": {"mode": "solo"},
+            "players": [{"name": "Ala", "hand": KL}],
+            "result": "knock",
+        }
+    )
+    assert r["error"] == "missing_field"
+
+
+def test_solo_game() -> None:
+    o = opts("seed", mode="solo")
+    g = score_game(
+        ["Ala", "joker"],
+        [
+            GameRound({"Ala": 60, "joker": 5}, ("Ala",)),
+            GameRound({"Ala": 45, "joker": 1}, ("Ala",)),
+        ],
+        o,
+    )
+    assert g.finished and g.winner == "Ala"
+    assert g.totals == {"Ala": 105, "joker": 6} and g.bonuses == {"Ala": 0, "joker": 0}
+
+
+# -- games ----------------------------------------------------------------------------------------
+
+
+def rounds(*won: tuple[str, int]) -> list[GameRound]:
+    return [GameRound({w: pts}, (w,)) if w else GameRound({}, ()) for w, pts in won]
+
+
+@pytest.mark.parametrize(
+    ("preset", "totals", "bonuses"),
+    [
+        # A 60 + 45 = 105, +100 game, +2 boxes; B 20 + 1 box
+        ("seed", {"A": 255, "B": 45}, {"A": 150, "B": 25}),
+        ("modern", {"A": 255, "B": 45}, {"A": 150, "B": 25}),
+        ("classic", {"A": 245, "B": 40}, {"A": 140, "B": 20}),
+    ],
+)
+def test_game(preset: str, totals: dict[str, int], bonuses: dict[str, int]) -> None:
+    g = score_game(["A", "B"], rounds(("A", 60), ("B", 20), ("A", 45)), opts(preset))
+    assert (g.totals, g.bonuses, g.finished, g.winner, g.shutout) == (
+        totals,
+        bonuses,
+        True,
+        "A",
+        False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("preset", "over", "total"),
+    [
+        ("seed", {}, 105 + 100 + 50 + 100),  # shutout +100
+        ("modern", {}, (105 + 100 + 50) * 2),  # shutout: whole total doubled
+        ("classic", {}, 105 + 100 + 40 + 100),
+        ("seed", {"shutout": "none"}, 105 + 100 + 50),
+        ("seed", {"shutout_bonus": 50}, 105 + 100 + 50 + 50),
+    ],
+)
+def test_shutout(preset: str, over: dict[str, Any], total: int) -> None:
+    # a void hand between the two wins does not break the shutout
+    g = score_game(["A", "B"], rounds(("A", 60), ("", 0), ("A", 45)), opts(preset, **over))
+    assert g.shutout and g.totals == {"A": total, "B": 0}
+
+
+def test_game_running_and_past_end() -> None:
+    g = score_game(["A", "B"], rounds(("A", 60), ("B", 20)))
+    assert not g.finished and g.winner is None
+    assert g.totals == {"A": 60, "B": 20} and g.bonuses == {"A": 0, "B": 0}
+    g = score_game(["A", "B"], rounds(("A", 60), ("A", 45), ("B", 10)))
+    assert not g.verdict.valid and g.verdict.reason == "round_after_game_end"
+    assert g.ended_at_round == 2
+    # a tie knock under the seed preset is a won round worth 0: it earns a box
+    g = score_game(
+        ["A", "B"], [*rounds(("A", 60)), GameRound({"A": 0}, ("A",)), *rounds(("A", 40))]
+    )
+    assert g.boxes == {"A": 3, "B": 0} and g.totals["A"] == 100 + 100 + 75 + 100
+
+
+def test_game_json() -> None:
+    req = {
+        "check": "game",
+        "variant": "gin",
+        "players": ["A", "B"],
+        "rounds": [
+            {"scores": {"A": 60, "B": 0}, "winners": ["A"]},
+            {"scores": {"A": 0, "B": 20}, "winners": ["B"]},
+            {"scores": {"A": 45, "B": 0}, "winners": ["A"]},
+        ],
+    }
+    r = answer(req)
+    assert r["ok"] and r["finished"] and r["winner"] == "A"
+    assert r["totals"] == {"A": 255, "B": 45} and r["bonuses"] == {"A": 150, "B": 25}
+    # void rounds and missing winners
+    req["rounds"] = [{"scores": {"A": 0, "B": 0}, "result": "void"}, {"scores": {"A": 30}}]
+    r = answer(req)
+    assert r["boxes"] == {"A": 1, "B": 0} and not r["finished"]
+    req["rounds"] = [{"scores": {"C": 10}}]
+    assert answer(req)["error"] == "bad_field"
+    # a round answer can be passed back as it is
+    rnd = answer(
+        {
+            "check": "round",
+            "variant": "gin",
+            "knocker": "A",
+            "players": [{"name": "A", "hand": K9}, {"name": "B", "hand": D29}],
+        }
+    )
+    req["rounds"] = [rnd]
+    assert answer(req)["totals"] == {"A": 20, "B": 0}
+    req["rounds"] = [{"scores": {"A": 100}}, {"scores": {"B": 5}}]
+    r = answer(req)
+    assert r["valid"] is False and r["reason"] == "round_after_game_end"
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+DENSE_POOLS = [
+    list(range(52)),
+    [i for i in range(52) if i % 13 < 7 and i // 13 < 3],  # A-7 in three suits: many conflicts
+    [i for i in range(52) if i % 13 < 5],  # A-5 in all suits: groups and runs everywhere
+    [i for i in range(52) if 4 <= i % 13 < 9],  # 5-9 in all suits
+]
+
+
+def to_card(i: int) -> Card:
+    return Card(i % 13 + 1, list(Suit)[i // 13])
+
+
+@st.composite
+def hands(draw: st.DrawFn, n: int) -> list[Card]:
+    pool = draw(st.sampled_from(DENSE_POOLS))
+    picked = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
+    return [to_card(i) for i in picked]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(10))
+def test_prop_least_deadwood_matches_brute_force(hand: list[Card]) -> None:
+    arr = best_arrangement(hand)
+    assert arr.deadwood == brute_force_deadwood(hand)
+    laid = [c for m in arr.melds for c in m] + list(arr.unmatched)
+    assert sorted(laid, key=Card.sort_key) == sorted(hand, key=Card.sort_key)
+    assert all(meld_kind(m) for m in arr.melds)
+    assert value(arr.unmatched) == arr.deadwood
+    assert deadwood_mask(encode(hand)) == arr.deadwood
+    assert decode(encode(hand)) == sorted(hand, key=Card.sort_key)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands(11))
+def test_prop_best_discard_matches_brute_force(hand: list[Card]) -> None:
+    d = best_discard(hand)
+    assert d.arrangement.deadwood == brute_force_deadwood(hand, discards=1)
+    assert d.big_gin == (brute_force_deadwood(hand) == 0)
+    kept = [c for c in hand if c != d.discard]
+    assert len(kept) == 10 and brute_force_deadwood(kept) == d.arrangement.deadwood
+    # the tie-break: no other discard reaching the same deadwood has a higher value
+    dw, _, _ = discard_mask(encode(hand))
+    for c in hand:
+        rest = [x for x in hand if x != c]
+        if brute_force_deadwood(rest) == dw:
+            assert min(c.rank, 10) <= min(d.discard.rank, 10)
+
+
+def brute_layoff(defender: list[Card], melds: Sequence[Sequence[Card]]) -> int:
+    """Every assignment of defender cards to knocker melds (or keep), checked at the end."""
+    best = brute_force_deadwood(defender)
+
+    def go(i: int, assigned: list[list[Card]], kept: list[Card]) -> None:
+        nonlocal best
+        if i == len(defender):
+            if all(meld_kind([*m, *a]) for m, a in zip(melds, assigned, strict=True) if a):
+                best = min(best, brute_force_deadwood(kept))
+            return
+        c = defender[i]
+        go(i + 1, assigned, [*kept, c])
+        for j, m in enumerate(melds):
+            if (
+                meld_kind(m) == "run"
+                and c.suit == m[0].suit
+                or meld_kind(m) == "group"
+                and c.rank == m[0].rank
+            ):
+                assigned[j].append(c)
+                go(i + 1, assigned, kept)
+                assigned[j].pop()
+
+    go(0, [[] for _ in melds], [])
+    return best
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(20))
+def test_prop_layoffs(twenty: list[Card]) -> None:
+    knocker = best_arrangement(twenty[:10])
+    defender = twenty[10:]
+    lo = best_layoffs(defender, knocker.melds)
+    assert 0 <= lo.deadwood <= lo.deadwood_before == best_arrangement(defender).deadwood
+    assert lo.deadwood == brute_layoff(defender, knocker.melds)
+    # replaying the lay-offs in order keeps every knocker meld a meld
+    lying = [list(m) for m in knocker.melds]
+    for x in lo.layoffs:
+        lying[x.meld].append(x.card)
+        assert meld_kind(lying[x.meld])
+    left = [c for c in defender if c not in {x.card for x in lo.layoffs}]
+    assert best_arrangement(left).deadwood == lo.deadwood
