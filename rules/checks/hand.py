@@ -10,9 +10,9 @@ from rules.request import Request
 def answer(req: Request) -> dict[str, Any]:
     """Answer a ``hand`` request for gin or Carousel (see the variant modules)."""
     if req.variant == "gin":
-        from rules.variants import gin
+        from rules.variants.gin import hand_answer
 
-        return gin.hand_answer(req)
-    from rules.variants import carousel
+        return hand_answer(req)
+    from rules.variants.carousel import hand_answer as carousel_hand
 
-    return carousel.hand_answer(req)
+    return carousel_hand(req)

@@ -10,9 +10,9 @@ from rules.request import Request
 def answer(req: Request) -> dict[str, Any]:
     """Answer an ``opening`` request with the variant module's ``opening_answer``."""
     if req.variant == "rummy101":
-        from rules.variants import rummy101
+        from rules.variants.rummy101 import opening_answer
 
-        return rummy101.opening_answer(req)
-    from rules.variants import tiles
+        return opening_answer(req)
+    from rules.variants.tiles import opening_answer as tiles_opening
 
-    return tiles.opening_answer(req)
+    return tiles_opening(req)
