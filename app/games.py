@@ -1,0 +1,1348 @@
+"""Games, rounds and standings: the app's pure logic (no Flet, no TinyDB).
+
+Every score comes from the rules engine through :func:`rules.judge.answer` with the wire format
+of ``../shared/JUDGE.md``; this module re-implements no rule. It keeps the record of a game:
+
+- :class:`Game` — variant, options (the full option set, preset included), players in seat
+  order, the first dealer, the rounds, timestamps, a version for optimistic concurrency (see
+  :mod:`app.store`) and an undo log.
+- :class:`Round` — ``entry`` (the round request fields minus ``check``/``variant``/``options``,
+  exactly as JUDGE.md, e.g. Rummy 101 ``{"finish": "normal", "players": [...]}``), ``result``
+  (the judge's ``round`` answer minus ``ok``: scores, breakdown, …), ``winners`` and ``time``.
+- :func:`score_round` asks the judge and returns a :class:`RoundResult` (valid or not, scores,
+  the judge's breakdown, reason/message) so the UI can show "who gets what and why" before
+  saving; :func:`add_round`, :func:`replace_round`, :func:`delete_round` and :func:`undo`
+  return a *new* :class:`Game` (the argument is never changed) and record the change in the
+  game's undo log; an invalid round raises :class:`RoundError` and is never added.
+  :attr:`RoundResult.breakdown` is the judge's whole answer: ``message`` and ``rule`` (the
+  verdict in one line), ``breakdown`` (Rummy 101, Tile/My Rummy, Carousel: one
+  ``{name, points, why, rule, role, …}`` per player; Gin: the arithmetic, one line each) and
+  the variant's detail (gin ``deadwood``, ``layoffs``, ``melds``; ``racks``, …).
+- :func:`standings` — round scores, running totals after each round (for the chart), totals
+  with the game-end bonuses from the judge ``game`` check, finished, winner(s), leader(s).
+- :func:`export_csv`, :func:`export_json`, :func:`import_json` (validated, every round scored
+  again by the judge; :class:`GameImportError` with a one-line message naming the place).
+
+Decisions where the plan was silent (extensions to APP_PLAN.md; names are stable):
+
+- Round winners for the judge ``game`` check come from the round answer's ``winners`` (list)
+  or ``winner`` (name), else the entry's ``"winner": true`` players, else the players who
+  scored more than 0. They are kept in :attr:`Round.winners`.
+- The end of a game is the judge's ``finished`` (``game`` check). The agreed end of Rummy 101
+  (:attr:`Game.agreed_rounds`, sent as the judge's ``rounds_planned``) and of Tile Rummy / My
+  Rummy (their ``games`` / ``target`` options; :attr:`Game.ended`, sent as ``ended``, when the
+  players stop, e.g. time is up) are judged too. Only :attr:`Game.agreed_target` of Rummy 101
+  (a house agreement the judge has no field for) is applied here: the game is over once a
+  total reaches it, the highest total wins. When the judge's ``game`` check cannot answer,
+  the agreed rounds/target are applied here the same way. :func:`end_game` ends a Rummy 101 /
+  Tile Rummy / My Rummy game now; :func:`set_limits` changes the agreed end. A finished game
+  takes no more rounds (``game_finished``); earlier rounds can still be edited or deleted.
+- The undo log keeps the last :data:`UNDO_DEPTH` changes (``add`` / ``replace`` / ``delete``
+  of a round, ``end`` / ``limits`` of the agreed end), stored with the game, so undo survives
+  a restart and works across sessions.
+- Gin solo mode (``"mode": "solo"``): the game is played by one person against "the joker";
+  :func:`new_game` takes one name and the game's players are ``[name, "joker"]`` (the judge
+  scores the joker under that name).
+- :attr:`Game.join_code` and :attr:`Game.extra` (free-form, JSON-ready; for the UI) are stored
+  but never exported.
+- Player names: 1–40 characters after trimming, no control characters, distinct ignoring case.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import unicodedata
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final, Literal
+
+from rules import judge
+from rules.errors import RulesError
+from rules.options import VARIANTS, options_dict, options_for
+from rules.variant import DISPLAY_NAMES, PLAYER_COUNTS
+
+__all__ = [
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "Game",
+    "GameError",
+    "GameImportError",
+    "GameSummary",
+    "Round",
+    "RoundError",
+    "RoundResult",
+    "Standings",
+    "UndoStep",
+    "add_round",
+    "can_undo",
+    "dealer_for_round",
+    "delete_round",
+    "end_game",
+    "export_csv",
+    "export_json",
+    "game_from_dict",
+    "game_limits",
+    "game_to_dict",
+    "import_json",
+    "last_change",
+    "new_game",
+    "next_dealer",
+    "now_iso",
+    "replace_round",
+    "score_round",
+    "set_limits",
+    "standings",
+    "summarize",
+    "undo",
+]
+
+EXPORT_FORMAT: Final = "rummy-referee-game"
+"""The ``format`` tag of a JSON export."""
+EXPORT_VERSION: Final = 1
+"""The ``format_version`` of JSON exports this module writes (and the newest it reads)."""
+UNDO_DEPTH: Final = 20
+"""Changes kept in a game's undo log."""
+MAX_ROUNDS: Final = 1000
+"""Most rounds in one game (an import with more is refused)."""
+MAX_NAME: Final = 40
+"""Longest player name, in characters."""
+MAX_NOTES: Final = 2000
+"""Longest notes text, in characters."""
+MAX_ENTRY_CHARS: Final = 100_000
+"""Largest round entry, as JSON text."""
+MAX_IMPORT_CHARS: Final = 20_000_000
+"""Largest JSON export accepted by :func:`import_json`."""
+
+_RESERVED: Final = ("check", "variant", "options")
+
+Action = Literal["add", "replace", "delete", "end", "limits"]
+_ACTIONS: Final = ("add", "replace", "delete", "end", "limits")
+SOLO_JOKER: Final = "joker"
+"""The name the joker plays under in gin solo mode."""
+
+
+# -- errors --------------------------------------------------------------------------------------
+class GameError(ValueError):
+    """A change to a game that cannot be made.
+
+    Attributes:
+        code: stable snake_case code (``bad_player_name``, ``game_finished``, ``no_such_round``,
+            ``nothing_to_undo``, ``bad_option``, …).
+        message: one English line for a person.
+    """
+
+    code = "bad_game"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class RoundError(GameError):
+    """A round the judge found invalid or unusable; it was not added.
+
+    Attributes:
+        result: the :class:`RoundResult` (reason, message, the judge's answer).
+    """
+
+    def __init__(self, result: RoundResult) -> None:
+        super().__init__(result.message or "the round is not valid", result.reason or "invalid")
+        self.result = result
+
+
+class GameImportError(GameError):
+    """A file that is not a usable game export; the message names the place and the problem."""
+
+    code = "bad_import"
+
+
+# -- data ----------------------------------------------------------------------------------------
+def now_iso() -> str:
+    """The current time, ISO 8601 UTC with seconds (``2025-01-31T18:04:05+00:00``)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Round:
+    """One scored round.
+
+    Attributes:
+        entry: the round request fields without ``check``/``variant``/``options`` (JUDGE.md).
+        result: the judge's ``round`` answer without ``ok`` (``valid``, ``scores`` and the
+            variant's detail: ``deadwood``, ``layoffs``, ``result``, …).
+        winners: the round's winners (names), as sent to the judge ``game`` check.
+        time: when the round was entered (ISO 8601).
+        edited: when it was last replaced, or ``None``.
+    """
+
+    entry: dict[str, Any]
+    result: dict[str, Any]
+    winners: tuple[str, ...] = ()
+    time: str = ""
+    edited: str | None = None
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Points per player name for this round (the judge's ``scores``)."""
+        scores: dict[str, int] = self.result.get("scores", {})
+        return scores
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        d: dict[str, Any] = {
+            "entry": self.entry,
+            "result": self.result,
+            "winners": list(self.winners),
+            "time": self.time,
+        }
+        if self.edited is not None:
+            d["edited"] = self.edited
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Round:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            GameError: code ``bad_round`` when a field is missing or of the wrong type.
+        """
+        if not isinstance(d, Mapping):
+            raise GameError("a round must be an object", "bad_round")
+        entry, result = d.get("entry"), d.get("result")
+        winners, time, edited = d.get("winners", []), d.get("time", ""), d.get("edited")
+        if not isinstance(entry, dict) or not isinstance(result, dict):
+            raise GameError("a round needs 'entry' and 'result' objects", "bad_round")
+        if not isinstance(result.get("scores"), dict):
+            raise GameError("a round result needs 'scores'", "bad_round")
+        if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+            raise GameError("round 'winners' must be a list of names", "bad_round")
+        if not isinstance(time, str) or not (edited is None or isinstance(edited, str)):
+            raise GameError("round 'time' must be a timestamp", "bad_round")
+        return cls(entry, result, tuple(winners), time, edited)
+
+
+@dataclass(frozen=True)
+class UndoStep:
+    """One change in a game's undo log.
+
+    Attributes:
+        action: ``add`` (round ``index`` was added), ``replace`` (round ``index`` was
+            ``before``), ``delete`` (round ``index``, ``before``, was removed), ``end`` (the
+            game was ended after ``index`` rounds by :func:`end_game`), ``limits`` (the agreed
+            end was changed by :func:`set_limits`).
+        index: 0-based round index (``end``/``limits``: the number of rounds then).
+        before: the round as it was (``replace``, ``delete``), else ``None``.
+        time: when the change was made.
+        state: ``end``/``limits``: the game's ``agreed_rounds``, ``agreed_target``, ``ended``
+            and ``options`` before the change.
+    """
+
+    action: Action
+    index: int
+    before: Round | None = None
+    time: str = ""
+    state: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        d = {
+            "action": self.action,
+            "index": self.index,
+            "before": self.before.to_dict() if self.before is not None else None,
+            "time": self.time,
+        }
+        if self.state is not None:
+            d["state"] = self.state
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> UndoStep:
+        """Inverse of :meth:`to_dict`. Raises :class:`GameError` (``bad_game``)."""
+        if not isinstance(d, Mapping) or d.get("action") not in _ACTIONS:
+            raise GameError("bad undo step")
+        state = d.get("state")
+        if state is not None and not isinstance(state, dict):
+            raise GameError("bad undo step state")
+        index = d.get("index")
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            raise GameError("bad undo step index")
+        before = d.get("before")
+        return cls(
+            d["action"],
+            index,
+            Round.from_dict(before) if before is not None else None,
+            str(d.get("time", "")),
+            state,
+        )
+
+
+@dataclass
+class Game:
+    """One game: who plays what, and every round.
+
+    Treat a Game as a value: the functions of this module return new Games and never change
+    their argument (change ``notes`` freely; change ``rounds`` only through the functions).
+
+    Attributes:
+        id: unique id (32 hex digits), given by :func:`new_game`.
+        variant: ``rummy101``, ``tile_rummy``, ``my_rummy``, ``gin`` or ``carousel``.
+        options: the complete options (``rules.options``), ``preset`` included; sent to the
+            judge with every request.
+        players: names in seat order.
+        first_dealer: index into ``players`` of who deals (starts) the first round.
+        rounds: the rounds, in order.
+        created, updated: ISO 8601 timestamps.
+        version: the stored version (0 = never saved); :meth:`app.store.Store.save_game`
+            compares it and counts it up.
+        notes: free text.
+        agreed_rounds, agreed_target: Rummy 101 only: the game ends after this many rounds /
+            when a total reaches this score (Tile/My Rummy use their ``games``/``target``
+            options).
+        ended: Tile Rummy / My Rummy: the players ended the series (:func:`end_game`).
+        undo_log: the last changes, oldest first (see :func:`undo`).
+        join_code: the table's join code for network play, or ``None``; never exported.
+        extra: free-form JSON-ready data for the UI; never exported.
+    """
+
+    id: str
+    variant: str
+    options: dict[str, Any]
+    players: list[str]
+    first_dealer: int = 0
+    rounds: list[Round] = field(default_factory=list)
+    created: str = ""
+    updated: str = ""
+    version: int = 0
+    notes: str = ""
+    agreed_rounds: int | None = None
+    agreed_target: int | None = None
+    ended: bool = False
+    undo_log: list[UndoStep] = field(default_factory=list)
+    join_code: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    _cache: tuple[Any, Standings] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    @property
+    def preset(self) -> str:
+        """The preset the options started from."""
+        return str(self.options.get("preset", ""))
+
+    @property
+    def display_name(self) -> str:
+        """The variant's display name (``Rummy 101``)."""
+        return DISPLAY_NAMES.get(self.variant, self.variant)  # type: ignore[call-overload, no-any-return]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The judge's verdict on one round entry, before it is saved.
+
+    Attributes:
+        valid: the round can be added.
+        entry: the entry as sent (cleaned copy).
+        scores: points per player (empty when not valid).
+        winners: the round's winners (see the module notes).
+        breakdown: the judge's whole answer without ``ok`` — the variant's detail for "who gets
+            what and why" (``deadwood``, ``layoffs``, ``result``, penalties …); on an input
+            error it holds ``error`` and ``message``.
+        reason: when not valid: the verdict's ``reason`` (a round that cannot have happened),
+            the judge's ``error`` code (an unusable entry, e.g. ``bad_token``,
+            ``missing_field``, ``unsupported_check``), or an app check (``unknown_player``,
+            ``missing_player``, ``duplicate_player``, ``bad_entry``).
+        message: one line for a person, naming the rule or the field.
+        input_error: ``True`` when the entry itself was unusable (``ok: false`` or an app
+            check) rather than a round the rules forbid.
+    """
+
+    valid: bool
+    entry: dict[str, Any]
+    scores: dict[str, int] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
+    breakdown: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None
+    message: str | None = None
+    input_error: bool = False
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Where a game stands.
+
+    Attributes:
+        players: names in seat order.
+        round_scores: per round, points per player (0 where the judge gave none).
+        running: per round, each player's total after that round, bonuses not included (the
+            chart's points).
+        totals: final totals, game-end bonuses included (the judge ``game`` check).
+        bonuses: the game-end bonuses included in ``totals``.
+        finished: the game is over.
+        finished_by: ``judge`` (the judge's ``game`` check: the variant's end, e.g. gin's 100,
+            or the agreed end it was given), ``target`` (Rummy 101's agreed target score),
+            ``rounds`` (the agreed rounds, applied here only when the judge could not answer)
+            or ``None``.
+        winners: the winner(s) when finished, else empty.
+        leaders: the player(s) with the highest total (empty before the first round).
+        judge: the judge's ``game`` answer without ``ok`` (empty with no rounds).
+        error, message: the judge's error when the ``game`` check could not answer (then
+            ``totals`` are the plain sums of the rounds and ``bonuses`` are 0).
+    """
+
+    players: tuple[str, ...]
+    round_scores: tuple[dict[str, int], ...]
+    running: tuple[dict[str, int], ...]
+    totals: dict[str, int]
+    bonuses: dict[str, int]
+    finished: bool
+    finished_by: str | None
+    winners: tuple[str, ...]
+    leaders: tuple[str, ...]
+    judge: dict[str, Any]
+    error: str | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of the games list (kept in the store's index).
+
+    Attributes:
+        id, variant, preset, players, created, updated, version, notes: as in :class:`Game`.
+        round_count: rounds played.
+        finished, winners, leaders, totals: as in :class:`Standings`.
+    """
+
+    id: str
+    variant: str
+    preset: str
+    players: tuple[str, ...]
+    round_count: int
+    created: str
+    updated: str
+    version: int
+    finished: bool
+    winners: tuple[str, ...]
+    leaders: tuple[str, ...]
+    totals: dict[str, int]
+    notes: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        d = dataclasses.asdict(self)
+        d["players"], d["winners"], d["leaders"] = (
+            list(self.players),
+            list(self.winners),
+            list(self.leaders),
+        )
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GameSummary:
+        """Inverse of :meth:`to_dict`. Raises ``KeyError``/``TypeError``/``ValueError`` on bad
+        data."""
+        return cls(
+            id=str(d["id"]),
+            variant=str(d["variant"]),
+            preset=str(d["preset"]),
+            players=tuple(str(p) for p in d["players"]),
+            round_count=int(d["round_count"]),
+            created=str(d["created"]),
+            updated=str(d["updated"]),
+            version=int(d["version"]),
+            finished=bool(d["finished"]),
+            winners=tuple(str(p) for p in d["winners"]),
+            leaders=tuple(str(p) for p in d["leaders"]),
+            totals={str(k): int(v) for k, v in dict(d["totals"]).items()},
+            notes=str(d.get("notes", "")),
+        )
+
+
+# -- creating a game -----------------------------------------------------------------------------
+def _check_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise GameError("a player name must be text", "bad_player_name")
+    name = " ".join(name.split())
+    if not name:
+        raise GameError("a player name may not be empty", "bad_player_name")
+    if len(name) > MAX_NAME:
+        raise GameError(
+            f"player name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters",
+            "bad_player_name",
+        )
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+        raise GameError(f"player name {name!r} contains control characters", "bad_player_name")
+    return str(name)
+
+
+def _check_players(variant: str, players: Any, solo: bool = False) -> list[str]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise GameError("players must be a list of names", "bad_players")
+    names = [_check_name(p) for p in players]
+    if solo:
+        if len(names) == 2 and names[1] == SOLO_JOKER:
+            names = names[:1]
+        if len(names) != 1 or names[0].casefold() == SOLO_JOKER:
+            raise GameError(
+                f"gin solo mode is one player against the {SOLO_JOKER}; give one other name",
+                "bad_player_count",
+            )
+        return [names[0], SOLO_JOKER]
+    lo, hi = PLAYER_COUNTS[variant]  # type: ignore[index]
+    if not lo <= len(names) <= hi:
+        raise GameError(
+            f"{DISPLAY_NAMES[variant]} is played by {lo}–{hi} players, not {len(names)}"  # type: ignore[index]
+            if lo != hi
+            else f"{DISPLAY_NAMES[variant]} is played by {lo} players, not {len(names)}",  # type: ignore[index]
+            "bad_player_count",
+        )
+    seen: set[str] = set()
+    for n in names:
+        if n.casefold() in seen:
+            raise GameError(f"player name {n!r} appears twice", "duplicate_player")
+        seen.add(n.casefold())
+    return names
+
+
+def _check_options(variant: str, options: Any) -> dict[str, Any]:
+    if options is not None and not isinstance(options, Mapping):
+        raise GameError("options must be an object", "bad_option")
+    try:
+        return options_dict(options_for(variant, options or {}))
+    except RulesError as e:
+        raise GameError(e.message, e.code) from None
+
+
+def _check_limit(value: Any, name: str, hi: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
+        raise GameError(f"{name} must be a whole number 1–{hi}, not {value!r}", "bad_option")
+    return value
+
+
+def new_game(
+    variant: str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+    *,
+    first_dealer: int = 0,
+    notes: str = "",
+    agreed_rounds: int | None = None,
+    agreed_target: int | None = None,
+) -> Game:
+    """A new game with no rounds (version 0: not stored yet; see ``Store.create_game``).
+
+    Args:
+        variant: one of ``rules.options.VARIANTS``.
+        players: names in seat order; the variant's player count (``rules.variant.PLAYER_COUNTS``).
+        options: ``{"preset": NAME, ...overrides}`` with the option names of RULES.md; the
+            game keeps the complete resulting option set.
+        first_dealer: index of the player who deals/starts the first round.
+        notes: free text (at most :data:`MAX_NOTES` characters).
+        agreed_rounds, agreed_target: an agreed end. Rummy 101: kept in the game. Tile Rummy /
+            My Rummy: stored as the ``games`` / ``target`` options (unless given there). Gin and
+            Carousel end by their own rules (their ``target`` option, which ``agreed_target``
+            sets); ``agreed_rounds`` is refused there.
+
+    Gin solo mode (options ``"mode": "solo"``) takes one name; the players become
+    ``[name, "joker"]``.
+
+    Raises:
+        GameError: codes ``unknown_variant``, ``bad_players``, ``bad_player_name``,
+            ``bad_player_count``, ``duplicate_player``, ``unknown_option``, ``bad_option``,
+            ``bad_dealer``, ``bad_notes``.
+    """
+    if variant not in VARIANTS:
+        raise GameError(
+            f"unknown variant {variant!r} (variants: {', '.join(VARIANTS)})", "unknown_variant"
+        )
+    if options is not None and not isinstance(options, Mapping):
+        raise GameError("options must be an object", "bad_option")
+    opts = dict(options or {})
+    rounds_limit = _check_limit(agreed_rounds, "agreed number of rounds", 1000)
+    target = _check_limit(agreed_target, "agreed target score", 100000)
+    if variant in ("tile_rummy", "my_rummy"):
+        if rounds_limit is not None:
+            opts.setdefault("games", rounds_limit)
+        if target is not None:
+            opts.setdefault("target", target)
+        rounds_limit = target = None
+    elif variant in ("gin", "carousel"):
+        if rounds_limit is not None:
+            raise GameError(
+                f"{DISPLAY_NAMES[variant]} ends by its own rule, not after agreed rounds",
+                "bad_option",
+            )
+        if target is not None:
+            opts.setdefault("target", target)
+        target = None
+    full = _check_options(variant, opts)
+    names = _check_players(variant, players, solo=variant == "gin" and full["mode"] == "solo")
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
+        raise GameError("first dealer must be a seat number", "bad_dealer")
+    if not 0 <= first_dealer < len(names):
+        raise GameError(
+            f"first dealer {first_dealer} is not a seat 0–{len(names) - 1}", "bad_dealer"
+        )
+    if not isinstance(notes, str) or len(notes) > MAX_NOTES:
+        raise GameError(f"notes must be text of at most {MAX_NOTES} characters", "bad_notes")
+    now = now_iso()
+    return Game(
+        id=uuid.uuid4().hex,
+        variant=variant,
+        options=full,
+        players=names,
+        first_dealer=first_dealer,
+        created=now,
+        updated=now,
+        notes=notes,
+        agreed_rounds=rounds_limit,
+        agreed_target=target,
+    )
+
+
+def dealer_for_round(game: Game, n: int) -> int:
+    """Seat index of who deals (starts) round ``n`` (0-based): the first dealer, then each
+    next seat in turn."""
+    return (game.first_dealer + n) % len(game.players)
+
+
+def next_dealer(game: Game) -> int:
+    """Seat index of who deals the next round to be entered."""
+    return dealer_for_round(game, len(game.rounds))
+
+
+def game_limits(game: Game) -> tuple[int | None, int | None]:
+    """The agreed end of a game as (number of rounds, target score); ``None`` where not agreed.
+
+    Rummy 101: :attr:`Game.agreed_rounds` / :attr:`Game.agreed_target`; Tile Rummy / My
+    Rummy: the ``games`` / ``target`` options; Gin and Carousel: none (the judge decides).
+    """
+    if game.variant == "rummy101":
+        return game.agreed_rounds, game.agreed_target
+    if game.variant in ("tile_rummy", "my_rummy"):
+        g, t = game.options.get("games"), game.options.get("target")
+        return (g if isinstance(g, int) else None, t if isinstance(t, int) else None)
+    return None, None
+
+
+# -- scoring -------------------------------------------------------------------------------------
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_or_0(v: Any) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+def _names(v: Any) -> list[str]:
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return list(v)
+    return []
+
+
+def _round_winners(
+    answer: Mapping[str, Any], entry: Mapping[str, Any], scores: Mapping[str, int]
+) -> tuple[str, ...]:
+    if "winners" in answer and _names(answer["winners"]):
+        return tuple(_names(answer["winners"]))
+    if "winner" in answer and _names(answer["winner"]):
+        return tuple(_names(answer["winner"]))
+    players = entry.get("players")
+    if isinstance(players, list):
+        flagged = [
+            p["name"]
+            for p in players
+            if isinstance(p, Mapping) and p.get("winner") is True and isinstance(p.get("name"), str)
+        ]
+        if flagged:
+            return tuple(flagged)
+    return tuple(n for n, s in scores.items() if s > 0)
+
+
+def _clean_entry(entry: Any) -> dict[str, Any]:
+    if not isinstance(entry, Mapping):
+        raise GameError("a round entry must be an object", "bad_entry")
+    try:
+        text = json.dumps(
+            {k: v for k, v in entry.items() if k not in _RESERVED},
+            ensure_ascii=False,
+            allow_nan=False,
+        )
+    except (TypeError, ValueError, RecursionError):
+        raise GameError("a round entry must be plain JSON data", "bad_entry") from None
+    if len(text) > MAX_ENTRY_CHARS:
+        raise GameError("the round entry is too large", "bad_entry")
+    cleaned: dict[str, Any] = json.loads(text)
+    return cleaned
+
+
+def _solo(game: Game) -> bool:
+    return game.variant == "gin" and game.options.get("mode") == "solo"
+
+
+def _check_entry_players(game: Game, entry: Mapping[str, Any]) -> tuple[str, str] | None:
+    players = entry.get("players")
+    if not isinstance(players, list):
+        return None  # the judge names the missing/bad field
+    raw = [p.get("name") for p in players if isinstance(p, Mapping)]
+    if not all(isinstance(n, str) for n in raw):
+        return None
+    names = [str(n) for n in raw]
+    seen: set[str] = set()
+    for n in names:
+        if n in seen:
+            return "duplicate_player", f"player {n!r} appears twice in the round"
+        seen.add(n)
+        if n not in game.players:
+            return "unknown_player", f"{n!r} does not play in this game"
+    missing = [p for p in game.players if p not in seen]
+    if missing and not _solo(game):
+        return "missing_player", f"the round has no entry for {', '.join(missing)}"
+    return None
+
+
+def score_round(game: Game, entry: Mapping[str, Any]) -> RoundResult:
+    """Score one round entry with the judge, without changing the game.
+
+    Args:
+        game: the game (its variant and options are sent).
+        entry: the round request fields of JUDGE.md without ``check``/``variant``/``options``
+            (those keys are ignored if present), e.g. gin ``{"knocker": "A", "players":
+            [{"name": "A", "hand": [...]}, {"name": "B", "hand": [...]}]}``.
+
+    Returns:
+        A :class:`RoundResult`; never raises for bad input (an unusable entry is a result with
+        ``valid=False`` and ``input_error=True``).
+    """
+    try:
+        cleaned = _clean_entry(entry)
+    except GameError as e:
+        return RoundResult(False, {}, reason=e.code, message=e.message, input_error=True)
+    problem = _check_entry_players(game, cleaned)
+    if problem is not None:
+        return RoundResult(False, cleaned, reason=problem[0], message=problem[1], input_error=True)
+    request = {"check": "round", "variant": game.variant, "options": game.options, **cleaned}
+    answer = judge.answer(request)
+    breakdown = {k: v for k, v in answer.items() if k != "ok"}
+    if not answer.get("ok"):
+        return RoundResult(
+            False,
+            cleaned,
+            breakdown=breakdown,
+            reason=str(answer.get("error", "bad_request")),
+            message=str(answer.get("message", "the judge refused the round")),
+            input_error=True,
+        )
+    if answer.get("valid") is False:
+        return RoundResult(
+            False,
+            cleaned,
+            breakdown=breakdown,
+            reason=str(answer.get("reason", "invalid")),
+            message=str(answer.get("message", "the round is not valid")),
+        )
+    scores = answer.get("scores")
+    if not isinstance(scores, dict) or not all(
+        isinstance(k, str) and _is_int(v) for k, v in scores.items()
+    ):
+        return RoundResult(
+            False,
+            cleaned,
+            breakdown=breakdown,
+            reason="bad_judge_answer",
+            message="the judge gave no scores for this round",
+        )
+    missing = [p for p in game.players if p not in scores]
+    if missing and not _solo(game):
+        return RoundResult(
+            False,
+            cleaned,
+            breakdown=breakdown,
+            reason="bad_judge_answer",
+            message=f"the judge gave no score for {', '.join(missing)}",
+        )
+    return RoundResult(
+        True, cleaned, dict(scores), _round_winners(answer, cleaned, scores), breakdown
+    )
+
+
+def _scored(game: Game, entry: Mapping[str, Any], result: RoundResult | None) -> RoundResult:
+    if result is not None and result.valid:
+        try:
+            cleaned = _clean_entry(entry)
+        except GameError:
+            cleaned = None
+        if cleaned == result.entry:
+            return result
+    result = score_round(game, entry)
+    if not result.valid:
+        raise RoundError(result)
+    return result
+
+
+def _with_change(game: Game, rounds: list[Round], step: UndoStep | None) -> Game:
+    log = list(game.undo_log)
+    if step is not None:
+        log.append(step)
+        del log[:-UNDO_DEPTH]
+    return dataclasses.replace(game, rounds=rounds, undo_log=log, updated=now_iso())
+
+
+def _round_from(result: RoundResult, time: str, edited: str | None = None) -> Round:
+    return Round(result.entry, dict(result.breakdown), result.winners, time, edited)
+
+
+def add_round(game: Game, entry: Mapping[str, Any], result: RoundResult | None = None) -> Game:
+    """A copy of ``game`` with one more round at the end.
+
+    Args:
+        game: the game.
+        entry: the round entry (see :func:`score_round`).
+        result: the :class:`RoundResult` already shown for this very entry, to save asking the
+            judge again (ignored unless valid and made from an equal entry).
+
+    Raises:
+        RoundError: the judge found the round invalid or unusable (``.result`` says why).
+        GameError: ``game_finished`` when the game is over; ``too_many_rounds``.
+    """
+    if standings(game).finished:
+        raise GameError("the game is over; no more rounds can be added", "game_finished")
+    if len(game.rounds) >= MAX_ROUNDS:
+        raise GameError(f"a game holds at most {MAX_ROUNDS} rounds", "too_many_rounds")
+    scored = _scored(game, entry, result)
+    now = now_iso()
+    rounds = [*game.rounds, _round_from(scored, now)]
+    return _with_change(game, rounds, UndoStep("add", len(game.rounds), None, now))
+
+
+def _check_index(game: Game, i: int) -> None:
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(game.rounds):
+        raise GameError(
+            f"there is no round {i!r} (rounds 0–{len(game.rounds) - 1})", "no_such_round"
+        )
+
+
+def replace_round(
+    game: Game, i: int, entry: Mapping[str, Any], result: RoundResult | None = None
+) -> Game:
+    """A copy of ``game`` with round ``i`` (0-based) entered anew and scored by the judge.
+
+    Raises:
+        GameError: ``no_such_round``.
+        RoundError: the new entry is invalid; the game is unchanged.
+    """
+    _check_index(game, i)
+    scored = _scored(game, entry, result)
+    old = game.rounds[i]
+    rounds = list(game.rounds)
+    rounds[i] = _round_from(scored, old.time, now_iso())
+    return _with_change(game, rounds, UndoStep("replace", i, old, now_iso()))
+
+
+def delete_round(game: Game, i: int) -> Game:
+    """A copy of ``game`` without round ``i`` (0-based). Raises :class:`GameError`
+    (``no_such_round``)."""
+    _check_index(game, i)
+    rounds = list(game.rounds)
+    old = rounds.pop(i)
+    return _with_change(game, rounds, UndoStep("delete", i, old, now_iso()))
+
+
+def can_undo(game: Game) -> bool:
+    """True when :func:`undo` has a change to take back."""
+    return bool(game.undo_log)
+
+
+def last_change(game: Game) -> UndoStep | None:
+    """The change :func:`undo` would take back (for a label such as "Undo: round 5 added")."""
+    return game.undo_log[-1] if game.undo_log else None
+
+
+def undo(game: Game) -> Game:
+    """A copy of ``game`` with its last change (add, replace or delete of a round, or a change
+    of the agreed end) taken back.
+
+    Raises:
+        GameError: ``nothing_to_undo``; ``undo_mismatch`` if the rounds no longer fit the log.
+    """
+    if not game.undo_log:
+        raise GameError("there is nothing to undo", "nothing_to_undo")
+    step = game.undo_log[-1]
+    if step.action in ("end", "limits"):
+        st = step.state or {}
+        options = st.get("options")
+        ar, at = st.get("agreed_rounds"), st.get("agreed_target")
+        return dataclasses.replace(
+            game,
+            agreed_rounds=ar if _is_int(ar) else None,
+            agreed_target=at if _is_int(at) else None,
+            ended=st.get("ended") is True,
+            options=dict(options) if isinstance(options, dict) else game.options,
+            undo_log=game.undo_log[:-1],
+            updated=now_iso(),
+        )
+    rounds = list(game.rounds)
+    if step.action == "add":
+        if step.index != len(rounds) - 1:
+            raise GameError("the last change can no longer be undone", "undo_mismatch")
+        rounds.pop()
+    elif step.action == "replace":
+        if step.before is None or not 0 <= step.index < len(rounds):
+            raise GameError("the last change can no longer be undone", "undo_mismatch")
+        rounds[step.index] = step.before
+    else:
+        if step.before is None or not 0 <= step.index <= len(rounds):
+            raise GameError("the last change can no longer be undone", "undo_mismatch")
+        rounds.insert(step.index, step.before)
+    return dataclasses.replace(game, rounds=rounds, undo_log=game.undo_log[:-1], updated=now_iso())
+
+
+def _limit_state(game: Game) -> dict[str, Any]:
+    return {
+        "agreed_rounds": game.agreed_rounds,
+        "agreed_target": game.agreed_target,
+        "ended": game.ended,
+        "options": dict(game.options),
+    }
+
+
+def end_game(game: Game) -> Game:
+    """A copy of ``game`` ended now by agreement (time is up, the players stop).
+
+    Rummy 101: the agreed number of rounds becomes the rounds played. Tile Rummy / My Rummy:
+    the series is marked ``ended`` (the judge's ``ended``). The highest total wins (the judge
+    ``game`` check). Undo takes it back.
+
+    Raises:
+        GameError: ``not_endable`` (Gin and Carousel end by their own rules), ``no_rounds``,
+            ``game_finished``.
+    """
+    if game.variant not in ("rummy101", "tile_rummy", "my_rummy"):
+        raise GameError(
+            f"{game.display_name} ends by its own rule (its target), not by agreement",
+            "not_endable",
+        )
+    if not game.rounds:
+        raise GameError("a game with no rounds cannot be ended; delete it instead", "no_rounds")
+    if standings(game).finished:
+        raise GameError("the game is over already", "game_finished")
+    step = UndoStep("end", len(game.rounds), None, now_iso(), _limit_state(game))
+    log = [*game.undo_log, step][-UNDO_DEPTH:]
+    if game.variant == "rummy101":
+        return dataclasses.replace(
+            game, agreed_rounds=len(game.rounds), undo_log=log, updated=now_iso()
+        )
+    return dataclasses.replace(game, ended=True, undo_log=log, updated=now_iso())
+
+
+def set_limits(game: Game, agreed_rounds: int | None, agreed_target: int | None = None) -> Game:
+    """A copy of ``game`` with a new agreed end (``None``: no limit); an ``ended`` series is
+    opened again. Rummy 101: :attr:`Game.agreed_rounds` / :attr:`Game.agreed_target`; Tile
+    Rummy / My Rummy: the ``games`` / ``target`` options. Undo takes it back.
+
+    Raises:
+        GameError: ``not_endable`` (Gin, Carousel), ``bad_option`` (out of range, or fewer
+            rounds than already played).
+    """
+    if game.variant not in ("rummy101", "tile_rummy", "my_rummy"):
+        raise GameError(f"{game.display_name} ends by its own rule (its target)", "not_endable")
+    rounds_limit = _check_limit(agreed_rounds, "agreed number of rounds", 1000)
+    target = _check_limit(agreed_target, "agreed target score", 100000)
+    if rounds_limit is not None and rounds_limit < len(game.rounds):
+        raise GameError(
+            f"{len(game.rounds)} rounds are played already; agree on at least that many",
+            "bad_option",
+        )
+    step = UndoStep("limits", len(game.rounds), None, now_iso(), _limit_state(game))
+    log = [*game.undo_log, step][-UNDO_DEPTH:]
+    if game.variant == "rummy101":
+        return dataclasses.replace(
+            game,
+            agreed_rounds=rounds_limit,
+            agreed_target=target,
+            ended=False,
+            undo_log=log,
+            updated=now_iso(),
+        )
+    options = _check_options(
+        game.variant, {**game.options, "games": rounds_limit, "target": target}
+    )
+    return dataclasses.replace(game, options=options, ended=False, undo_log=log, updated=now_iso())
+
+
+# -- standings -----------------------------------------------------------------------------------
+def _top(totals: Mapping[str, int], players: Sequence[str]) -> tuple[str, ...]:
+    if not players:
+        return ()
+    best = max(totals.get(p, 0) for p in players)
+    return tuple(p for p in players if totals.get(p, 0) == best)
+
+
+_ENDED_EARLIER: Final = ("too_many_rounds", "rounds_after_end", "round_after_game_end")
+"""Judge ``game`` reasons saying the game ended before its last round."""
+
+
+def standings(game: Game) -> Standings:
+    """Where the game stands, asking the judge ``game`` check for totals, bonuses and the end.
+
+    The result is cached on the Game object (keyed on its rounds, players and options), so
+    calling it again for the same Game costs nothing.
+
+    Returns:
+        A :class:`Standings`. When the judge cannot answer (e.g. the variant's game scoring is
+        not built) or finds the rounds impossible as a game (e.g. ``rounds_after_end``: rounds
+        scored after the agreed end), ``error``/``message`` say so and ``totals`` are the plain
+        round sums.
+    """
+    key = (
+        tuple(map(id, game.rounds)),
+        tuple(game.players),
+        id(game.options),
+        json.dumps(game.options, sort_keys=True),
+        game.agreed_rounds,
+        game.agreed_target,
+        game.ended,
+    )
+    if game._cache is not None and game._cache[0] == key:
+        return game._cache[1]
+    players = tuple(game.players)
+    current = dict.fromkeys(players, 0)
+    round_scores: list[dict[str, int]] = []
+    running: list[dict[str, int]] = []
+    for r in game.rounds:
+        sc = {p: _int_or_0(r.scores.get(p)) for p in players}
+        for p in players:
+            current[p] += sc[p]
+        round_scores.append(sc)
+        running.append(dict(current))
+    totals, bonuses = dict(current), dict.fromkeys(players, 0)
+    finished, finished_by = False, None
+    winners: tuple[str, ...] = ()
+    error = message = None
+    answer: dict[str, Any] = {}
+    if game.rounds:
+        request: dict[str, Any] = {
+            "check": "game",
+            "variant": game.variant,
+            "options": game.options,
+            "players": list(players),
+            "rounds": [{"scores": r.scores, "winners": list(r.winners)} for r in game.rounds],
+        }
+        if game.variant == "rummy101" and game.agreed_rounds is not None:
+            request["rounds_planned"] = game.agreed_rounds
+        if game.variant in ("tile_rummy", "my_rummy") and game.ended:
+            request["ended"] = True
+        raw = judge.answer(request)
+        answer = {k: v for k, v in raw.items() if k != "ok"}
+        got = raw.get("totals")
+        if raw.get("ok") and raw.get("valid") is False:
+            error = str(raw.get("reason", "invalid"))
+            message = str(raw.get("message", "the rounds do not make a valid game"))
+            if error in _ENDED_EARLIER:
+                finished, finished_by = True, "judge"
+        elif raw.get("ok") and isinstance(got, dict) and all(_is_int(got.get(p)) for p in players):
+            totals = {p: int(got[p]) for p in players}
+            b = raw.get("bonuses")
+            if isinstance(b, dict):
+                bonuses = {p: int(b[p]) if _is_int(b.get(p)) else 0 for p in players}
+            finished = bool(raw.get("finished"))
+            if finished:
+                finished_by = "judge"
+                winners = tuple(_names(raw.get("winners")) or _names(raw.get("winner")))
+        else:
+            error = str(raw.get("error", "bad_judge_answer"))
+            message = str(raw.get("message", "the judge gave no totals for this game"))
+        if not finished:
+            limit, target = game_limits(game)
+            if error is not None and limit is not None and len(game.rounds) >= limit:
+                finished, finished_by = True, "rounds"
+            elif (
+                (error is not None or game.variant == "rummy101")
+                and target is not None
+                and any(totals[p] >= target for p in players)
+            ):
+                finished, finished_by = True, "target"
+        if finished and not winners:
+            winners = _top(totals, players)
+    result = Standings(
+        players=players,
+        round_scores=tuple(round_scores),
+        running=tuple(running),
+        totals=totals,
+        bonuses=bonuses,
+        finished=finished,
+        finished_by=finished_by,
+        winners=winners,
+        leaders=_top(totals, players) if game.rounds else (),
+        judge=answer,
+        error=error,
+        message=message,
+    )
+    game._cache = (key, result)
+    return result
+
+
+def summarize(game: Game) -> GameSummary:
+    """The games-list line for ``game`` (uses :func:`standings`)."""
+    st = standings(game)
+    return GameSummary(
+        id=game.id,
+        variant=game.variant,
+        preset=game.preset,
+        players=tuple(game.players),
+        round_count=len(game.rounds),
+        created=game.created,
+        updated=game.updated,
+        version=game.version,
+        finished=st.finished,
+        winners=st.winners,
+        leaders=st.leaders,
+        totals=dict(st.totals),
+        notes=game.notes,
+    )
+
+
+# -- storage form --------------------------------------------------------------------------------
+def _public_dict(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "variant": game.variant,
+        "options": game.options,
+        "players": list(game.players),
+        "first_dealer": game.first_dealer,
+        "agreed_rounds": game.agreed_rounds,
+        "agreed_target": game.agreed_target,
+        "ended": game.ended,
+        "created": game.created,
+        "updated": game.updated,
+        "notes": game.notes,
+        "rounds": [r.to_dict() for r in game.rounds],
+    }
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    """The complete JSON-ready form of a game, as stored (undo log, version, join code and
+    extra included)."""
+    d = _public_dict(game)
+    d["version"] = game.version
+    d["undo_log"] = [s.to_dict() for s in game.undo_log]
+    d["join_code"] = game.join_code
+    d["extra"] = game.extra
+    return d
+
+
+def game_from_dict(d: Any) -> Game:
+    """Inverse of :func:`game_to_dict` (trusting the scores stored; checks shapes only).
+
+    Raises:
+        GameError: a field is missing or of the wrong type.
+    """
+    if not isinstance(d, Mapping):
+        raise GameError("a game must be an object")
+    try:
+        gid, variant, options, players = d["id"], d["variant"], d["options"], d["players"]
+        rounds = [Round.from_dict(r) for r in d.get("rounds", [])]
+        undo_log = [UndoStep.from_dict(s) for s in d.get("undo_log", [])]
+    except (KeyError, TypeError) as e:
+        raise GameError(f"a stored game lacks a field ({e})") from None
+    if not isinstance(gid, str) or not isinstance(variant, str) or variant not in VARIANTS:
+        raise GameError("a stored game has a bad id or variant")
+    if not isinstance(options, dict) or not isinstance(players, list):
+        raise GameError("a stored game has bad options or players")
+    if not all(isinstance(p, str) for p in players) or not players:
+        raise GameError("a stored game has bad players")
+    first_dealer, version = d.get("first_dealer", 0), d.get("version", 0)
+    if not _is_int(first_dealer) or not 0 <= first_dealer < len(players):
+        raise GameError("a stored game has a bad first dealer")
+    if not _is_int(version) or version < 0:
+        raise GameError("a stored game has a bad version")
+    ar, at = d.get("agreed_rounds"), d.get("agreed_target")
+    if not (ar is None or _is_int(ar)) or not (at is None or _is_int(at)):
+        raise GameError("a stored game has a bad agreed end")
+    join_code, extra = d.get("join_code"), d.get("extra", {})
+    if not (join_code is None or isinstance(join_code, str)) or not isinstance(extra, dict):
+        raise GameError("a stored game has a bad join code or extra data")
+    return Game(
+        id=gid,
+        variant=variant,
+        options=options,
+        players=list(players),
+        first_dealer=first_dealer,
+        rounds=rounds,
+        created=str(d.get("created", "")),
+        updated=str(d.get("updated", "")),
+        version=version,
+        notes=str(d.get("notes", "")),
+        agreed_rounds=ar,
+        agreed_target=at,
+        ended=d.get("ended") is True,
+        undo_log=undo_log,
+        join_code=join_code,
+        extra=extra,
+    )
+
+
+# -- export / import -----------------------------------------------------------------------------
+def _cell(value: Any) -> Any:
+    """A CSV cell: text that a spreadsheet would run as a formula gets a leading quote."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def export_csv(game: Game) -> str:
+    """The score sheet as CSV text (RFC 4180, comma-separated, CRLF line ends).
+
+    Columns: ``round`` (1-based), ``dealer``, one column per player with that round's points,
+    then one ``NAME total`` column per player with the running total. After the rounds, a
+    ``bonuses`` row (game-end bonuses in the player columns) and a ``final`` row (totals with
+    bonuses in the total columns). Names that a spreadsheet would read as a formula are
+    written with a leading ``'``.
+    """
+    st = standings(game)
+    out = io.StringIO()
+    w = csv.writer(out)
+    players = list(game.players)
+    blank = [""] * len(players)
+    w.writerow(["round", "dealer", *map(_cell, players), *(_cell(f"{p} total") for p in players)])
+    for i, (sc, run) in enumerate(zip(st.round_scores, st.running, strict=True)):
+        dealer = players[dealer_for_round(game, i)]
+        w.writerow([i + 1, _cell(dealer), *(sc[p] for p in players), *(run[p] for p in players)])
+    w.writerow(["bonuses", "", *(st.bonuses[p] for p in players), *blank])
+    w.writerow(["final", "", *blank, *(st.totals[p] for p in players)])
+    return out.getvalue()
+
+
+def export_json(game: Game) -> str:
+    """The game as a JSON document for sending around; :func:`import_json` reads it back.
+
+    Shape: ``{"format": "rummy-referee-game", "format_version": 1, "exported": ISO,
+    "game": {id, variant, options, players, first_dealer, agreed_rounds, agreed_target, ended,
+    created, updated, notes, rounds: [{entry, result, winners, time[, edited]}]},
+    "standings": {totals, bonuses, finished, winners}}`` (standings for people reading the
+    file; ignored on import). The join code, undo log and ``extra`` are not exported.
+    """
+    st = standings(game)
+    doc = {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "exported": now_iso(),
+        "game": _public_dict(game),
+        "standings": {
+            "totals": st.totals,
+            "bonuses": st.bonuses,
+            "finished": st.finished,
+            "winners": list(st.winners),
+        },
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def _timestamp(value: Any, where: str, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise GameImportError(f"{where} must be a timestamp text")
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise GameImportError(f"{where} {value[:40]!r} is not an ISO 8601 timestamp") from None
+    return value
+
+
+def import_json(text: str | bytes) -> Game:
+    """Read a game exported by :func:`export_json`, checking everything and scoring every round
+    again with the judge (the file's stored results are not trusted).
+
+    Returns:
+        A new :class:`Game` with a fresh id and version 0 (store it with
+        ``Store.create_game``), the file's rounds, timestamps and notes.
+
+    Raises:
+        GameImportError: one line naming the problem (``not JSON``, ``not a game export``,
+            ``made by a newer version``, ``round 3: …``); codes ``bad_import`` or, for a
+            round the judge refuses, ``bad_round``.
+    """
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise GameImportError("the file is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise GameImportError("the file must be text")
+    if len(text) > MAX_IMPORT_CHARS:
+        raise GameImportError(f"the file is larger than {MAX_IMPORT_CHARS // 1_000_000} MB")
+    try:
+        doc = json.loads(text.lstrip("\ufeff"), parse_constant=_no_constant)
+    except RecursionError:
+        raise GameImportError("the file is nested too deeply") from None
+    except ValueError as e:
+        raise GameImportError(f"the file is not JSON ({e})") from None
+    if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
+        raise GameImportError(
+            f'the file is not a game exported by this app (no "format": "{EXPORT_FORMAT}")'
+        )
+    fv = doc.get("format_version")
+    if not isinstance(fv, int) or isinstance(fv, bool) or fv < 1:
+        raise GameImportError("the file has no valid format_version")
+    if fv > EXPORT_VERSION:
+        raise GameImportError(
+            f"the file was made by a newer version of the app (format {fv}; this one reads "
+            f"up to {EXPORT_VERSION})"
+        )
+    g = doc.get("game")
+    if not isinstance(g, dict):
+        raise GameImportError('the file has no "game" object')
+    rounds = g.get("rounds", [])
+    if not isinstance(rounds, list):
+        raise GameImportError('"rounds" must be a list')
+    if len(rounds) > MAX_ROUNDS:
+        raise GameImportError(f"the game has {len(rounds)} rounds; at most {MAX_ROUNDS} fit")
+    options = g.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise GameImportError('"options" must be an object')
+    notes = g.get("notes", "")
+    try:
+        game = new_game(
+            g.get("variant"),  # type: ignore[arg-type]
+            g.get("players"),  # type: ignore[arg-type]
+            options,
+            first_dealer=g.get("first_dealer", 0),
+            notes=notes if notes is not None else "",
+            agreed_rounds=g.get("agreed_rounds"),
+            agreed_target=g.get("agreed_target"),
+        )
+    except GameError as e:
+        raise GameImportError(f"game: {e.message}") from None
+    now = game.created
+    game.created = _timestamp(g.get("created"), '"created"', now)
+    game.updated = _timestamp(g.get("updated"), '"updated"', now)
+    out: list[Round] = []
+    for i, r in enumerate(rounds, 1):
+        if not isinstance(r, dict) or not isinstance(r.get("entry"), dict):
+            raise GameImportError(f'round {i}: needs an "entry" object')
+        result = score_round(game, r["entry"])
+        if not result.valid:
+            raise GameImportError(f"round {i}: {result.message} ({result.reason})", "bad_round")
+        time = _timestamp(r.get("time"), f'round {i} "time"', now)
+        edited = r.get("edited")
+        edited = _timestamp(edited, f'round {i} "edited"', now) if edited is not None else None
+        out.append(_round_from(result, time, edited))
+    game.rounds = out
+    game.ended = g.get("ended") is True and game.variant in ("tile_rummy", "my_rummy")
+    return game
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
