@@ -160,6 +160,13 @@ def build_request(ns: argparse.Namespace) -> dict[str, Any]:
     return req
 
 
+def _flat(items: Any) -> list[str]:
+    """Strings of a list that may nest lists (split answers give jokers per meld)."""
+    if isinstance(items, list):
+        return [s for item in items for s in _flat(item)]
+    return [str(items)] if items is not None else []
+
+
 def describe(resp: dict[str, Any]) -> str:
     """The judge's answer as sentences for a person."""
     if not resp.get("ok"):
@@ -176,8 +183,9 @@ def describe(resp: dict[str, Any]) -> str:
         lines.append(str(resp["message"]))
     if resp.get("kind"):
         lines.append(f"{resp['kind']} worth {resp.get('value')}: {' '.join(resp.get('tiles', []))}")
-    if resp.get("jokers"):
-        lines.append("jokers stand for: " + ", ".join(resp["jokers"]))
+    jokers = [j for j in _flat(resp.get("jokers", [])) if j]
+    if jokers:
+        lines.append("jokers stand for: " + ", ".join(jokers))
     for alt in resp.get("alternatives", []):
         lines.append(
             f"also reads as a {alt['kind']} worth {alt['value']}: {' '.join(alt['tiles'])}"
@@ -210,6 +218,8 @@ def describe(resp: dict[str, Any]) -> str:
     for b in resp.get("breakdown", []):
         if isinstance(b, dict):
             lines.append(f"  {b.get('name', '')}: {b.get('points', '')}  {b.get('why', '')}")
+        else:
+            lines.append(f"  {b}")
     if "totals" in resp:
         lines.append("totals: " + ", ".join(f"{k} {v}" for k, v in resp["totals"].items()))
         if resp.get("finished"):
@@ -230,7 +240,10 @@ def main(argv: list[str]) -> int:
     if ns.json:
         print(json.dumps(resp, ensure_ascii=False))
     else:
-        print(describe(resp))
+        try:
+            print(describe(resp))
+        except (TypeError, KeyError, ValueError, AttributeError):
+            print(json.dumps(resp, ensure_ascii=False, indent=1))
     if not resp.get("ok"):
         return 2
     return 0 if resp.get("valid", True) else 1
