@@ -111,6 +111,7 @@ def answer(request: Any) -> dict[str, Any]:
 def answer_line(line: bytes | str) -> dict[str, Any]:
     """Answer one raw request line (bytes or text). Never raises."""
     if isinstance(line, bytes):
+        line = line.rstrip(b"\r\n")
         if len(line) > MAX_LINE:
             return error("too_large", f"request line longer than {MAX_LINE} bytes")
         try:
@@ -118,8 +119,8 @@ def answer_line(line: bytes | str) -> dict[str, Any]:
         except UnicodeDecodeError:
             return error("bad_json", "request line is not UTF-8")
     else:
-        text = line
-        if len(text) > MAX_LINE:
+        text = line.rstrip("\r\n")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_LINE:
             return error("too_large", f"request line longer than {MAX_LINE} bytes")
     text = text.strip().lstrip("\ufeff")
     if not text:
@@ -134,8 +135,17 @@ def answer_line(line: bytes | str) -> dict[str, Any]:
 
 
 def dumps(response: Mapping[str, Any]) -> str:
-    """One response as a compact JSON line (no newline), non-ASCII kept."""
-    return json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+    """One response as a compact JSON line (no newline), non-ASCII kept.
+
+    Text that cannot be written as UTF-8 (a lone surrogate echoed from a request) is escaped
+    instead (``\\ud800``), so every answer can be written out.
+    """
+    text = json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(response, ensure_ascii=True, separators=(",", ":"))
+    return text
 
 
 def serve(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
@@ -148,10 +158,10 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
     out = stdout if stdout is not None else sys.stdout
     try:
         while True:
-            line = inp.readline(MAX_LINE + 1)
+            line = inp.readline(MAX_LINE + 2)
             if not line:
                 return 0
-            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            if len(line.rstrip(b"\r\n")) > MAX_LINE and not line.endswith(b"\n"):
                 # swallow the rest of an oversized line
                 while True:
                     rest = inp.readline(MAX_LINE)
@@ -160,7 +170,11 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
                 response = error("too_large", f"request line longer than {MAX_LINE} bytes")
             else:
                 response = answer_line(line)
-            out.write(dumps(response) + "\n")
+            try:
+                text = dumps(response)
+            except (TypeError, ValueError):
+                text = dumps(error("internal_error", "answer could not be written; please report"))
+            out.write(text + "\n")
             out.flush()
     except OSError:
         return 1

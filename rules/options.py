@@ -298,6 +298,8 @@ def options_for(variant: str, given: Mapping[str, Any] | None = None) -> Options
     if not isinstance(given, dict):
         raise OptionError("options must be an object", "bad_option")
     preset_name = given.pop("preset", None) or DEFAULT_PRESET[v]
+    if not isinstance(preset_name, str):
+        raise OptionError(f"preset must be a name, not {preset_name!r}", "unknown_option")
     table = PRESETS[v]
     if preset_name not in table:
         raise OptionError(
