@@ -1,0 +1,181 @@
+"""``python -m app``: serve the rummy companion as a web app, offline, and open a browser.
+
+    python -m app                      # http://127.0.0.1:8550/ , opens a browser
+    python -m app --host 0.0.0.0       # let phones on the same network join
+    python -m app --port 8600 --data /tmp/games.json --no-browser
+
+The web client is served from the installed ``flet-web`` wheel (``no_cdn``), so nothing is
+fetched from the internet. The data file (TinyDB) defaults to the user's data directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+APP_NAME = "rummy-referee"
+DEFAULT_PORT = 8550
+DEFAULT_HOST = "127.0.0.1"
+
+
+def default_data_path() -> Path:
+    """``<user data dir>/rummy-referee/games.json`` (platformdirs)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir(APP_NAME, appauthor=False)) / "games.json"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Read the command line."""
+    p = argparse.ArgumentParser(
+        prog="python -m app",
+        description="Rummy referee and score keeper: serves the app in a web browser.",
+    )
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port (default 8550)")
+    p.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network join)",
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help=f"the games file (default {default_data_path()})",
+    )
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    return p.parse_args(argv)
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        addr: str = s.getsockname()[0]
+        return None if addr.startswith("127.") else addr
+    except OSError:
+        return None
+    finally:
+        s.close()
+
+
+def can_open_browser() -> bool:
+    """False in CI and on a machine with no display."""
+    if os.environ.get("CI"):
+        return False
+    return not (
+        sys.platform.startswith("linux")
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+    )
+
+
+def port_free(host: str, port: int) -> bool:
+    """Can ``host:port`` be bound right now?"""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def print_qr(url: str) -> None:
+    """A QR code of ``url`` in the terminal, for phones on the same network to scan."""
+    try:
+        import qrcode
+
+        qr = qrcode.QRCode(border=1)
+        qr.add_data(url)
+        print("Scan to open it on a phone on this network:", flush=True)
+        qr.print_ascii(invert=True)
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001 - the QR code is a convenience
+        pass
+
+
+def _announce(host: str, port: int, urls: list[str], open_it: bool) -> None:
+    """Wait until the server accepts connections, print the URLs, open a browser."""
+    probe = "127.0.0.1" if host in ("0.0.0.0", "", "*") else host
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((probe, port), timeout=0.5).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    for url in urls:
+        print(f"Rummy referee is running at {url}", flush=True)
+    if host in ("0.0.0.0", "::") and len(urls) > 1:
+        print_qr(urls[0])
+    print("Press Ctrl+C to stop.", flush=True)
+    if open_it:
+        webbrowser.open(urls[0])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m app`` and the ``rummy-referee`` script."""
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    data: Path = args.data if args.data is not None else default_data_path()
+    if not port_free(args.host, args.port):
+        print(
+            f"error: port {args.port} on {args.host} is in use "
+            "(is the app already running? choose another with --port)",
+            file=sys.stderr,
+        )
+        return 2
+
+    from app.store import Store
+
+    data.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        store = Store(data)
+    except Exception as e:  # noqa: BLE001 - a locked or unreadable file: say why and stop
+        print(f"error: cannot open {data}: {e}", file=sys.stderr)
+        return 2
+
+    import flet as ft
+
+    from app.main import make_main
+
+    # The app decides itself whether to open a browser (not in CI, not headless).
+    os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+    os.environ["FLET_WEB_NO_CDN"] = "true"
+    if args.host in ("0.0.0.0", "::"):
+        lan = lan_address()
+        urls = [f"http://{lan}:{args.port}/"] if lan else []
+        urls.append(f"http://127.0.0.1:{args.port}/")
+    else:
+        urls = [f"http://{args.host}:{args.port}/"]
+    print(f"Games file: {data}", flush=True)
+    open_it = not args.no_browser and can_open_browser()
+    threading.Thread(
+        target=_announce, args=(args.host, args.port, urls, open_it), daemon=True
+    ).start()
+    try:
+        ft.run(
+            make_main(store),
+            view=ft.AppView.WEB_BROWSER,
+            host=args.host,
+            port=args.port,
+            no_cdn=True,
+        )
+    finally:
+        close = getattr(store, "close", None)
+        if callable(close):
+            close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

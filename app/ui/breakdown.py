@@ -1,0 +1,173 @@
+"""Who gets what and why: the judge's round answer shown for people, naming the rule.
+
+The judge's ``breakdown`` is either one object per player (``name``, ``points``, ``why``,
+``rule``…) or a list of English lines (gin, carousel); both are shown as they come. Gin
+answers also carry each hand's melds, the unmatched cards and the defender's lay-offs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import flet as ft
+
+from app.i18n import _
+from app.ui.widgets import (
+    ERROR_COLOUR,
+    GOOD_COLOUR,
+    MUTED,
+    card,
+    player_colour,
+    readable,
+    signed,
+)
+
+
+def _points_colour(points: int) -> str:
+    if points > 0:
+        return GOOD_COLOUR
+    if points < 0:
+        return ERROR_COLOUR
+    return MUTED
+
+
+def pieces_text(pieces: Any) -> str:
+    """``AS 2S 3S`` from a list of piece codes."""
+    if isinstance(pieces, list | tuple):
+        return " ".join(str(p) for p in pieces)
+    return str(pieces)
+
+
+def melds_text(melds: Any) -> str:
+    """``AS 2S 3S · 7H 7D 7C`` from a list of melds."""
+    if not isinstance(melds, list | tuple) or not melds:
+        return _("none")
+    return " · ".join(pieces_text(m) for m in melds)
+
+
+def score_lines(
+    players: Sequence[str], scores: Mapping[str, int], breakdown: Any
+) -> list[ft.Control]:
+    """One line per player: name, points (big, signed) and the reason the judge gave."""
+    why: dict[str, tuple[str, str]] = {}
+    if isinstance(breakdown, list):
+        for item in breakdown:
+            if isinstance(item, Mapping) and isinstance(item.get("name"), str):
+                why[item["name"]] = (str(item.get("why", "")), str(item.get("rule", "")))
+    out: list[ft.Control] = []
+    for i, name in enumerate(players):
+        if name not in scores:
+            continue
+        pts = int(scores[name])
+        reason, rule = why.get(name, ("", ""))
+        reason = readable(reason)
+        column: list[ft.Control] = [
+            ft.Row(
+                [
+                    ft.Container(width=10, height=10, bgcolor=player_colour(i), border_radius=5),
+                    ft.Text(name, size=17, weight=ft.FontWeight.W_600, expand=True),
+                    ft.Text(
+                        signed(pts), size=24, weight=ft.FontWeight.BOLD, color=_points_colour(pts)
+                    ),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            )
+        ]
+        if reason:
+            column.append(ft.Text(reason, size=14))
+        if rule:
+            column.append(ft.Text(_("Rule: {rule}").format(rule=rule), size=12, color=MUTED))
+        label = _("{name}: {points}").format(name=name, points=signed(pts))
+        if reason:
+            label += ". " + reason
+        out.append(
+            ft.Semantics(
+                label=label,
+                container=True,
+                content=ft.Container(
+                    content=ft.Column(column, spacing=2),
+                    padding=ft.Padding.symmetric(vertical=6),
+                ),
+            )
+        )
+    return out
+
+
+def gin_detail(
+    result: Mapping[str, Any], players: Sequence[str], explained: bool = False
+) -> list[ft.Control]:
+    """Melds and unmatched cards from a gin round answer; the deadwood and the lay-offs too
+    unless the judge's own lines (``explained``) already tell them."""
+    out: list[ft.Control] = []
+    melds = result.get("melds")
+    unmatched = result.get("unmatched")
+    deadwood = result.get("deadwood")
+    before = result.get("deadwood_before_layoffs")
+    if isinstance(melds, Mapping) and melds:
+        for name in players:
+            if name not in melds:
+                continue
+            parts = [_("{name}'s melds: {melds}").format(name=name, melds=melds_text(melds[name]))]
+            if isinstance(unmatched, Mapping) and name in unmatched:
+                parts.append(
+                    _("Deadwood cards: {cards}").format(
+                        cards=pieces_text(unmatched[name]) or _("none")
+                    )
+                )
+            out.append(ft.Text("\n".join(parts), size=14))
+    if explained:
+        return out
+    if isinstance(deadwood, Mapping) and deadwood:
+        items = []
+        for name in players:
+            if name in deadwood:
+                text = f"{name} {deadwood[name]}"
+                if isinstance(before, Mapping) and before.get(name) not in (None, deadwood[name]):
+                    text += " " + _("(before lay-offs {n})").format(n=before[name])
+                items.append(text)
+        out.append(
+            ft.Text(
+                _("Deadwood: {list}").format(list=", ".join(items)),
+                size=14,
+                weight=ft.FontWeight.W_500,
+            )
+        )
+    layoffs = result.get("layoffs")
+    if isinstance(layoffs, list) and layoffs:
+        for lay in layoffs:
+            if isinstance(lay, Mapping):
+                out.append(
+                    ft.Text(
+                        _("{player} lays off {card} onto {meld}").format(
+                            player=lay.get("player", "?"),
+                            card=lay.get("card", "?"),
+                            meld=pieces_text(lay.get("onto", "")),
+                        ),
+                        size=14,
+                    )
+                )
+    return out
+
+
+def breakdown_panel(result: Mapping[str, Any], players: Sequence[str]) -> ft.Container:
+    """The whole explanation of a scored round (a valid judge ``round`` answer)."""
+    scores = result.get("scores", {})
+    breakdown = result.get("breakdown")
+    controls: list[ft.Control] = [
+        ft.Text(_("Who gets what, and why"), size=17, weight=ft.FontWeight.BOLD)
+    ]
+    controls += score_lines(players, scores if isinstance(scores, Mapping) else {}, breakdown)
+    explained = isinstance(breakdown, list) and any(isinstance(b, str) for b in breakdown)
+    controls += gin_detail(result, players, explained)
+    if isinstance(breakdown, list):
+        lines = [str(b) for b in breakdown if isinstance(b, str)]
+        if lines:
+            controls.append(ft.Text(readable("\n".join(lines)), size=14))
+    message = result.get("message")
+    if isinstance(message, str) and message:
+        controls.append(ft.Text(readable(message), size=14, italic=True))
+    rule = result.get("rule")
+    if isinstance(rule, str) and rule:
+        controls.append(ft.Text(_("Rule: {rule}").format(rule=rule), size=12, color=MUTED))
+    return card(ft.Column(controls, spacing=6), bgcolor=ft.Colors.BLUE_GREY_50)

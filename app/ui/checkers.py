@@ -1,0 +1,1420 @@
+"""The referee at the table: check a meld, an opening, a turn or a hand in seconds.
+
+Routes (see :func:`build`)::
+
+    /check                    pick the variant (or the game's) and what to check
+    /check/meld               a meld: valid or not, kind, value, each joker, other readings
+    /check/opening            Rummy 101 opening (threshold, pairs, taken discard);
+                              Tile Rummy / My Rummy initial meld
+    /check/turn               a turn on the shared table: table before and after, the rack
+    /check/hand               gin deadwood with its best melds (knock, gin, best discard);
+                              Carousel hand value
+
+Each takes ``?game=<id>`` (the game's variant and options are used, and the back arrow leads
+to its score sheet) or ``?variant=<name>``. Every verdict comes from
+:func:`rules.judge.answer`; nothing here decides a rule. A "not valid" shows the reason (in the
+player's language), the judge's message with the melds named as people do ("table before,
+meld 1"), the meld or piece at fault drawn in red, and the rule: its text and a button to the
+rule book, from :mod:`app.ui.rulebook_view` (``/rules/<variant>/<section>``, or the game's
+``/game/<id>/rules/<section>``); without the rule book the button leads to the section of the
+verdict's "RULES.md §N" (:data:`SECTIONS`).
+
+Meld and hand verdicts are live (above the keys, rule text under them); an opening or a turn
+is checked on a tap and its verdict scrolled into view.
+
+Handlers change controls only; the screens work in logic tests without a page.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode
+
+import flet as ft
+
+from app.i18n import N_, _, ngettext
+from app.ui import labels
+from app.ui.frame import frame
+from app.ui.keyboard import MeldsEditor, PieceKeyboard
+from app.ui.pieces import material_of, meld_label, meld_view, piece_name, piece_view
+from app.ui.widgets import (
+    ERROR_COLOUR,
+    GOOD_COLOUR,
+    MUTED,
+    ChoiceChips,
+    card,
+    heading,
+    muted,
+    primary_button,
+    readable,
+)
+from rules import judge
+from rules.errors import RulesError
+from rules.options import JOKER_RULES, PRESETS, VARIANTS, options_for
+
+if TYPE_CHECKING:
+    from app.games import Game
+    from app.ui.shell import App
+
+log = logging.getLogger("app")
+
+KINDS: tuple[str, ...] = ("meld", "opening", "turn", "hand")
+
+KIND_TITLES: dict[str, str] = {
+    "meld": N_("Check a meld"),
+    "opening": N_("Check an opening"),
+    "turn": N_("Check a turn"),
+    "hand": N_("Check a hand"),
+}
+KIND_BLURBS: dict[str, str] = {
+    "meld": N_("Run, group or pair? Its value and what each joker stands for"),
+    "opening": N_("Enough to open? Melds or pairs, the taken discard"),
+    "turn": N_("Table before and after, and the rack: is every move allowed?"),
+    "hand": N_("Deadwood and the best melds; may this hand knock?"),
+}
+KIND_ICONS: dict[str, ft.IconData] = {
+    "meld": ft.Icons.VIEW_WEEK,
+    "opening": ft.Icons.LOCK_OPEN,
+    "turn": ft.Icons.SWAP_HORIZ,
+    "hand": ft.Icons.PAN_TOOL_ALT,
+}
+VERDICT_KEY = "check-verdict"
+"""Scroll key of the verdict box."""
+
+MELD_KINDS: dict[str, str] = {"run": N_("run"), "group": N_("group"), "pair": N_("pair")}
+
+REASONS: dict[str, str] = {
+    # melds (RULES.md §2)
+    "empty_meld": N_("No pieces entered"),
+    "too_short": N_("Too few pieces for a meld"),
+    "not_a_pair": N_("Not a pair"),
+    "ace_after_king": N_("The ace does not follow the king here"),
+    "run_wraps": N_("A run may not go round the corner"),
+    "run_gap": N_("There is a gap in the run"),
+    "run_repeated_number": N_("A number repeats in the run"),
+    "run_mixed_colours": N_("A run keeps one colour or suit"),
+    "run_too_long": N_("The run is too long"),
+    "group_too_big": N_("A group has at most four pieces"),
+    "group_mixed_numbers": N_("A group has one number only"),
+    "group_repeated_colour": N_("A colour or suit repeats in the group"),
+    "no_real_tile": N_("Jokers alone are no meld"),
+    "not_a_meld": N_("Neither a run nor a group"),
+    "bad_declaration": N_("The joker cannot be the card declared"),
+    # openings (RULES.md §3, §4)
+    "no_melds": N_("No melds entered"),
+    "too_many_copies": N_("More copies than the set holds"),
+    "tile_not_in_hand": N_("A tile laid is not in the hand"),
+    "no_tile_to_discard": N_("No tile left to discard"),
+    "invalid_meld": N_("A meld is not valid"),
+    "mixed_pairs_and_melds": N_("Pairs and melds mixed"),
+    "discard_not_used": N_("The taken discard is not used"),
+    "too_few_pairs": N_("Not enough pairs"),
+    "below_threshold": N_("Not enough points to open"),
+    # turns (RULES.md §4, §6)
+    "tile_taken_from_table": N_("A piece left the table"),
+    "tile_not_on_rack": N_("A piece played was not on the rack"),
+    "nothing_played": N_("Nothing was played"),
+    "no_split": N_("The table cannot be split into valid melds"),
+    "manipulated_before_initial_meld": N_("The table was changed before the initial meld"),
+    "below_initial_meld": N_("The initial meld is too low"),
+    "joker_rule": N_("The joker rule was broken"),
+}
+"""Headline of each reason code in the player's language (the judge's message follows)."""
+
+SECTIONS: dict[str, str] = {
+    "1": "notation",
+    "2": "melds",
+    "3": "rummy101",
+    "4": "tiles",
+    "5": "gin",
+    "6": "carousel",
+}
+"""RULES.md paragraph -> rule-book section id (``/rules/<variant>/<section>``)."""
+
+
+# -- routes ----------------------------------------------------------------------------------
+def kinds_for(variant: str) -> list[str]:
+    """The checks that apply to ``variant`` (as the judge knows them)."""
+    return [k for k in KINDS if variant in judge.CHECKS[k][1]]
+
+
+def check_route(
+    kind: str | None = None, game_id: str | None = None, variant: str | None = None
+) -> str:
+    """``/check``, ``/check/turn?game=…`` or ``/check/meld?variant=gin``."""
+    path = "/check" + (f"/{kind}" if kind else "")
+    query = {"game": game_id} if game_id else ({"variant": variant} if variant else {})
+    return path + ("?" + urlencode(query) if query else "")
+
+
+def route_query(app: App) -> dict[str, str]:
+    """The query of the route being shown (``?game=…``): the shell's ``app.query``, else the
+    page's route."""
+    query = getattr(app, "query", None)
+    if isinstance(query, Mapping):
+        return {str(k): str(v) for k, v in query.items()}
+    page = getattr(app, "page", None)
+    route = getattr(page, "route", None) if page is not None else None
+    if isinstance(route, str) and "?" in route:
+        return dict(parse_qsl(route.split("?", 1)[1]))
+    return {}
+
+
+def rule_section(rule: str | None) -> str | None:
+    """The rule-book section of a verdict's ``rule`` ("RULES.md §4, seed 001" -> "tiles")."""
+    if not rule:
+        return None
+    m = re.search(r"§\s*(\d+)", rule)
+    return SECTIONS.get(m.group(1)) if m else None
+
+
+def rule_route(variant: str, rule: str | None) -> str | None:
+    """``/rules/<variant>/<section>`` for a verdict's ``rule``, or None."""
+    section = rule_section(rule)
+    return f"/rules/{variant}/{section}" if section else None
+
+
+_REF = re.compile(r"table_(before|after)\[(\d+)\]")
+
+
+def human_message(message: str) -> str:
+    """The judge's message for people: ``table_before[0]`` -> "table before, meld 1"; suit
+    signs and arrows spelled out for the offline font."""
+
+    def name(m: re.Match[str]) -> str:
+        n = int(m.group(2)) + 1
+        if m.group(1) == "before":
+            return _("table before, meld {n}").format(n=n)
+        return _("table after, meld {n}").format(n=n)
+
+    return readable(_REF.sub(name, message))
+
+
+def fault_refs(message: str) -> tuple[set[int], set[int]]:
+    """Melds a turn message names: (indexes in the table before, indexes in the table after)."""
+    before: set[int] = set()
+    after: set[int] = set()
+    for m in _REF.finditer(message or ""):
+        (before if m.group(1) == "before" else after).add(int(m.group(2)))
+    return before, after
+
+
+# -- verdict parts ----------------------------------------------------------------------------
+def verdict_header(valid: bool, title: str, detail: str | None = None) -> ft.Control:
+    """The big answer: a tick or a cross, "Valid run" / "Not valid", and a line under it."""
+    colour = GOOD_COLOUR if valid else ERROR_COLOUR
+    icon = ft.Icons.CHECK_CIRCLE if valid else ft.Icons.CANCEL
+    column: list[ft.Control] = [
+        ft.Text(title, size=24, weight=ft.FontWeight.BOLD, color=colour),
+    ]
+    if detail:
+        column.append(ft.Text(detail, size=17, weight=ft.FontWeight.W_500))
+    return ft.Row(
+        [
+            ft.Icon(icon, color=colour, size=40),
+            ft.Column(column, spacing=2, tight=True, expand=True),
+        ],
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+def reason_text(reason: str | None) -> str:
+    """The reason code as a headline in the player's language (the code when unknown)."""
+    if not reason:
+        return ""
+    return _(REASONS[reason]) if reason in REASONS else reason.replace("_", " ")
+
+
+class RuleLink:
+    """The rule behind a verdict: a button to the rule book at its section ("not valid"
+    verdicts also show the rule's text, through :mod:`app.ui.rulebook_view`).
+
+    Attributes:
+        route: where the button leads (``/rules/<variant>/<section>``, or the game's rule book
+            ``/game/<id>/rules/<section>``).
+        control: what the verdict shows.
+    """
+
+    def __init__(
+        self,
+        app: App,
+        variant: str,
+        answer: Mapping[str, Any],
+        check: str,
+        game: Game | None = None,
+        options: Mapping[str, Any] | None = None,
+        text: bool = False,
+    ) -> None:
+        self.app = app
+        rule = answer.get("rule")
+        rule = rule if isinstance(rule, str) else ""
+        self.route = rule_route(variant, rule)
+        self.control: ft.Control = ft.Text(
+            _("Rule: {rule}").format(rule=readable(rule)), size=13, color=MUTED
+        )
+        try:  # the rule book (another module) knows its sections best
+            from app import rulebook as rb
+            from app.ui import rulebook_view as rv
+
+            link = rb.link_for_answer(variant, answer, check)
+            self.route = link.route(game.id if game is not None else None)
+            if text:
+                self.control = rv.rule_excerpt(app, variant, answer, check, game, options)
+            else:
+                reason = answer.get("reason")
+                self.control = rv.rule_button(
+                    app,
+                    variant,
+                    rule,
+                    reason if isinstance(reason, str) else None,
+                    check,
+                    answer,
+                    game.id if game is not None else None,
+                )
+            return
+        except Exception:  # noqa: BLE001 - without the rule book, a plain link still helps
+            log.debug("rule book link failed", exc_info=True)
+        if self.route is not None:
+            self.control = ft.TextButton(
+                content=_("Rule: {rule} · read it").format(rule=readable(rule)),
+                icon=ft.Icons.MENU_BOOK,
+                on_click=self.open,
+            )
+
+    def open(self, _e: Any = None) -> None:
+        """Go to the rule."""
+        if self.route is not None:
+            self.app.go(self.route)
+
+
+def problem_lines(answer: Mapping[str, Any]) -> list[ft.Control]:
+    """Reason headline and the judge's message of a "not valid" answer."""
+    out: list[ft.Control] = []
+    reason = answer.get("reason")
+    if isinstance(reason, str):
+        out.append(
+            ft.Text(
+                _("Reason: {reason}").format(reason=reason_text(reason)),
+                size=17,
+                weight=ft.FontWeight.W_600,
+                color=ERROR_COLOUR,
+            )
+        )
+    message = answer.get("message")
+    if isinstance(message, str) and message:
+        out.append(ft.Text(human_message(message), size=15))
+    return out
+
+
+def error_panel(answer: Mapping[str, Any]) -> ft.Control:
+    """An answer the judge could not give (``ok: false``): what is wrong with the input."""
+    return card(
+        ft.Column(
+            [
+                ft.Text(
+                    _("Cannot check this yet"),
+                    size=18,
+                    weight=ft.FontWeight.BOLD,
+                    color=ERROR_COLOUR,
+                ),
+                ft.Text(human_message(str(answer.get("message", ""))), size=15),
+            ],
+            spacing=4,
+        ),
+        bgcolor=ft.Colors.RED_50,
+    )
+
+
+def panel(controls: list[ft.Control], valid: bool | None) -> ft.Container:
+    """The verdict's box: green-tinted when valid, red-tinted when not."""
+    bg = (
+        ft.Colors.BLUE_GREY_50
+        if valid is None
+        else (ft.Colors.GREEN_50 if valid else ft.Colors.RED_50)
+    )
+    return card(ft.Column(controls, spacing=8), bgcolor=bg)
+
+
+def jokers_line(tiles: Sequence[str], jokers: Sequence[str], material: str) -> str | None:
+    """ "Joker = red 13" / "Jokers = red 8, red 9" (None without jokers)."""
+    if not jokers:
+        return None
+    names = []
+    for j in jokers:
+        try:
+            names.append(piece_name(j, material))  # type: ignore[arg-type]
+        except ValueError:
+            names.append(j)
+    return ngettext("Joker = {pieces}", "Jokers = {pieces}", len(jokers)).format(
+        pieces=", ".join(names)
+    )
+
+
+def melds_row(melds: Sequence[Sequence[str]], material: Any) -> ft.Control:
+    """Small melds side by side, wrapping (a hand's melds, a heap's split)."""
+    return ft.Row(
+        [meld_view(m, material, size="s") for m in melds],
+        wrap=True,
+        spacing=2,
+        run_spacing=2,
+        vertical_alignment=ft.CrossAxisAlignment.START,
+    )
+
+
+# -- the variant and its options --------------------------------------------------------------
+class Rules:
+    """The variant and options a checker uses: the game's, or chosen on the screen."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
+        self.variant = variant
+        self.options: dict[str, Any] = dict(options or {})
+        try:
+            self.typed: Any = options_for(variant, self.options)
+        except RulesError:
+            self.options = {}
+            self.typed = options_for(variant, {})
+
+    @property
+    def preset(self) -> str:
+        """The preset in force."""
+        return str(getattr(self.typed, "preset", ""))
+
+    def request(self, check: str, **fields: Any) -> dict[str, Any]:
+        """A judge request for this variant and options."""
+        return {"check": check, "variant": self.variant, "options": dict(self.options), **fields}
+
+    def summary(self) -> str:
+        """ "Tile Rummy · Rummikub · joker rule 2 · initial meld 30"."""
+        parts = [labels.variant_name(self.variant)]
+        if len(PRESETS[self.variant]) > 1:  # type: ignore[index]
+            parts.append(labels.preset_name(self.preset))
+        t = self.typed
+        if self.variant == "rummy101":
+            parts.append(_("opens with {n} or {p} pairs").format(n=t.threshold, p=t.pairs_needed))
+            if t.threshold_mode == "rising":
+                parts.append(_("rising threshold"))
+        elif self.variant in ("tile_rummy", "my_rummy"):
+            parts.append(_("initial meld {n}").format(n=t.initial_meld))
+            parts.append(joker_rule_name(t.joker_rule))
+        elif self.variant in ("gin", "carousel"):
+            parts.append(_("knock at {n} or less").format(n=t.knock_max))
+        return " · ".join(parts)
+
+
+def joker_rule_name(rule: str) -> str:
+    """ "joker rule 2" (Tile Rummy levels 0–4) or "My Rummy's joker rule"."""
+    if rule in JOKER_RULES:
+        return _("joker rule {n}").format(n=JOKER_RULES.index(rule))
+    return labels.choice_name(rule)
+
+
+# -- screens ----------------------------------------------------------------------------------
+class CheckHome:
+    """``/check``: the variant (chips, or the game's) and one big button per check."""
+
+    def __init__(self, app: App, game: Game | None = None, variant: str | None = None) -> None:
+        self.app = app
+        self.game = game
+        self.variant = game.variant if game is not None else (variant or "rummy101")
+        self.buttons: dict[str, ft.Control] = {}
+        self.list = ft.Column(spacing=10)
+        controls: list[ft.Control] = []
+        self.chips: ChoiceChips | None = None
+        if game is None:
+            self.chips = ChoiceChips(
+                [(v, labels.variant_name(v)) for v in VARIANTS],
+                self.variant,
+                on_change=self._variant_changed,
+            )
+            controls += [heading(_("Variant")), self.chips.control]
+        else:
+            controls.append(
+                muted(
+                    _("This game's rules: {rules}").format(
+                        rules=Rules(game.variant, game.options).summary()
+                    )
+                )
+            )
+        controls.append(self.list)
+        self._fill()
+        back = f"/game/{game.id}" if game is not None else "/"
+        self.view = frame(
+            app, check_route(game_id=game.id if game else None), _("Referee"), controls, back=back
+        )
+
+    def _variant_changed(self, key: str | None) -> None:
+        if key is not None:
+            self.variant = key
+        self._fill()
+
+    def _fill(self) -> None:
+        self.buttons = {}
+        items: list[ft.Control] = []
+        for kind in kinds_for(self.variant):
+            self.buttons[kind] = self._button(kind)
+            items.append(self.buttons[kind])
+        self.list.controls = items
+
+    def _button(self, kind: str) -> ft.Control:
+        def go(_e: Any = None) -> None:
+            self.open(kind)
+
+        return ft.Container(
+            content=ft.Row(
+                [
+                    ft.Icon(KIND_ICONS[kind], size=30, color=ft.Colors.INDIGO_700),
+                    ft.Column(
+                        [
+                            ft.Text(_(KIND_TITLES[kind]), size=19, weight=ft.FontWeight.BOLD),
+                            ft.Text(_(KIND_BLURBS[kind]), size=14, color=MUTED),
+                        ],
+                        spacing=2,
+                        tight=True,
+                        expand=True,
+                    ),
+                    ft.Icon(ft.Icons.CHEVRON_RIGHT, color=MUTED),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            on_click=go,
+            ink=True,
+            padding=14,
+            border_radius=12,
+            bgcolor=ft.Colors.INDIGO_50,
+        )
+
+    def open(self, kind: str) -> None:
+        """Open the checker ``kind`` for the variant chosen."""
+        if self.game is not None:
+            self.app.go(check_route(kind, game_id=self.game.id))
+        else:
+            self.app.go(check_route(kind, variant=self.variant))
+
+
+class Checker:
+    """What every checker screen shares: the rules in force (the game's, or variant and preset
+    chips), a body of inputs rebuilt when the variant changes, and the verdict box.
+
+    Attributes:
+        rules: the variant and options in force.
+        verdict: the box the verdict is drawn in.
+        answer: the judge's last answer (None before the first check).
+        rule_link: the rule link of the last "not valid" verdict, if any.
+    """
+
+    kind = "meld"
+
+    def __init__(self, app: App, game: Game | None = None, variant: str | None = None) -> None:
+        self.app = app
+        self.game = game
+        self.players = len(game.players) if game is not None else None
+        if game is not None:
+            self.rules = Rules(game.variant, game.options)
+        else:
+            v = variant if variant in VARIANTS and self.kind in kinds_for(variant) else None
+            self.rules = Rules(v or kinds_variants(self.kind)[0])
+        self.answer: dict[str, Any] | None = None
+        self.rule_link: RuleLink | None = None
+        self.verdict = ft.Column(spacing=8, key=ft.ScrollKey(VERDICT_KEY))  # type: ignore[call-arg]
+        self.body = ft.Column(spacing=12)
+        self.rule_box = ft.Column(spacing=8)
+        """Where a live verdict's rule text goes: under the keys, so they do not move away."""
+        self.summary = ft.Text("", size=14, color=MUTED, expand=True)
+        self.variant_chips: ChoiceChips | None = None
+        self.preset_chips: ChoiceChips | None = None
+        self.choose_box: ft.Column | None = None
+        header: list[ft.Control]
+        if game is None:
+            self.variant_chips = ChoiceChips(
+                [(v, labels.variant_name(v)) for v in kinds_variants(self.kind)],
+                self.rules.variant,
+                on_change=self._variant_changed,
+            )
+            self.preset_chips = ChoiceChips([], None, on_change=self._preset_changed)
+            self.choose_box = ft.Column(
+                [self.variant_chips.control, self.preset_chips.control],
+                spacing=8,
+                visible=False,
+            )
+            self.change_button = ft.TextButton(
+                content=_("Change the rules"), icon=ft.Icons.TUNE, on_click=self._toggle_rules
+            )
+            header = [
+                ft.Row(
+                    [self.summary, self.change_button],
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                ),
+                self.choose_box,
+            ]
+        else:
+            header = [ft.Row([self.summary])]
+        back = check_route(game_id=game.id if game else None)
+        controls = (
+            [*header, self.verdict, self.body, self.rule_box]
+            if self.verdict_first
+            else [*header, self.body, self.verdict]
+        )
+        self.view = frame(
+            app,
+            check_route(self.kind, game_id=game.id if game else None),
+            _(KIND_TITLES[self.kind]),
+            controls,
+            back=back,
+        )
+        self._rebuild()
+
+    verdict_first = True
+    """The verdict stands above the inputs (live checks) or below them (checked on a tap)."""
+
+    def _toggle_rules(self, _e: Any = None) -> None:
+        if self.choose_box is not None:
+            self.choose_box.visible = not self.choose_box.visible
+
+    # -- the rules ------------------------------------------------------------------------------
+    @property
+    def variant(self) -> str:
+        """The variant being checked."""
+        return self.rules.variant
+
+    @property
+    def material(self) -> Any:
+        """``"tiles"`` or ``"cards"``."""
+        return material_of(self.variant)
+
+    def set_variant(self, variant: str) -> None:
+        """Check ``variant`` (default preset) instead; the inputs start empty."""
+        self.rules = Rules(variant)
+        if self.variant_chips is not None:
+            self.variant_chips.set(variant)
+        self._rebuild()
+
+    def set_options(self, options: Mapping[str, Any]) -> None:
+        """Use ``options`` (``{"preset": …, overrides}``) for the variant; inputs are kept."""
+        self.rules = Rules(self.variant, options)
+        self._paint_rules()
+        self.rules_changed()
+
+    def _variant_changed(self, key: str | None) -> None:
+        if key is not None and key != self.variant:
+            self.set_variant(key)
+        elif key is None and self.variant_chips is not None:
+            self.variant_chips.set(self.variant)
+
+    def _preset_changed(self, key: str | None) -> None:
+        if key is not None:
+            self.set_options({"preset": key})
+
+    def _paint_rules(self) -> None:
+        summary = self.rules.summary()
+        if self.game is not None:
+            summary = _("This game's rules: {rules}").format(rules=summary)
+        self.summary.value = summary
+        if self.preset_chips is not None:
+            presets = list(PRESETS[self.variant])  # type: ignore[index]
+            if len(presets) > 1:
+                self.preset_chips.set_choices(
+                    [(p, labels.preset_name(p)) for p in presets], self.rules.preset
+                )
+                self.preset_chips.control.visible = True
+            else:
+                self.preset_chips.control.visible = False
+
+    def _rebuild(self) -> None:
+        self._paint_rules()
+        self.answer = None
+        self.rule_link = None
+        self.verdict.controls = []
+        self.body.controls = self.build_inputs()
+
+    # -- for the subclasses ---------------------------------------------------------------------
+    def build_inputs(self) -> list[ft.Control]:
+        """The inputs of this check for :attr:`variant`."""
+        raise NotImplementedError
+
+    def rules_changed(self) -> None:
+        """The options changed (inputs kept): check again where the verdict is live."""
+        self.clear_verdict()
+
+    def ask(self, check: str, **fields: Any) -> dict[str, Any]:
+        """Ask the judge; the answer is kept in :attr:`answer`."""
+        self.rule_box.controls = []
+        if self.players is not None and self.variant == "carousel":
+            fields.setdefault("players", self.players)
+        self.answer = judge.answer(self.rules.request(check, **fields))
+        return self.answer
+
+    def show(self, controls: list[ft.Control]) -> None:
+        """Put a verdict on the screen."""
+        self.verdict.controls = controls
+
+    def clear_verdict(self) -> None:
+        """Remove the verdict (the inputs changed since)."""
+        self.verdict.controls = []
+        self.rule_box.controls = []
+        self.answer = None
+        self.rule_link = None
+
+    def problems(self, answer: Mapping[str, Any]) -> list[ft.Control]:
+        """Reason, message and the rule with its text (kept in :attr:`rule_link`). A live
+        verdict (above the keys) shows a rule button; the rule's text goes under the keys."""
+        if not self.verdict_first:
+            return [*problem_lines(answer), self.link(answer, text=True)]
+        excerpt = RuleLink(
+            self.app, self.variant, answer, self.kind, self.game, self.rules.options, True
+        )
+        self.rule_box.controls = [excerpt.control]
+        return [*problem_lines(answer), self.link(answer)]
+
+    def link(self, answer: Mapping[str, Any], text: bool = False) -> ft.Control:
+        """The rule behind ``answer`` (its text too where ``text``); kept in :attr:`rule_link`."""
+        self.rule_link = RuleLink(
+            self.app, self.variant, answer, self.kind, self.game, self.rules.options, text
+        )
+        return self.rule_link.control
+
+
+def kinds_variants(kind: str) -> list[str]:
+    """Variants the check ``kind`` applies to, in the usual order."""
+    return [v for v in VARIANTS if v in judge.CHECKS[kind][1]]
+
+
+# -- meld ------------------------------------------------------------------------------------
+class MeldChecker(Checker):
+    """One meld, checked as it is tapped in."""
+
+    kind = "meld"
+
+    def build_inputs(self) -> list[ft.Control]:
+        self.keyboard = PieceKeyboard(
+            self.variant,
+            _("Meld"),
+            on_change=self._changed,
+            players=self.players,
+            show_pieces=False,
+        )
+        kinds = [("best", _("Best reading")), ("run", _("Run")), ("group", _("Group"))]
+        if self.variant == "rummy101":
+            kinds.append(("pair", _("Pair")))
+        self.read_as = ChoiceChips(kinds, "best", on_change=lambda _k: self._changed())
+        self.show_empty()
+        return [
+            self.keyboard.control,
+            ft.Row(
+                [ft.Text(_("Read as"), size=14, color=MUTED), self.read_as.control],
+                wrap=True,
+                spacing=8,
+            ),
+        ]
+
+    def rules_changed(self) -> None:
+        self.check()
+
+    def _changed(self) -> None:
+        self.check()
+
+    def show_empty(self) -> None:
+        """The verdict box before any piece: how to enter a meld."""
+        hint = (
+            _("Tap a colour, then the numbers, as the meld lies from left to right.")
+            if self.material == "tiles"
+            else _("Tap a suit, then the ranks, as the meld lies from left to right.")
+        )
+        self.clear_verdict()
+        self.show([panel([ft.Text(hint, size=16, color=MUTED)], None)])
+
+    def check(self) -> dict[str, Any] | None:
+        """Judge the meld entered (a hint while it is empty)."""
+        pieces = self.keyboard.value
+        if not pieces:
+            self.show_empty()
+            return None
+        fields: dict[str, Any] = {"meld": pieces}
+        if self.read_as.value not in (None, "best"):
+            fields["as"] = self.read_as.value
+        answer = self.ask("meld", **fields)
+        self.show(self.render(answer))
+        return answer
+
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The meld verdict."""
+        if not a.get("ok"):
+            return [error_panel(a)]
+        material = self.material
+        if not a.get("valid"):
+            return [
+                panel(
+                    [
+                        verdict_header(False, _("Not valid")),
+                        meld_view(self.keyboard.value, material, fault=True),
+                        *self.problems(a),
+                    ],
+                    False,
+                )
+            ]
+        kind = str(a.get("kind", ""))
+        tiles = [str(t) for t in a.get("tiles", [])]
+        jokers = [str(j) for j in a.get("jokers", [])]
+        title = _("Valid {kind}").format(kind=_(MELD_KINDS.get(kind, kind)))
+        value = int(a.get("value", 0))
+        parts: list[ft.Control] = [
+            verdict_header(True, title, ngettext("{n} point", "{n} points", value).format(n=value)),
+            ft.Semantics(
+                label=_("Meld: {pieces}").format(pieces=meld_label(tiles, material, jokers)),
+                content=meld_view(tiles, material, jokers, size="l"),
+            ),
+        ]
+        line = jokers_line(tiles, jokers, material)
+        if line:
+            parts.append(ft.Text(line, size=16, weight=ft.FontWeight.W_500))
+        if tiles != self.keyboard.value:
+            parts.append(
+                muted(
+                    _("Shown in order; entered as {pieces}.").format(
+                        pieces=" ".join(self.keyboard.value)
+                    )
+                )
+            )
+        others = a.get("alternatives") or []
+        for alt in others:
+            if not isinstance(alt, Mapping):
+                continue
+            akind = str(alt.get("kind", ""))
+            avalue = int(alt.get("value", 0))
+            atiles = [str(t) for t in alt.get("tiles", [])]
+            ajokers = [str(j) for j in alt.get("jokers", [])]
+            parts.append(
+                ft.Text(
+                    _("Other reading: {kind} worth {n}").format(
+                        kind=_(MELD_KINDS.get(akind, akind)), n=avalue
+                    ),
+                    size=15,
+                    weight=ft.FontWeight.W_600,
+                )
+            )
+            parts.append(meld_view(atiles, material, ajokers, size="s"))
+            aline = jokers_line(atiles, ajokers, material)
+            if aline:
+                parts.append(muted(aline))
+        if others:
+            parts.append(
+                muted(_("The reading worth more stands unless the player says otherwise (§1)."))
+            )
+        parts.append(self.link(a))
+        return [panel(parts, True)]
+
+
+# -- opening -----------------------------------------------------------------------------------
+class OpeningChecker(Checker):
+    """Rummy 101 opening (by melds or pairs, threshold, taken discard) or the Tile Rummy / My
+    Rummy initial meld."""
+
+    kind = "opening"
+    verdict_first = False
+
+    def build_inputs(self) -> list[ft.Control]:
+        self.melds = MeldsEditor(
+            self.variant, _("Opening"), on_change=self.clear_verdict, players=self.players
+        )
+        self.discard: PieceKeyboard | None = None
+        self.took: ChoiceChips | None = None
+        self.highest: ft.TextField | None = None
+        self.most_pairs: ft.TextField | None = None
+        controls: list[ft.Control] = [self.need_text()]
+        if self.variant == "rummy101":
+            controls.append(muted(_("Enter each meld (or pair) laid in this turn.")))
+        else:
+            controls.append(muted(_("Enter each new meld laid from the rack in this turn.")))
+        controls.append(self.melds.control)
+        if self.variant == "rummy101":
+            self.highest = ft.TextField(
+                label=_("Highest opening by melds so far this round"),
+                keyboard_type=ft.KeyboardType.NUMBER,
+                dense=True,
+                on_change=lambda _e=None: self.clear_verdict(),
+            )
+            self.most_pairs = ft.TextField(
+                label=_("Most pairs in an opening so far this round"),
+                keyboard_type=ft.KeyboardType.NUMBER,
+                dense=True,
+                on_change=lambda _e=None: self.clear_verdict(),
+            )
+            self.rising_box = ft.Column(
+                [
+                    muted(
+                        _(
+                            "Rising threshold: each opening must beat the highest so far "
+                            "(§3). Leave empty if nobody has opened yet."
+                        )
+                    ),
+                    self.highest,
+                    self.most_pairs,
+                ],
+                spacing=6,
+                visible=self.rules.typed.threshold_mode == "rising",
+            )
+            controls.append(self.rising_box)
+            self.discard = PieceKeyboard(
+                self.variant,
+                _("Taken discard"),
+                on_change=self.clear_verdict,
+                max_pieces=1,
+            )
+            self.discard_box = ft.Column([self.discard.control], visible=False)
+            self.took = ChoiceChips(
+                [("no", _("Drew from the stock")), ("yes", _("Took the discard"))],
+                "no",
+                on_change=self._took_changed,
+            )
+            controls += [
+                ft.Text(_("This turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                self.took.control,
+                self.discard_box,
+            ]
+        self.check_button = ft.Row(
+            [primary_button(_("Check the opening"), self._check_clicked, ft.Icons.GAVEL)]
+        )
+        controls.append(self.check_button)
+        return controls
+
+    def need_text(self) -> ft.Control:
+        t = self.rules.typed
+        if self.variant == "rummy101":
+            text = _("Opening needs {n} points in runs and groups, or {p} pairs.").format(
+                n=t.threshold, p=t.pairs_needed
+            )
+        else:
+            text = _("The initial meld needs {n} points, own tiles only.").format(n=t.initial_meld)
+        self.need = ft.Text(text, size=16, weight=ft.FontWeight.W_500)
+        return self.need
+
+    def rules_changed(self) -> None:
+        self.clear_verdict()
+        self.need_text()
+        self.body.controls[0] = self.need
+        if self.variant == "rummy101":
+            self.rising_box.visible = self.rules.typed.threshold_mode == "rising"
+
+    def _took_changed(self, key: str | None) -> None:
+        if self.discard is not None:
+            self.discard_box.visible = key == "yes"
+            if key == "yes":
+                self.melds.show_keys(False)
+            else:
+                self.melds.show_keys(True)
+        self.clear_verdict()
+
+    def _check_clicked(self, _e: Any = None) -> None:
+        self.check()
+
+    def check(self) -> dict[str, Any]:
+        """Judge the opening entered."""
+        fields: dict[str, Any] = {"melds": self.melds.value}
+        if self.variant == "rummy101":
+            previous: list[dict[str, Any]] = []
+            if self.rules.typed.threshold_mode == "rising":
+                for box, by, key in (
+                    (self.highest, "melds", "value"),
+                    (self.most_pairs, "pairs", "pairs"),
+                ):
+                    raw = (box.value or "").strip() if box is not None else ""
+                    if box is not None:
+                        box.error = None
+                    if raw:
+                        if not raw.isdigit():
+                            assert box is not None
+                            box.error = _("Enter a whole number")
+                            continue
+                        previous.append({"by": by, key: int(raw)})
+            if previous:
+                fields["previous_openings"] = previous
+            took = self.took is not None and self.took.value == "yes"
+            if took and self.discard is not None and self.discard.value:
+                fields["taken_discard"] = self.discard.value[0]
+        answer = self.ask("opening", **fields)
+        self.show(self.render(answer))
+        self.app.scroll_to(VERDICT_KEY)
+        return answer
+
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The opening verdict: valid or not, how counted, each meld drawn."""
+        self.melds.set_faults(set())
+        if not a.get("ok"):
+            return [error_panel(a)]
+        valid = bool(a.get("valid"))
+        by = a.get("by")
+        value = a.get("value", 0)
+        pairs = a.get("pairs", 0)
+        needed = a.get("needed")
+        if by == "pairs":
+            detail = _("{n} pairs (needs {need}; no point minimum)").format(
+                n=pairs, need=a.get("pairs_needed")
+            )
+        else:
+            detail = _("{n} points (needs {need})").format(n=value, need=needed)
+        title = _("Valid opening") if valid else _("Not valid")
+        if self.variant != "rummy101":
+            title = _("Valid initial meld") if valid else _("Not valid")
+        parts: list[ft.Control] = [verdict_header(valid, title, detail)]
+        melds = [m for m in a.get("melds", []) if isinstance(m, Mapping)]
+        faults = {i for i, m in enumerate(melds) if not m.get("valid", True)}
+        if not valid:
+            parts += self.problems(a)
+        self.melds.set_faults(faults)
+        for i, m in enumerate(melds):
+            tiles = [str(t) for t in m.get("tiles", [])]
+            if m.get("valid", True):
+                k = str(m.get("kind", ""))
+                caption = _("Meld {n}: {kind}, {v} points").format(
+                    n=i + 1, kind=_(MELD_KINDS.get(k, k)), v=m.get("value", 0)
+                )
+            else:
+                caption = _("Meld {n}: not valid").format(n=i + 1)
+            parts.append(
+                meld_view(
+                    tiles,
+                    self.material,
+                    [str(j) for j in m.get("jokers", [])],
+                    size="s",
+                    fault=i in faults,
+                    caption=caption,
+                )
+            )
+        return [panel(parts, valid)]
+
+
+# -- turn ----------------------------------------------------------------------------------------
+class TurnChecker(Checker):
+    """One turn on the shared table: table before, rack, table after (melds or a heap)."""
+
+    kind = "turn"
+    verdict_first = False
+
+    def build_inputs(self) -> list[ft.Control]:
+        card_game = self.material == "cards"
+        self.before = MeldsEditor(
+            self.variant,
+            _("Table before"),
+            on_change=self.clear_verdict,
+            players=self.players,
+            on_focus=self._focused,
+        )
+        self.rack = PieceKeyboard(
+            self.variant,
+            _("Hand before the turn") if card_game else _("Rack before the turn"),
+            on_change=self.clear_verdict,
+            players=self.players,
+            on_focus=self._focused,
+        )
+        self.after = MeldsEditor(
+            self.variant,
+            _("Table after"),
+            on_change=self.clear_verdict,
+            players=self.players,
+            on_focus=self._focused,
+        )
+        self.heap = PieceKeyboard(
+            self.variant,
+            _("Table after (all pieces)"),
+            on_change=self.clear_verdict,
+            players=self.players,
+            on_focus=self._focused,
+        )
+        self.after_mode = ChoiceChips(
+            [("melds", _("Meld by meld")), ("heap", _("As a heap"))],
+            "melds",
+            on_change=self._mode_changed,
+        )
+        self.opened: ChoiceChips | None = None
+        self.level: ChoiceChips | None = None
+        controls: list[ft.Control] = []
+        if self.variant in ("tile_rummy", "my_rummy"):
+            self.opened = ChoiceChips(
+                [
+                    ("yes", _("Had made the initial meld")),
+                    ("no", _("This is the initial meld")),
+                ],
+                "yes",
+                on_change=lambda _k: self.clear_verdict(),
+            )
+            controls += [
+                ft.Text(_("Before this turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                self.opened.control,
+            ]
+        if self.variant == "tile_rummy" and self.game is None:
+            self.level = ChoiceChips(
+                [(r, str(i)) for i, r in enumerate(JOKER_RULES)],
+                self.rules.typed.joker_rule,
+                on_change=self._level_changed,
+            )
+            for i, chip in enumerate(self.level.chips.values()):
+                if isinstance(chip.label, ft.Text):
+                    chip.label.semantics_label = _("Joker rule {n}").format(n=i)
+            self.level_text = ft.Text("", size=14, color=MUTED)
+            controls += [
+                ft.Row(
+                    [
+                        ft.Text(_("Joker rule"), size=15, weight=ft.FontWeight.W_500),
+                        self.level.control,
+                    ],
+                    wrap=True,
+                    spacing=10,
+                ),
+                self.level_text,
+            ]
+            self._paint_level()
+        self.heap_box = ft.Column([self.heap.control], visible=False)
+        self.copy_button = ft.OutlinedButton(
+            content=_("Start from the table before"),
+            icon=ft.Icons.CONTENT_COPY,
+            on_click=self._copy_clicked,
+            height=44,
+        )
+        self.check_button = ft.Row(
+            [primary_button(_("Check the turn"), self._check_clicked, ft.Icons.GAVEL)]
+        )
+        controls += [
+            self._section_header(_("Table before"), _("Every meld on the table before the turn.")),
+            self.before.control,
+            self._section_header(
+                _("Hand before the turn") if card_game else _("Rack before the turn"),
+                _("At least every piece played this turn."),
+            ),
+            self.rack.control,
+            self._section_header(_("Table after"), _("The table as it lies now.")),
+            self.after_mode.control,
+            self.copy_button,
+            self.after.control,
+            self.heap_box,
+            self.check_button,
+        ]
+        for other in (self.after, self.rack, self.heap):
+            other.show_keys(False)
+        return controls
+
+    def _section_header(self, title: str, note: str) -> ft.Control:
+        return ft.Column([heading(title, size=18), muted(note, size=13)], spacing=0, tight=True)
+
+    # -- which keyboard shows ------------------------------------------------------------------
+    def _focused(self, which: MeldsEditor | PieceKeyboard) -> None:
+        """One keyboard at a time: the one just tapped."""
+        for other in (self.before, self.after, self.rack, self.heap):
+            if other is not which:
+                other.show_keys(False)
+
+    def _mode_changed(self, key: str | None) -> None:
+        heap = key == "heap"
+        self.after.control.visible = not heap
+        self.heap_box.visible = heap
+        self.clear_verdict()
+
+    def _level_changed(self, key: str | None) -> None:
+        if key is not None:
+            self.rules = Rules(self.variant, {"preset": self.rules.preset, "joker_rule": key})
+            self._paint_rules()
+        elif self.level is not None:
+            self.level.set(self.rules.typed.joker_rule)
+        self._paint_level()
+        self.clear_verdict()
+
+    def set_joker_rule(self, level: int) -> None:
+        """Judge with Tile Rummy joker level ``level`` (0–4), as if its chip was tapped."""
+        if self.level is None:
+            raise ValueError("the joker rule is fixed here")
+        self.level.pick(JOKER_RULES[level])
+
+    def _paint_level(self) -> None:
+        if self.level is not None:
+            self.level_text.value = labels.choice_name(self.rules.typed.joker_rule)
+
+    def rules_changed(self) -> None:
+        if self.level is not None:
+            self.level.set(self.rules.typed.joker_rule)
+            self._paint_level()
+        self.clear_verdict()
+
+    def _copy_clicked(self, _e: Any = None) -> None:
+        self.copy_before()
+
+    def copy_before(self) -> None:
+        """Fill the table after with the table before (to change only what moved)."""
+        melds = self.before.value
+        self.after.set_melds(melds)
+        self.heap.set_pieces([p for m in melds for p in m])
+        if self.after_mode.value == "heap":
+            self.heap.focus()
+        else:
+            self.after.focus()
+        self.clear_verdict()
+
+    def _check_clicked(self, _e: Any = None) -> None:
+        self.check()
+
+    def clear_verdict(self) -> None:
+        super().clear_verdict()
+        for editor in (getattr(self, "before", None), getattr(self, "after", None)):
+            if editor is not None and editor.faults:
+                editor.set_faults(set())
+
+    def check(self) -> dict[str, Any]:
+        """Judge the turn entered."""
+        fields: dict[str, Any] = {
+            "rack": self.rack.value,
+            "table_before": self.before.value,
+        }
+        if self.after_mode.value == "heap":
+            fields["table_after"] = {"heap": self.heap.value}
+        else:
+            fields["table_after"] = self.after.value
+        if self.opened is not None:
+            fields["opened"] = self.opened.value != "no"
+        answer = self.ask("turn", **fields)
+        self.show(self.render(answer))
+        self.app.scroll_to(VERDICT_KEY)
+        return answer
+
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The turn verdict: valid or not, the meld or piece at fault, what was played."""
+        if not a.get("ok"):
+            return [error_panel(a)]
+        valid = bool(a.get("valid"))
+        played = [str(p) for p in a.get("played", [])]
+        detail = None
+        if a.get("initial_meld") is not None:
+            detail = _("Initial meld worth {n}").format(n=a["initial_meld"])
+        parts: list[ft.Control] = [
+            verdict_header(valid, _("Valid turn") if valid else _("Not valid"), detail)
+        ]
+        if not valid:
+            message = str(a.get("message", ""))
+            before, after = fault_refs(message)
+            self.before.set_faults(before)
+            if self.after_mode.value != "heap":
+                self.after.set_faults(after)
+            parts += self.problems(a)
+            at_fault = a.get("tiles") or ([a["tile"]] if a.get("tile") else [])
+            if at_fault:
+                parts.append(
+                    ft.Row(
+                        [
+                            ft.Text(_("At fault:"), size=15, weight=ft.FontWeight.W_600),
+                            *[piece_view(str(p), self.material, "s") for p in at_fault],
+                        ],
+                        wrap=True,
+                        spacing=6,
+                    )
+                )
+            for which, idx in (("before", before), ("after", after)):
+                editor = self.before if which == "before" else self.after
+                melds = editor.value
+                for i in sorted(idx):
+                    if which == "after" and self.after_mode.value == "heap":
+                        continue
+                    if 0 <= i < len(melds):
+                        name = (
+                            _("table before, meld {n}")
+                            if which == "before"
+                            else _("table after, meld {n}")
+                        ).format(n=i + 1)
+                        parts.append(
+                            meld_view(melds[i], self.material, size="s", fault=True, caption=name)
+                        )
+        if played:
+            parts.append(
+                ft.Row(
+                    [
+                        ft.Text(_("Played:"), size=15, weight=ft.FontWeight.W_600),
+                        *[piece_view(p, self.material, "s") for p in played],
+                    ],
+                    wrap=True,
+                    spacing=6,
+                )
+            )
+        split = a.get("melds")
+        if isinstance(split, list) and split:
+            parts.append(ft.Text(_("The heap read as melds:"), size=15, weight=ft.FontWeight.W_600))
+            parts.append(melds_row([[str(t) for t in m] for m in split], self.material))
+        if valid:
+            parts.append(self.link(a))
+        return [panel(parts, valid)]
+
+
+# -- hand --------------------------------------------------------------------------------------
+class HandChecker(Checker):
+    """Gin: deadwood, the best melds, knock or gin, the best discard from 11 cards.
+    Carousel: the hand's value and whether it may knock."""
+
+    kind = "hand"
+
+    def build_inputs(self) -> list[ft.Control]:
+        gin = self.variant == "gin"
+        self.keyboard = PieceKeyboard(
+            self.variant,
+            _("Hand"),
+            on_change=self._changed,
+            players=self.players,
+            max_pieces=11 if gin else None,
+            show_pieces=False,
+        )
+        self.check()
+        return [self.keyboard.control]
+
+    def rules_changed(self) -> None:
+        self.check()
+
+    def _changed(self) -> None:
+        self.check()
+
+    def check(self) -> dict[str, Any] | None:
+        """Judge the hand when it is complete (gin: 10 or 11 cards)."""
+        cards = self.keyboard.value
+        gin = self.variant == "gin"
+        if (gin and len(cards) not in (10, 11)) or not cards:
+            self.clear_verdict()
+            n = len(cards)
+            if gin:
+                text = ngettext(
+                    "{n} card: a gin hand has 10 (or 11 before the discard: the best discard "
+                    "is found).",
+                    "{n} cards: a gin hand has 10 (or 11 before the discard: the best discard "
+                    "is found).",
+                    n,
+                ).format(n=n)
+            else:
+                text = _("Enter the cards left in the hand (tap a suit, then the ranks).")
+            lines: list[ft.Control] = [ft.Text(text, size=16, color=MUTED)]
+            if cards:
+                lines.insert(0, meld_view(cards, self.material, size="s"))
+            self.show([panel(lines, None)])
+            return None
+        answer = self.ask("hand", hand=cards)
+        self.show(self.render(answer))
+        return answer
+
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The hand: value or deadwood, the melds found, the cards left, knock or gin."""
+        if not a.get("ok"):
+            return [error_panel(a)]
+        material = self.material
+        deadwood = int(a.get("deadwood", 0))
+        big = False
+        if self.variant == "gin":
+            big = bool(a.get("big_gin")) and (
+                getattr(self.rules.typed, "big_gin_bonus", None) is not None
+            )
+            if big:
+                title = _("Big gin!")
+            elif a.get("gin"):
+                title = _("Gin!")
+            elif a.get("can_knock"):
+                title = _("May knock")
+            else:
+                title = _("Cannot knock yet")
+            good = bool(a.get("can_knock"))
+            detail = _("Deadwood {n} (knock at {max} or less)").format(
+                n=deadwood, max=a.get("knock_max")
+            )
+        else:
+            if a.get("went_out"):
+                title = _("Went out")
+            elif a.get("can_knock"):
+                title = _("May knock")
+            else:
+                title = _("Cannot knock yet")
+            good = bool(a.get("can_knock"))
+            detail = _("Hand worth {n} (knock at {max} or less)").format(
+                n=deadwood, max=a.get("knock_max")
+            )
+        parts: list[ft.Control] = [verdict_header(good, title, detail)]
+        discard = a.get("discard")
+        if discard and not big:
+            parts.append(
+                ft.Row(
+                    [
+                        ft.Text(_("Best discard:"), size=16, weight=ft.FontWeight.W_600),
+                        piece_view(str(discard), material, "m"),
+                    ],
+                    spacing=8,
+                )
+            )
+        melds = a.get("big_gin_melds") if self.variant == "gin" and big else a.get("melds")
+        if isinstance(melds, list) and melds:
+            parts.append(ft.Text(_("Melds"), size=16, weight=ft.FontWeight.W_600))
+            parts.append(melds_row([[str(c) for c in m] for m in melds], material))
+        unmatched = [str(c) for c in a.get("unmatched", [])]
+        if unmatched:
+            parts.append(
+                ft.Text(
+                    _("Deadwood cards") if self.variant == "gin" else _("Cards counted"),
+                    size=16,
+                    weight=ft.FontWeight.W_600,
+                )
+            )
+            parts.append(meld_view(unmatched, material, size="s"))
+        rule = a.get("rule") or ("RULES.md §5" if self.variant == "gin" else "RULES.md §6")
+        parts.append(self.link({**a, "rule": rule}))
+        return [panel(parts, good)]
+
+
+CHECKERS: dict[str, type[Checker]] = {
+    "meld": MeldChecker,
+    "opening": OpeningChecker,
+    "turn": TurnChecker,
+    "hand": HandChecker,
+}
+
+
+def build(app: App, parts: Sequence[str]) -> Any:
+    """The screen for ``/check`` (``parts`` = ``["check"]``) or ``/check/<kind>``, with the
+    route's ``?game=`` / ``?variant=`` (see :func:`route_query`)."""
+    from app.store import StoreError
+    from app.ui.frame import MessageScreen
+
+    query = route_query(app)
+    route = "/" + "/".join(parts)
+    game: Game | None = None
+    if query.get("game"):
+        try:
+            game = app.store.load_game(query["game"])
+        except StoreError:
+            return MessageScreen(app, route, _("This game is not here (was it deleted?)."))
+    variant = query.get("variant")
+    if variant not in VARIANTS:
+        variant = None
+    if len(parts) == 1:
+        return CheckHome(app, game, variant)
+    kind = parts[1]
+    if len(parts) != 2 or kind not in CHECKERS:
+        return MessageScreen(app, route, _("There is no such page."))
+    if game is not None and kind not in kinds_for(game.variant):
+        return MessageScreen(
+            app,
+            route,
+            _("{check} does not apply to {variant}.").format(
+                check=_(KIND_TITLES[kind]), variant=labels.variant_name(game.variant)
+            ),
+        )
+    return CHECKERS[kind](app, game, variant)
+
+
+__all__ = [
+    "CHECKERS",
+    "KINDS",
+    "CheckHome",
+    "Checker",
+    "HandChecker",
+    "MeldChecker",
+    "OpeningChecker",
+    "Rules",
+    "TurnChecker",
+    "build",
+    "check_route",
+    "fault_refs",
+    "human_message",
+    "kinds_for",
+    "route_query",
+    "rule_route",
+    "rule_section",
+]

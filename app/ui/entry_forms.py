@@ -1,0 +1,855 @@
+"""Round entry in each variant's own terms. Each form turns what people tap and type into the
+round request of JUDGE.md (``entry``), and puts every complaint on the field it is about.
+
+- Rummy 101: finish type, winner, each other player's opening (none / melds / pairs) and rest
+  as points + jokers or as tiles.
+- Tile Rummy / My Rummy: who emptied the rack (or the pool ran out), racks as points + jokers
+  or as tiles, penalty draws.
+- Gin: who knocked (or a void hand), both hands as cards — melds and deadwood shown as you
+  type — or deadwood typed in (with gin / big gin for the knocker).
+- Carousel: who knocked (or the stock ran out), every hand as cards (empty: went out).
+
+No form computes a score: the screen sends ``entry()`` to :func:`app.games.score_round`.
+Notation is read with :func:`rules.notation.parse_pieces` only to flag a mistyped piece at
+its field before asking the judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import flet as ft
+
+from app.i18n import _, ngettext
+from app.ui import labels
+from app.ui.breakdown import melds_text, pieces_text
+from app.ui.widgets import ERROR_COLOUR, MUTED, ChoiceChips, Stepper, player_colour, readable
+from rules import judge
+from rules.errors import RulesError
+from rules.notation import parse_pieces
+from rules.variant import meld_rules, piece_set
+
+Changed = Callable[[], None]
+
+
+class FormError(ValueError):
+    """The form has problems; each is already flagged at its field."""
+
+
+def _int_field(field: ft.TextField, lo: int = 0, hi: int = 10_000) -> int:
+    """A whole number from a text field, or FormError after flagging the field."""
+    raw = (field.value or "").strip()
+    if not raw:
+        field.error = _("Enter a number")
+        raise FormError(field.error)
+    try:
+        value = int(raw.replace("\u2212", "-"))
+    except ValueError:
+        field.error = _("“{text}” is not a whole number").format(text=raw)
+        raise FormError(field.error) from None
+    if not lo <= value <= hi:
+        field.error = _("Enter a number from {lo} to {hi}").format(lo=lo, hi=hi)
+        raise FormError(field.error)
+    field.error = None
+    return value
+
+
+class PiecesInput:
+    """A text field for pieces in RULES.md §1 notation, checked as typed only when asked."""
+
+    def __init__(
+        self, variant: str, players: int, label: str, hint: str, on_change: Changed
+    ) -> None:
+        self.variant = variant
+        self.rules = meld_rules(variant)
+        self.set = piece_set(variant, players)
+        self.field = ft.TextField(
+            error_max_lines=3,
+            label=label,
+            hint_text=hint,
+            capitalization=ft.TextCapitalization.CHARACTERS,
+            autocorrect=False,
+            enable_suggestions=False,
+            on_change=lambda _e=None: on_change(),
+            dense=True,
+        )
+
+    def tokens(self) -> list[str]:
+        """The pieces as typed, one token each."""
+        return [t for t in re.split(r"[\s,;]+", (self.field.value or "").strip()) if t]
+
+    def read(self, allow_empty: bool = False) -> list[str]:
+        """The pieces in canonical notation; FormError (flagged) on a bad token or copies."""
+        toks = self.tokens()
+        if not toks and not allow_empty:
+            self.field.error = _("Enter the pieces, e.g. {example}").format(
+                example="R5 B7 JK" if self.rules.material == "tiles" else "7H 8H 9H KS"
+            )
+            raise FormError(self.field.error)
+        try:
+            pieces = parse_pieces(
+                toks,
+                self.rules.material,
+                self.set,
+                jokers_allowed=self.rules.jokers,
+                variant_name=labels.variant_name(self.variant),
+                where=_("in this hand"),
+            )
+        except RulesError as e:
+            self.field.error = e.message
+            raise FormError(e.message) from None
+        self.field.error = None
+        return [str(p) for p in pieces]
+
+    def set_pieces(self, pieces: Sequence[str]) -> None:
+        """Show ``pieces``."""
+        self.field.value = " ".join(pieces)
+        self.field.error = None
+
+
+class RestInput:
+    """What a player has left: points + jokers (quick) or the tiles themselves."""
+
+    def __init__(self, variant: str, players: int, name: str, on_change: Changed) -> None:
+        self.name = name
+        self.on_change = on_change
+        self.mode = ChoiceChips(
+            [("value", _("Points")), ("tiles", _("Tiles"))],
+            "value",
+            on_change=self._mode_changed,
+        )
+        self.value = ft.TextField(
+            error_max_lines=3,
+            label=_("{name}: points left").format(name=name),
+            keyboard_type=ft.KeyboardType.NUMBER,
+            on_change=lambda _e=None: on_change(),
+            dense=True,
+            width=170,
+            text_size=20,
+        )
+        self.jokers = Stepper(
+            _("{name}: jokers left").format(name=name), 0, 0, 2, on_change=lambda _n: on_change()
+        )
+        self.tiles = PiecesInput(
+            variant, players, _("{name}: tiles left").format(name=name), "R5 B7 JK", on_change
+        )
+        self.value_box = ft.Column([self.value, self.jokers.control], spacing=2)
+        self.control = ft.Column([self.mode.control, self.value_box, self.tiles.field], spacing=4)
+        self._show_mode()
+
+    def _show_mode(self) -> None:
+        tiles = self.mode.value == "tiles"
+        self.value_box.visible = not tiles
+        self.tiles.field.visible = tiles
+
+    def _mode_changed(self, _key: str | None) -> None:
+        self._show_mode()
+        self.on_change()
+
+    def read(self) -> dict[str, Any]:
+        """``{"hand": [...]}`` or ``{"hand_value": n, "jokers": j}``; FormError when bad."""
+        if self.mode.value == "tiles":
+            return {"hand": self.tiles.read()}
+        return {"hand_value": _int_field(self.value, 0, 2000), "jokers": self.jokers.value}
+
+    def load(self, p: Mapping[str, Any]) -> None:
+        """Show a stored player entry."""
+        if isinstance(p.get("hand"), list):
+            self.mode.set("tiles")
+            self.tiles.set_pieces([str(x) for x in p["hand"]])
+        elif p.get("hand_value") is not None:
+            self.mode.set("value")
+            self.value.value = str(p.get("hand_value"))
+            self.jokers.set(int(p.get("jokers") or 0))
+        self.value_box.visible = self.mode.value != "tiles"
+        self.tiles.field.visible = self.mode.value == "tiles"
+
+    def flag(self, message: str) -> None:
+        """Show a complaint at the visible field."""
+        if self.mode.value == "tiles":
+            self.tiles.field.error = message
+        else:
+            self.value.error = message
+
+    def clear(self) -> None:
+        """Remove complaints."""
+        self.tiles.field.error = None
+        self.value.error = None
+
+
+def player_block(i: int, name: str, body: list[ft.Control]) -> ft.Container:
+    """A panel for one player, with the seat's colour."""
+    return ft.Container(
+        content=ft.Column(
+            [
+                ft.Row(
+                    [
+                        ft.Container(
+                            width=10, height=22, bgcolor=player_colour(i), border_radius=3
+                        ),
+                        ft.Text(name, size=18, weight=ft.FontWeight.BOLD),
+                    ]
+                ),
+                *body,
+            ],
+            spacing=6,
+        ),
+        padding=10,
+        border_radius=10,
+        border=ft.Border.all(1, ft.Colors.BLUE_GREY_100),
+    )
+
+
+class EntryForm:
+    """Base of the variant forms.
+
+    Attributes:
+        players: names in seat order.
+        controls: what the screen shows.
+        on_change: called after any edit (the screen then hides an out-of-date breakdown).
+    """
+
+    def __init__(
+        self, variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
+    ) -> None:
+        self.variant = variant
+        self.options = dict(options)
+        self.players = list(players)
+        self.on_change = on_change
+        self.controls: list[ft.Control] = []
+        self.error = ft.Text("", color=ERROR_COLOUR, visible=False, size=14)
+
+    def changed(self) -> None:
+        """Something was edited."""
+        self.on_change()
+
+    def entry(self) -> dict[str, Any]:
+        """The round request fields; raises FormError after flagging the fields."""
+        raise NotImplementedError
+
+    def load(self, entry: Mapping[str, Any]) -> None:
+        """Fill the form from a stored entry (editing a round)."""
+        raise NotImplementedError
+
+    def clear_errors(self) -> None:
+        """Remove every complaint."""
+        self.error.visible = False
+
+    def flag_player(self, name: str, message: str) -> bool:
+        """Put a judge's complaint on ``name``'s field; False when there is no such field."""
+        return False
+
+    def flag_judge(self, message: str, answer: Mapping[str, Any]) -> bool:
+        """Put the judge's complaint on the field it names (``players[i]`` in the message,
+        or ``player`` in the answer). True when a field took it."""
+        message = readable(message)
+        name = answer.get("player")
+        if isinstance(name, str) and name in self.players and self.flag_player(name, message):
+            return True
+        m = re.search(r"players\[(\d+)\]", message)
+        if m is not None:
+            index = int(m.group(1))
+            names = self.entry_order()
+            if 0 <= index < len(names) and self.flag_player(names[index], message):
+                return True
+        for name in self.players:
+            if re.search(rf"(^|\W){re.escape(name)}(\W|$)", message) and self.flag_player(
+                name, message
+            ):
+                return True
+        return False
+
+    def entry_order(self) -> list[str]:
+        """Names in the order the entry lists players."""
+        return list(self.players)
+
+    def _choose(self, chips: ChoiceChips, message: str) -> str:
+        if chips.value is None:
+            self.error.value = message
+            self.error.visible = True
+            raise FormError(message)
+        return chips.value
+
+
+# -- Rummy 101 -----------------------------------------------------------------------------------
+class Rummy101Form(EntryForm):
+    """Rummy 101 (RULES.md §3): finish, winner, openings and rests."""
+
+    FINISHES = ("normal", "joker", "one_turn", "one_turn_joker", "stock_out")
+
+    def __init__(
+        self, variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
+    ) -> None:
+        super().__init__(variant, options, players, on_change)
+        self.finish = ChoiceChips(
+            [(f, _(labels.FINISH_NAMES[f])) for f in self.FINISHES],
+            "normal",
+            on_change=lambda _k: self._refresh(),
+        )
+        self.winner = ChoiceChips(
+            [(p, p) for p in self.players], None, on_change=lambda _k: self._refresh()
+        )
+        self.winner_box = ft.Column(
+            [ft.Text(_("Who finished?"), size=16, weight=ft.FontWeight.W_500), self.winner.control],
+            spacing=4,
+        )
+        self.opened: dict[str, ChoiceChips] = {}
+        self.rests: dict[str, RestInput] = {}
+        self.opened_error: dict[str, ft.Text] = {}
+        self.blocks: dict[str, ft.Container] = {}
+        n = len(self.players)
+        for i, p in enumerate(self.players):
+            self.opened[p] = ChoiceChips(
+                [(k, _(labels.OPENED_NAMES[k])) for k in ("none", "melds", "pairs")],
+                None,
+                on_change=lambda _k: self._refresh(),
+            )
+            self.rests[p] = RestInput(variant, n, p, self.changed)
+            self.opened_error[p] = ft.Text("", color=ERROR_COLOUR, visible=False, size=13)
+            self.blocks[p] = player_block(
+                i,
+                p,
+                [
+                    ft.Text(_("Opened?"), size=14, color=MUTED),
+                    self.opened[p].control,
+                    self.opened_error[p],
+                    self.rests[p].control,
+                ],
+            )
+        self.rising_note = ft.Text(
+            _(
+                "Rising threshold: each later opening in a round had to beat the highest so "
+                "far (§3); it does not change the scoring."
+            ),
+            size=13,
+            color=MUTED,
+            visible=self.options.get("threshold_mode") == "rising",
+        )
+        self.controls = [
+            self.winner_box,
+            ft.Text(_("How did the round end?"), size=16, weight=ft.FontWeight.W_500),
+            self.finish.control,
+            self.rising_note,
+            *self.blocks.values(),
+            self.error,
+        ]
+        self._refresh(notify=False)
+
+    def _refresh(self, notify: bool = True) -> None:
+        finish = self.finish.value or "normal"
+        self.winner_box.visible = finish != "stock_out"
+        one_turn = finish in ("one_turn", "one_turn_joker")
+        for p in self.players:
+            is_winner = finish != "stock_out" and self.winner.value == p
+            self.blocks[p].visible = not is_winner
+            self.opened[p].control.visible = not one_turn
+            opened = self.opened[p].value
+            self.rests[p].control.visible = not one_turn and opened in ("melds", "pairs")
+        if notify:
+            self.changed()
+
+    def clear_errors(self) -> None:
+        super().clear_errors()
+        for p in self.players:
+            self.opened_error[p].visible = False
+            self.rests[p].clear()
+
+    def entry(self) -> dict[str, Any]:
+        self.clear_errors()
+        finish = self.finish.value or "normal"
+        bad = False
+        winner = None
+        if finish != "stock_out":
+            try:
+                winner = self._choose(self.winner, _("Tap who finished the round"))
+            except FormError:
+                bad = True
+        players: list[dict[str, Any]] = []
+        for p in self.players:
+            if p == winner:
+                players.append({"name": p, "winner": True})
+                continue
+            if finish in ("one_turn", "one_turn_joker"):
+                players.append({"name": p, "opened": "none"})
+                continue
+            opened = self.opened[p].value
+            if opened is None:
+                self.opened_error[p].value = _("Tap: not opened, melds or pairs")
+                self.opened_error[p].visible = True
+                bad = True
+                continue
+            item: dict[str, Any] = {"name": p, "opened": opened}
+            if opened != "none":
+                try:
+                    item.update(self.rests[p].read())
+                except FormError:
+                    bad = True
+            players.append(item)
+        if bad:
+            raise FormError(_("Please complete the marked fields."))
+        return {"finish": finish, "players": players}
+
+    def load(self, entry: Mapping[str, Any]) -> None:
+        self.finish.set(str(entry.get("finish", "normal")))
+        for p in entry.get("players", []):
+            name = p.get("name")
+            if name not in self.opened:
+                continue
+            if p.get("winner"):
+                self.winner.set(name)
+                continue
+            self.opened[name].set(p.get("opened"))
+            self.rests[name].load(p)
+        self._refresh(notify=False)
+
+    def flag_player(self, name: str, message: str) -> bool:
+        if name not in self.rests or not self.blocks[name].visible:
+            return False
+        if self.rests[name].control.visible:
+            self.rests[name].flag(message)
+        else:
+            self.opened_error[name].value = message
+            self.opened_error[name].visible = True
+        return True
+
+    def entry_order(self) -> list[str]:
+        return list(self.players)
+
+
+# -- Tile Rummy / My Rummy -----------------------------------------------------------------------
+POOL_OUT = "__pool_out__"
+
+
+class TilesForm(EntryForm):
+    """Tile Rummy and My Rummy (RULES.md §4): who went out, racks, penalty draws."""
+
+    def __init__(
+        self, variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
+    ) -> None:
+        super().__init__(variant, options, players, on_change)
+        self.outcome = ChoiceChips(
+            [(p, p) for p in self.players] + [(POOL_OUT, _("Pool ran out"))],
+            None,
+            on_change=lambda _k: self._refresh(),
+        )
+        n = len(self.players)
+        self.rests = {p: RestInput(variant, n, p, self.changed) for p in self.players}
+        self.penalties = {
+            p: Stepper(
+                _("{name}: penalty draws").format(name=p),
+                0,
+                0,
+                20,
+                on_change=lambda _n: self.changed(),
+            )
+            for p in self.players
+        }
+        self.rest_boxes: dict[str, ft.Column] = {}
+        blocks = []
+        for i, p in enumerate(self.players):
+            self.rest_boxes[p] = ft.Column(
+                [ft.Text(_("Left on the rack"), size=14, color=MUTED), self.rests[p].control],
+                spacing=4,
+            )
+            blocks.append(player_block(i, p, [self.rest_boxes[p], self.penalties[p].control]))
+        self.controls = [
+            ft.Text(_("Who emptied the rack?"), size=16, weight=ft.FontWeight.W_500),
+            self.outcome.control,
+            *blocks,
+            ft.Text(
+                _(
+                    "Penalty draws (3 tiles each, for an invalid turn or the timer) are "
+                    "recorded with the round; the tiles count in the rack."
+                ),
+                size=12,
+                color=MUTED,
+            ),
+            self.error,
+        ]
+        self._refresh(notify=False)
+
+    def _refresh(self, notify: bool = True) -> None:
+        for p in self.players:
+            self.rest_boxes[p].visible = self.outcome.value != p
+        if notify:
+            self.changed()
+
+    def clear_errors(self) -> None:
+        super().clear_errors()
+        for r in self.rests.values():
+            r.clear()
+
+    def entry(self) -> dict[str, Any]:
+        self.clear_errors()
+        bad = False
+        try:
+            outcome = self._choose(self.outcome, _("Tap who emptied the rack, or “Pool ran out”"))
+        except FormError:
+            outcome, bad = None, True
+        players: list[dict[str, Any]] = []
+        for p in self.players:
+            if p == outcome:
+                players.append({"name": p, "winner": True})
+                continue
+            try:
+                players.append({"name": p, **self.rests[p].read()})
+            except FormError:
+                bad = True
+        if bad:
+            raise FormError(_("Please complete the marked fields."))
+        entry: dict[str, Any] = {"players": players}
+        penalties = [
+            {"name": p, "tiles": 3, "reason": "invalid_turn"}
+            for p in self.players
+            for _k in range(self.penalties[p].value)
+        ]
+        if penalties:
+            entry["penalties"] = penalties
+        return entry
+
+    def load(self, entry: Mapping[str, Any]) -> None:
+        winner = None
+        for p in entry.get("players", []):
+            name = p.get("name")
+            if name not in self.rests:
+                continue
+            if p.get("winner"):
+                winner = name
+            else:
+                self.rests[name].load(p)
+        self.outcome.set(winner if winner is not None else POOL_OUT)
+        counts: dict[str, int] = {}
+        for d in entry.get("penalties", []) or []:
+            if isinstance(d, Mapping) and d.get("name") in self.penalties:
+                counts[d["name"]] = counts.get(d["name"], 0) + 1
+        for p, s in self.penalties.items():
+            s.set(counts.get(p, 0))
+        self._refresh(notify=False)
+
+    def flag_player(self, name: str, message: str) -> bool:
+        if name not in self.rests or not self.rest_boxes[name].visible:
+            return False
+        self.rests[name].flag(message)
+        return True
+
+
+# -- Gin -----------------------------------------------------------------------------------------
+VOID = "__void__"
+
+
+class HandInput:
+    """A hand of cards with its analysis (melds, deadwood) shown as soon as it is complete."""
+
+    def __init__(
+        self,
+        variant: str,
+        options: Mapping[str, Any],
+        players: int,
+        name: str,
+        sizes: tuple[int, ...],
+        on_change: Changed,
+    ) -> None:
+        self.variant = variant
+        self.options = options
+        self.sizes = sizes
+        self.on_change = on_change
+        hint = "AS 2S 3S 7H 7D 7C 9C 10C JC 4D" if variant == "gin" else "3S 4S 5S KD"
+        self.pieces = PiecesInput(
+            variant, players, _("{name}: hand").format(name=name), hint, self._changed
+        )
+        self.pieces.field.multiline = True
+        self.pieces.field.min_lines = 1
+        self.pieces.field.max_lines = 3
+        self.info = ft.Text("", size=14, color=MUTED)
+        self.control = ft.Column([self.pieces.field, self.info], spacing=2)
+
+    def _changed(self) -> None:
+        self.analyse()
+        self.on_change()
+
+    def analyse(self) -> dict[str, Any] | None:
+        """Ask the judge's ``hand`` check about a complete hand and show the answer."""
+        toks = self.pieces.tokens()
+        self.info.color = MUTED
+        if not toks:
+            self.info.value = ""
+            return None
+        if self.variant == "gin" and len(toks) not in self.sizes:
+            self.info.value = ngettext("{n} card", "{n} cards", len(toks)).format(n=len(toks))
+            return None
+        try:
+            cards = self.pieces.read()
+        except FormError:
+            self.info.value = ngettext("{n} card", "{n} cards", len(toks)).format(n=len(toks))
+            return None
+        answer = judge.answer(
+            {"check": "hand", "variant": self.variant, "options": dict(self.options), "hand": cards}
+        )
+        if not answer.get("ok"):
+            self.info.value = str(answer.get("message", ""))
+            self.info.color = ERROR_COLOUR
+            return None
+        if self.variant == "gin":
+            parts = [
+                _("Melds: {melds}").format(melds=melds_text(answer.get("melds"))),
+                _("deadwood {n}").format(n=answer.get("deadwood")),
+            ]
+            if answer.get("unmatched"):
+                parts[-1] += f" ({pieces_text(answer.get('unmatched'))})"
+            if answer.get("discard"):
+                parts.append(_("discards {card}").format(card=answer.get("discard")))
+            if answer.get("gin"):
+                parts.append(_("gin!"))
+            elif answer.get("can_knock"):
+                parts.append(_("may knock"))
+        else:
+            parts = [
+                ngettext("{n} card, value {v}", "{n} cards, value {v}", len(cards)).format(
+                    n=len(cards), v=answer.get("deadwood")
+                )
+            ]
+            if answer.get("can_knock"):
+                parts.append(_("may knock"))
+        self.info.value = " · ".join(parts)
+        return answer
+
+
+class GinForm(EntryForm):
+    """Gin Rummy (RULES.md §5): the knocker, both hands as cards or deadwood typed in."""
+
+    def __init__(
+        self, variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
+    ) -> None:
+        super().__init__(variant, options, players, on_change)
+        self.knocker = ChoiceChips(
+            [(p, _("{name} knocked").format(name=p)) for p in self.players]
+            + [(VOID, _("Void hand (nobody knocked)"))],
+            None,
+            on_change=lambda _k: self._refresh(),
+        )
+        self.mode = ChoiceChips(
+            [("cards", _("Cards")), ("deadwood", _("Deadwood only"))],
+            "cards",
+            on_change=lambda _k: self._refresh(),
+        )
+        self.hands = {
+            p: HandInput(variant, options, 2, p, (10, 11), self.changed) for p in self.players
+        }
+        self.deadwood = {
+            p: ft.TextField(
+                error_max_lines=3,
+                label=_("{name}: deadwood").format(name=p),
+                keyboard_type=ft.KeyboardType.NUMBER,
+                dense=True,
+                width=170,
+                text_size=20,
+                on_change=lambda _e=None: self.changed(),
+            )
+            for p in self.players
+        }
+        big = self.options.get("big_gin_bonus") is not None
+        self.gin_kind = {
+            p: ChoiceChips(
+                [("knock", _("Knock")), ("gin", _("Gin"))]
+                + ([("big_gin", _("Big gin"))] if big else []),
+                "knock",
+                on_change=lambda _k: self.changed(),
+            )
+            for p in self.players
+        }
+        self.blocks: dict[str, ft.Container] = {}
+        for i, p in enumerate(self.players):
+            self.blocks[p] = player_block(
+                i,
+                p,
+                [
+                    self.hands[p].control,
+                    self.deadwood[p],
+                    self.gin_kind[p].control,
+                ],
+            )
+        self.mode_box = ft.Column(
+            [ft.Text(_("Enter"), size=14, color=MUTED), self.mode.control], spacing=4
+        )
+        self.controls = [
+            ft.Text(_("Who knocked?"), size=16, weight=ft.FontWeight.W_500),
+            self.knocker.control,
+            self.mode_box,
+            *self.blocks.values(),
+            ft.Text(
+                _(
+                    "With cards, the referee finds the melds, the deadwood and the "
+                    "defender's lay-offs. Typed deadwood is taken as counted after lay-offs."
+                ),
+                size=12,
+                color=MUTED,
+            ),
+            self.error,
+        ]
+        self._refresh(notify=False)
+
+    def _refresh(self, notify: bool = True) -> None:
+        void = self.knocker.value == VOID
+        cards = self.mode.value != "deadwood"
+        self.mode_box.visible = not void
+        for p in self.players:
+            self.blocks[p].visible = not void
+            self.hands[p].control.visible = cards
+            self.deadwood[p].visible = not cards
+            self.gin_kind[p].control.visible = (not cards) and self.knocker.value == p
+        if notify:
+            self.changed()
+
+    def clear_errors(self) -> None:
+        super().clear_errors()
+        for p in self.players:
+            self.hands[p].pieces.field.error = None
+            self.deadwood[p].error = None
+
+    def entry(self) -> dict[str, Any]:
+        self.clear_errors()
+        knocker = self._choose(self.knocker, _("Tap who knocked, or “Void hand”"))
+        if knocker == VOID:
+            return {
+                "knocker": None,
+                "void": True,
+                "players": [{"name": p, "deadwood": 0} for p in self.players],
+            }
+        bad = False
+        players: list[dict[str, Any]] = []
+        for p in self.players:
+            try:
+                if self.mode.value == "deadwood":
+                    item: dict[str, Any] = {
+                        "name": p,
+                        "deadwood": _int_field(self.deadwood[p], 0, 100),
+                    }
+                    kind = self.gin_kind[p].value
+                    if p == knocker and kind in ("gin", "big_gin"):
+                        item[kind] = True
+                else:
+                    item = {"name": p, "hand": self.hands[p].pieces.read()}
+                players.append(item)
+            except FormError:
+                bad = True
+        if bad:
+            raise FormError(_("Please complete the marked fields."))
+        return {"knocker": knocker, "players": players}
+
+    def load(self, entry: Mapping[str, Any]) -> None:
+        knocker = entry.get("knocker")
+        if knocker is None or entry.get("void"):
+            self.knocker.set(VOID)
+        else:
+            self.knocker.set(str(knocker))
+        typed = False
+        for p in entry.get("players", []):
+            name = p.get("name")
+            if name not in self.hands:
+                continue
+            if isinstance(p.get("hand"), list):
+                self.hands[name].pieces.set_pieces([str(x) for x in p["hand"]])
+                self.hands[name].analyse()
+            elif p.get("deadwood") is not None:
+                typed = True
+                self.deadwood[name].value = str(p["deadwood"])
+                if p.get("big_gin"):
+                    self.gin_kind[name].set("big_gin")
+                elif p.get("gin"):
+                    self.gin_kind[name].set("gin")
+        self.mode.set("deadwood" if typed else "cards")
+        self._refresh(notify=False)
+
+    def flag_player(self, name: str, message: str) -> bool:
+        if name not in self.hands or not self.blocks[name].visible:
+            return False
+        if self.mode.value == "deadwood":
+            self.deadwood[name].error = message
+        else:
+            self.hands[name].pieces.field.error = message
+        return True
+
+
+# -- Carousel ------------------------------------------------------------------------------------
+STOCK_OUT = "__stock_out__"
+
+
+class CarouselForm(EntryForm):
+    """Carousel rummy (RULES.md §6): the knocker (or the stock ran out) and every hand."""
+
+    def __init__(
+        self, variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
+    ) -> None:
+        super().__init__(variant, options, players, on_change)
+        self.knocker = ChoiceChips(
+            [(p, _("{name} knocked").format(name=p)) for p in self.players]
+            + [(STOCK_OUT, _("Stock ran out"))],
+            None,
+            on_change=lambda _k: self.changed(),
+        )
+        n = len(self.players)
+        self.hands = {p: HandInput(variant, options, n, p, (), self.changed) for p in self.players}
+        blocks = [player_block(i, p, [self.hands[p].control]) for i, p in enumerate(self.players)]
+        self.controls = [
+            ft.Text(_("Who knocked?"), size=16, weight=ft.FontWeight.W_500),
+            self.knocker.control,
+            ft.Text(
+                _("Every hand as it lies; leave it empty for a player who went out."),
+                size=13,
+                color=MUTED,
+            ),
+            *blocks,
+            self.error,
+        ]
+
+    def clear_errors(self) -> None:
+        super().clear_errors()
+        for h in self.hands.values():
+            h.pieces.field.error = None
+
+    def entry(self) -> dict[str, Any]:
+        self.clear_errors()
+        knocker = self._choose(self.knocker, _("Tap who knocked, or “Stock ran out”"))
+        bad = False
+        players = []
+        for p in self.players:
+            try:
+                players.append({"name": p, "hand": self.hands[p].pieces.read(allow_empty=True)})
+            except FormError:
+                bad = True
+        if bad:
+            raise FormError(_("Please correct the marked hands."))
+        return {"knocker": None if knocker == STOCK_OUT else knocker, "players": players}
+
+    def load(self, entry: Mapping[str, Any]) -> None:
+        knocker = entry.get("knocker")
+        self.knocker.set(STOCK_OUT if knocker is None else str(knocker))
+        for p in entry.get("players", []):
+            name = p.get("name")
+            if name in self.hands and isinstance(p.get("hand"), list):
+                self.hands[name].pieces.set_pieces([str(x) for x in p["hand"]])
+                self.hands[name].analyse()
+
+    def flag_player(self, name: str, message: str) -> bool:
+        if name not in self.hands:
+            return False
+        self.hands[name].pieces.field.error = message
+        return True
+
+
+FORMS: dict[str, type[EntryForm]] = {
+    "rummy101": Rummy101Form,
+    "tile_rummy": TilesForm,
+    "my_rummy": TilesForm,
+    "gin": GinForm,
+    "carousel": CarouselForm,
+}
+
+
+def make_form(
+    variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
+) -> EntryForm:
+    """The entry form for ``variant``."""
+    return FORMS[variant](variant, options, players, on_change)

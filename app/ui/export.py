@@ -1,0 +1,126 @@
+"""Export a game (CSV or JSON: download, copy, or read the text) and import a JSON export."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from app import games
+from app.i18n import _
+from app.ui.widgets import ChoiceChips
+
+if TYPE_CHECKING:
+    from app.games import Game
+    from app.ui.shell import App
+
+
+def file_stem(game: Game) -> str:
+    """``gin-ala-ola-2025-01-31``: a safe file name for an export."""
+    words = [game.variant, *game.players, game.created[:10]]
+    stem = "-".join(re.sub(r"[^\w]+", "_", w.strip().lower()) for w in words if w)
+    return stem[:80] or "game"
+
+
+class ExportDialog:
+    """A dialog showing the game as CSV or JSON, with Copy and Download."""
+
+    def __init__(self, app: App, game: Game) -> None:
+        self.app = app
+        self.game = game
+        self.texts = {"csv": games.export_csv(game), "json": games.export_json(game)}
+        self.format = ChoiceChips(
+            [("csv", _("CSV (spreadsheet)")), ("json", _("JSON (to import again)"))],
+            "csv",
+            on_change=self._switch,
+        )
+        self.text = ft.TextField(
+            error_max_lines=3,
+            label=_("Exported text"),
+            value=self.texts["csv"],
+            multiline=True,
+            min_lines=6,
+            max_lines=10,
+            read_only=True,
+            text_size=12,
+        )
+        self.dialog = ft.AlertDialog(
+            title=ft.Text(_("Export the game")),
+            content=ft.Column(
+                [self.format.control, self.text], tight=True, width=340, scroll=ft.ScrollMode.AUTO
+            ),
+            actions=[
+                ft.TextButton(_("Copy"), icon=ft.Icons.COPY, on_click=self._copy),
+                ft.TextButton(_("Download"), icon=ft.Icons.DOWNLOAD, on_click=self._download),
+                ft.TextButton(_("Close"), on_click=self._close),
+            ],
+            scrollable=True,
+        )
+
+    def open(self) -> None:
+        """Show the dialog."""
+        self.app.open_dialog(self.dialog)
+
+    def _switch(self, key: str | None) -> None:
+        self.text.value = self.texts[key or "csv"]
+
+    @property
+    def kind(self) -> str:
+        """``csv`` or ``json``."""
+        return self.format.value or "csv"
+
+    def _copy(self, _e: Any = None) -> None:
+        self.app.copy(self.texts[self.kind])
+
+    def _download(self, _e: Any = None) -> None:
+        self.app.download(f"{file_stem(self.game)}.{self.kind}", self.texts[self.kind])
+
+    def _close(self, _e: Any = None) -> None:
+        self.app.close_dialog()
+
+
+class ImportDialog:
+    """Paste a JSON export to add the game to this app."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.text = ft.TextField(
+            error_max_lines=3,
+            label=_("Paste the exported JSON here"),
+            multiline=True,
+            min_lines=6,
+            max_lines=10,
+            text_size=12,
+        )
+        self.dialog = ft.AlertDialog(
+            title=ft.Text(_("Import a game")),
+            content=ft.Column([self.text], tight=True, width=340),
+            actions=[
+                ft.TextButton(_("Cancel"), on_click=self._close),
+                ft.FilledButton(_("Import"), on_click=self.do_import),
+            ],
+        )
+
+    def open(self) -> None:
+        """Show the dialog."""
+        self.app.open_dialog(self.dialog)
+
+    def _close(self, _e: Any = None) -> None:
+        self.app.close_dialog()
+
+    def do_import(self, _e: Any = None) -> None:
+        """Check the text, store the game and open it; problems show at the field."""
+        raw = (self.text.value or "").strip()
+        if not raw:
+            self.text.error = _("Paste the text of a JSON export first")
+            return
+        try:
+            game = games.import_json(raw)
+        except games.GameError as e:
+            self.text.error = _("Not imported: {reason}").format(reason=e.message)
+            return
+        stored = self.app.store.create_game(game)
+        self.app.close_dialog()
+        self.app.notify(_("Game imported"))
+        self.app.go(f"/game/{stored.id}")

@@ -1,0 +1,76 @@
+"""The frame every screen shares: an app bar with a back arrow and a scrolling, centred body."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from app.i18n import _
+from app.ui.widgets import centered
+
+if TYPE_CHECKING:
+    from app.ui.shell import App
+
+
+def frame(
+    app: App,
+    route: str,
+    title: str,
+    controls: list[ft.Control],
+    back: str | None = None,
+    actions: list[ft.Control] | None = None,
+) -> ft.View:
+    """A screen: app bar (title, back arrow to ``back``, actions) and ``controls``."""
+    leading: ft.Control | None = None
+    if back is not None:
+
+        def go_back(_e: Any = None) -> None:
+            app.go(back)
+
+        leading = ft.Semantics(
+            label=_("Back"),
+            button=True,
+            content=ft.IconButton(ft.Icons.ARROW_BACK, on_click=go_back),
+        )
+    bar = ft.AppBar(
+        leading=leading,
+        automatically_imply_leading=False,
+        title=ft.Text(
+            title,
+            size=20,
+            weight=ft.FontWeight.W_600,
+            max_lines=1,
+            overflow=ft.TextOverflow.ELLIPSIS,
+        ),
+        actions=actions or [],
+        bgcolor=ft.Colors.INDIGO_50,
+    )
+    return ft.View(
+        route=route,
+        appbar=bar,
+        controls=[centered(controls)],
+        scroll=ft.ScrollMode.AUTO,
+        padding=ft.Padding.only(left=12, top=10, right=16, bottom=24),
+    )
+
+
+class MessageScreen:
+    """A screen with one message and a way home (unknown route, deleted game)."""
+
+    def __init__(self, app: App, route: str, message: str) -> None:
+        self.message = message
+
+        def home(_e: Any = None) -> None:
+            app.go("/")
+
+        self.view = frame(
+            app,
+            route,
+            _("Rummy referee"),
+            [
+                ft.Text(message, size=18),
+                ft.FilledButton(_("Go to the games list"), on_click=home, height=48),
+            ],
+            back="/",
+        )

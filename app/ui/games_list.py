@@ -1,0 +1,234 @@
+"""The games list: start a game, resume an unfinished one, look at the history, export,
+import, delete."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from app.i18n import _, language, ngettext
+from app.ui import labels
+from app.ui.export import ExportDialog, ImportDialog
+from app.ui.frame import frame
+from app.ui.widgets import (
+    LEADER_BG,
+    MUTED,
+    card,
+    heading,
+    icon_button,
+    muted,
+    number,
+    primary_button,
+)
+
+if TYPE_CHECKING:
+    from app.games import GameSummary
+    from app.ui.shell import App
+
+
+def when(iso: str) -> str:
+    """A timestamp as people read it, in the server's time zone."""
+    try:
+        dt = datetime.fromisoformat(iso).astimezone()
+    except (ValueError, TypeError):
+        return iso
+    try:
+        from babel.dates import format_datetime
+
+        return str(format_datetime(dt, format="medium", locale=language()))
+    except Exception:  # noqa: BLE001 - babel without locale data: plain format
+        return dt.strftime("%Y-%m-%d %H:%M")
+
+
+def game_title(s: GameSummary) -> str:
+    """``Gin Rummy: Ala, Ola`` — the game's name in lists and on its buttons."""
+    return _("{variant}: {players}").format(
+        variant=labels.variant_name(s.variant), players=", ".join(s.players)
+    )
+
+
+PAGE = 15
+"""Game cards shown per list before "Show more"."""
+
+
+class GamesList:
+    """The home screen."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.summaries = app.store.list_games()
+        self.unfinished = [s for s in self.summaries if not s.finished]
+        self.finished = [s for s in self.summaries if s.finished]
+        controls: list[ft.Control] = []
+        notices = [getattr(n, "message", str(n)) for n in getattr(app.store, "notices", [])]
+        if notices:
+            controls.append(self._notices(notices))
+        controls.append(primary_button(_("New game"), self._new, ft.Icons.ADD))
+        controls.append(  # the referee's checkers, no game needed (app/ui/checkers.py)
+            ft.OutlinedButton(
+                content=_("Referee: check a meld, turn or hand"),
+                icon=ft.Icons.GAVEL,
+                on_click=lambda _e=None: app.go("/check"),
+                height=44,
+            )
+        )
+        if not self.summaries:
+            controls.append(
+                card(
+                    ft.Text(
+                        _(
+                            "No games yet. Tap “New game”, choose the variant and the players, "
+                            "and enter each round as it ends."
+                        ),
+                        size=16,
+                    )
+                )
+            )
+        self.lists: dict[str, tuple[list[GameSummary], ft.Column, ft.TextButton]] = {}
+        if self.unfinished:
+            controls.append(heading(_("Unfinished games")))
+            controls += self._list("unfinished", self.unfinished)
+        if self.finished:
+            controls.append(heading(_("History")))
+            controls += self._list("finished", self.finished)
+        controls.append(
+            ft.TextButton(_("Import a game (JSON)"), icon=ft.Icons.UPLOAD, on_click=self._import)
+        )
+        self.view = frame(app, "/", _("Rummy referee"), controls)
+
+    def _list(self, key: str, items: list[GameSummary]) -> list[ft.Control]:
+        """The first :data:`PAGE` cards of a list and a button for more (a long history
+        would make the home screen slow to build and to scroll)."""
+        column = ft.Column([self._game_card(s) for s in items[:PAGE]], spacing=10)
+        more = ft.TextButton(
+            "", icon=ft.Icons.EXPAND_MORE, on_click=lambda _e=None: self.show_more(key)
+        )
+        self.lists[key] = (items, column, more)
+        self._label_more(key)
+        return [column, more]
+
+    def _label_more(self, key: str) -> None:
+        items, column, more = self.lists[key]
+        left = len(items) - len(column.controls)
+        more.visible = left > 0
+        more.content = ngettext("Show {n} more game", "Show {n} more games", left).format(n=left)
+
+    def show_more(self, key: str) -> None:
+        """Add the next cards of the ``unfinished`` or ``finished`` list."""
+        items, column, _more = self.lists[key]
+        shown = len(column.controls)
+        column.controls = column.controls + [
+            self._game_card(s) for s in items[shown : shown + PAGE]
+        ]
+        self._label_more(key)
+
+    def _notices(self, texts: list[str]) -> ft.Control:
+        """The store's recovery notices (a file restored from a backup …) until dismissed."""
+        box = card(ft.Text(""), bgcolor=ft.Colors.AMBER_100)
+
+        def dismiss(_e: Any = None) -> None:
+            box.visible = False
+            self.app.store.dismiss_notices()
+
+        box.content = ft.Row(
+            [
+                ft.Icon(ft.Icons.INFO_OUTLINE),
+                ft.Text("\n".join(texts), size=15, expand=True),
+                icon_button(ft.Icons.CLOSE, _("Dismiss the notice"), dismiss),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+        )
+        self.notice_box = box
+        return box
+
+    def _game_card(self, s: GameSummary) -> ft.Control:
+        title = game_title(s)
+        best = set(s.winners if s.finished else s.leaders)
+        scores = ft.Row(wrap=True, spacing=12, run_spacing=2)
+        for p in s.players:
+            lead = p in best and s.round_count > 0
+            text = ft.Text(
+                f"{p} {number(s.totals.get(p, 0))}",
+                size=17,
+                weight=ft.FontWeight.BOLD if lead else ft.FontWeight.NORMAL,
+            )
+            if lead:
+                star = ft.Icon(ft.Icons.STAR, color=ft.Colors.AMBER_800, size=18)
+                scores.controls.append(ft.Row([star, text], spacing=2, tight=True))
+            else:
+                scores.controls.append(text)
+        status = (
+            _("Winner: {names}").format(names=", ".join(s.winners))
+            if s.finished
+            else ngettext("{n} round", "{n} rounds", s.round_count).format(n=s.round_count)
+        )
+
+        def open_game(_e: Any = None) -> None:
+            self.app.go(f"/game/{s.id}")
+
+        body = ft.Container(
+            content=ft.Column(
+                [
+                    ft.Text(labels.variant_name(s.variant), size=18, weight=ft.FontWeight.BOLD),
+                    scores,
+                    muted(f"{status} · {when(s.updated)}", size=13),
+                ],
+                spacing=4,
+            ),
+            on_click=open_game,
+            padding=ft.Padding.only(left=12, top=10, bottom=10, right=4),
+            expand=True,
+        )
+        action = _("Open {title}") if s.finished else _("Resume {title}")
+        tap = ft.Semantics(
+            label=action.format(title=title), button=True, container=True, content=body, expand=True
+        )
+        buttons = ft.Column(
+            [
+                icon_button(
+                    ft.Icons.IOS_SHARE,
+                    _("Export {title}").format(title=title),
+                    lambda _e=None: self._export(s),
+                ),
+                icon_button(
+                    ft.Icons.DELETE_OUTLINE,
+                    _("Delete {title}").format(title=title),
+                    lambda _e=None: self._delete(s),
+                ),
+            ],
+            spacing=0,
+        )
+        return ft.Container(
+            content=ft.Row([tap, buttons], vertical_alignment=ft.CrossAxisAlignment.START),
+            bgcolor=LEADER_BG if not s.finished else ft.Colors.SURFACE_CONTAINER_LOW,
+            border_radius=12,
+            border=ft.Border.all(1, ft.Colors.with_opacity(0.15, MUTED)),
+        )
+
+    # -- actions ------------------------------------------------------------------------------
+    def _new(self, _e: Any = None) -> None:
+        self.app.go("/new")
+
+    def _export(self, s: GameSummary) -> None:
+        game = self.app.store.load_game(s.id)
+        ExportDialog(self.app, game).open()
+
+    def _delete(self, s: GameSummary) -> None:
+        def really() -> None:
+            self.app.store.delete_game(s.id)
+            self.app.notify(_("Game deleted"))
+            self.app.refresh()
+
+        self.app.confirm(
+            _("Delete this game?"),
+            _(
+                "{title} with {n} rounds will be gone for good. Export it first to keep a copy."
+            ).format(title=game_title(s), n=s.round_count),
+            _("Delete"),
+            really,
+        )
+
+    def _import(self, _e: Any = None) -> None:
+        ImportDialog(self.app).open()

@@ -1,0 +1,132 @@
+"""Names people read for variants, presets, options and choices (all through :mod:`app.i18n`).
+
+The option names themselves (``knock_max`` …) are those of RULES.md and ``rules.options``;
+an option this table does not know yet is still shown, under its own name.
+"""
+
+from __future__ import annotations
+
+from app.i18n import N_, _
+
+VARIANT_NAMES: dict[str, str] = {
+    "rummy101": N_("Rummy 101"),
+    "tile_rummy": N_("Tile Rummy"),
+    "my_rummy": N_("My Rummy"),
+    "gin": N_("Gin Rummy"),
+    "carousel": N_("Carousel rummy"),
+}
+
+VARIANT_BLURBS: dict[str, str] = {
+    "rummy101": N_("Tiles, 2–4 players, open with 101 or 5 pairs"),
+    "tile_rummy": N_("Rummikub family, 2–4 players, initial meld 30"),
+    "my_rummy": N_("Rummikub family with its own joker rule and timer"),
+    "gin": N_("Cards, 2 players, knock and gin, game to 100"),
+    "carousel": N_("Cards, 2–5 players, knock at 5, game to 150"),
+}
+
+PRESET_NAMES: dict[str, str] = {
+    "standard": N_("Standard"),
+    "rising": N_("Rising threshold"),
+    "rummikub": N_("Rummikub"),
+    "rrrummy": N_("RRRummy"),
+    "tiles50": N_("Tiles 50"),
+    "dutch": N_("Dutch"),
+    "easy": N_("Easy (free jokers)"),
+    "my_rummy": N_("My Rummy"),
+    "seed": N_("House rules (seed)"),
+    "modern": N_("Modern"),
+    "classic": N_("Classic"),
+}
+
+OPTION_LABELS: dict[str, tuple[str, str]] = {
+    # name: (label, one-line explanation)
+    "threshold": (N_("Points to open by melds"), N_("Runs and groups in one turn (§3)")),
+    "pairs_needed": (N_("Pairs to open by pairs"), N_("No point minimum (§3)")),
+    "threshold_mode": (
+        N_("Opening threshold"),
+        N_("Rising: each later opening must beat the highest so far (§3)"),
+    ),
+    "initial_meld": (N_("Initial meld (points)"), N_("Own tiles only, one turn (§4)")),
+    "joker_rule": (N_("Joker rule"), N_("When a joker may leave a meld (§4)")),
+    "manipulate_on_initial_turn": (
+        N_("Rearrange in the initial-meld turn"),
+        N_("Off in the official rules (§4)"),
+    ),
+    "turn_time": (N_("Turn timer (seconds)"), N_("20–120 s; off by default in Tile Rummy (§4)")),
+    "joker_penalty": (N_("Joker left on a rack costs"), N_("Points (§4)")),
+    "winner_collects": (
+        N_("Winner collects the losers' points"),
+        N_("On for Tile Rummy, off for My Rummy (§4)"),
+    ),
+    "target": (N_("Target score"), N_("The game ends when someone reaches it")),
+    "games": (N_("Number of rounds agreed"), N_("The game ends after this many rounds")),
+    "knock_max": (N_("Knock with at most (points)"), N_("Deadwood or hand value")),
+    "undercut_on_tie": (N_("A tie undercuts the knocker"), N_("Equal deadwood (§5)")),
+    "undercut_bonus": (N_("Undercut bonus"), N_("Points")),
+    "gin_bonus": (N_("Gin bonus"), N_("Plus the defender's deadwood (§5)")),
+    "big_gin_bonus": (N_("Big gin bonus"), N_("All 11 cards melded; off where not played")),
+    "box_bonus": (N_("Box bonus per round won"), N_("Added at the end of the game (§5)")),
+    "game_bonus": (N_("Game bonus"), N_("For reaching the target")),
+    "shutout": (N_("Shutout"), N_("Only one player won any round (§5)")),
+    "shutout_bonus": (N_("Shutout bonus"), N_("Points, where shutout is a bonus")),
+    "layoffs": (N_("Defender may lay off"), N_("Onto the knocker's melds (§5)")),
+    "mode": (N_("Mode"), N_("Solo: play against the joker (§5)")),
+    "joker_value": (N_("Joker in hand counts"), N_("Points (§6)")),
+    "going_out_bonus": (N_("Going-out bonus"), N_("No cards left (§6)")),
+    "round_bonus": (N_("Bonus per round won"), N_("At the end of the game (§6)")),
+    "round_bonus_all": (
+        N_("Round bonus for every player"),
+        N_("The seed gives it only to players who did not reach the target (§6)"),
+    ),
+}
+
+CHOICE_NAMES: dict[str, str] = {
+    "fixed": N_("Fixed"),
+    "rising": N_("Rising"),
+    "free": N_("0 · Free: jokers move like any tile"),
+    "match": N_("1 · Replaced only by the tile it represents"),
+    "match_from_rack": N_("2 · … with a tile from the rack"),
+    "no_split_with_joker": N_("3 · … and no tile taken from a meld with a joker"),
+    "freed_joker_new_meld": N_("4 · … and a freed joker only into a new meld"),
+    "my_rummy": N_("My Rummy's joker rule"),
+    "bonus": N_("Bonus"),
+    "double": N_("Double the total"),
+    "none": N_("None"),
+    "duel": N_("Two players"),
+    "solo": N_("Solo"),
+}
+
+FINISH_NAMES: dict[str, str] = {
+    "normal": N_("Normal"),
+    "joker": N_("Discarding a joker"),
+    "one_turn": N_("In one turn"),
+    "one_turn_joker": N_("In one turn, with a joker"),
+    "stock_out": N_("Stock ran out"),
+}
+
+OPENED_NAMES: dict[str, str] = {
+    "none": N_("Not opened"),
+    "melds": N_("Melds"),
+    "pairs": N_("Pairs"),
+}
+
+
+def variant_name(variant: str) -> str:
+    """The variant's name in the language in force."""
+    return _(VARIANT_NAMES.get(variant, variant))
+
+
+def preset_name(preset: str) -> str:
+    """A preset's name in the language in force."""
+    return _(PRESET_NAMES.get(preset, preset))
+
+
+def option_label(name: str) -> tuple[str, str]:
+    """``(label, explanation)`` of an option, translated; unknown options show their name."""
+    label, note = OPTION_LABELS.get(name, (name, ""))
+    return _(label), (_(note) if note else "")
+
+
+def choice_name(value: str) -> str:
+    """Name of an option choice."""
+    return _(CHOICE_NAMES.get(value, value))

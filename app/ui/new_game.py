@@ -1,0 +1,300 @@
+"""New game: variant, preset, every option, the players and who deals first."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from app import games
+from app.i18n import _
+from app.ui import labels
+from app.ui.frame import frame
+from app.ui.options_form import OptionsForm
+from app.ui.widgets import (
+    ChoiceChips,
+    Stepper,
+    error_box,
+    heading,
+    muted,
+    primary_button,
+    show_error,
+)
+from rules.options import DEFAULT_PRESET, PRESETS, VARIANTS
+from rules.variant import PLAYER_COUNTS
+
+if TYPE_CHECKING:
+    from app.ui.shell import App
+
+MAX_SEATS = max(hi for _lo, hi in PLAYER_COUNTS.values())
+SUGGESTED_PLAYERS = 3
+
+
+class NewGame:
+    """The new-game form.
+
+    Attributes (for tests): ``variant`` and ``preset`` (:class:`ChoiceChips`), ``count``
+    (:class:`Stepper`), ``names`` (one text field per seat), ``dealer`` (chips of the seats),
+    ``options`` (:class:`OptionsForm`), ``start_button``.
+    """
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.known: list[str] = list(app.store.known_players())
+        last_variant = app.store.get_setting("last_variant", "rummy101")
+        if last_variant not in VARIANTS:
+            last_variant = "rummy101"
+        self.variant = ChoiceChips(
+            [(v, labels.variant_name(v)) for v in VARIANTS],
+            last_variant,
+            on_change=self._variant_changed,
+        )
+        self.variant_blurb = muted("")
+        self.preset = ChoiceChips([], None, on_change=self._preset_changed)
+        self.options_box = ft.Column([], spacing=8)
+        self.options: OptionsForm | None = None
+        self.options_toggle = ft.TextButton(
+            _("Show all options"), icon=ft.Icons.TUNE, on_click=self._toggle_options
+        )
+        self.options_visible = False
+
+        lo, hi = PLAYER_COUNTS[last_variant]  # type: ignore[index]
+        self.count = Stepper(
+            _("Number of players"),
+            max(lo, min(hi, SUGGESTED_PLAYERS)),
+            lo,
+            hi,
+            on_change=self._count_changed,
+        )
+        self.names = [
+            ft.TextField(
+                error_max_lines=3,
+                label=_("Player {n}").format(n=i + 1),
+                on_change=self._names_changed,
+                capitalization=ft.TextCapitalization.WORDS,
+                max_length=games.MAX_NAME,
+                counter="",
+                dense=True,
+            )
+            for i in range(MAX_SEATS)
+        ]
+        self.known_chips = ft.Row(wrap=True, spacing=6, run_spacing=6)
+        self.dealer = ChoiceChips([], "0")
+        self.dealer_label = ft.Text("", size=15, weight=ft.FontWeight.W_500)
+        self.end_rounds = ft.TextField(
+            error_max_lines=3,
+            label=_("Rounds agreed (empty: no limit)"),
+            keyboard_type=ft.KeyboardType.NUMBER,
+            dense=True,
+        )
+        self.end_target = ft.TextField(
+            error_max_lines=3,
+            label=_("Target score agreed (empty: none)"),
+            keyboard_type=ft.KeyboardType.NUMBER,
+            dense=True,
+        )
+        self.end_box = ft.Column(
+            [
+                muted(_("Rummy 101 has no end of its own: agree on one if you like.")),
+                self.end_rounds,
+                self.end_target,
+            ],
+            spacing=6,
+        )
+        self.error = error_box()
+        self.start_button = primary_button(_("Start the game"), self.start, ft.Icons.PLAY_ARROW)
+
+        controls: list[ft.Control] = [
+            heading(_("Variant")),
+            self.variant.control,
+            self.variant_blurb,
+            heading(_("Rules")),
+            self.preset.control,
+            self.options_toggle,
+            self.options_box,
+            heading(_("Players")),
+            self.count.control,
+            *self.names,
+            self.known_chips,
+            self.dealer_label,
+            self.dealer.control,
+            self.end_box,
+            self.error,
+            self.start_button,
+        ]
+        self.view = frame(app, "/new", _("New game"), controls, back="/")
+        self._variant_changed(last_variant)
+        self._names_changed()
+
+    # -- variant, preset, options -------------------------------------------------------------
+    @property
+    def variant_key(self) -> str:
+        """The chosen variant."""
+        return self.variant.value or "rummy101"
+
+    def _variant_changed(self, key: str | None) -> None:
+        v = key or "rummy101"
+        if self.variant.value != v:
+            self.variant.set(v)
+        self.variant_blurb.value = _(labels.VARIANT_BLURBS[v])
+        presets = PRESETS[v]  # type: ignore[index]
+        self.preset.set_choices([(p, labels.preset_name(p)) for p in presets], DEFAULT_PRESET[v])  # type: ignore[index]
+        self.preset.control.visible = len(presets) > 1
+        self.options = OptionsForm(v, DEFAULT_PRESET[v])  # type: ignore[index]
+        self.options_box.controls = [self.options.summary, self.options.control]
+        self.options.control.visible = self.options_visible
+        lo, hi = PLAYER_COUNTS[v]  # type: ignore[index]
+        self.count.lo, self.count.hi = lo, hi
+        self.count.set(self.count.value)
+        self.count.control.visible = lo != hi
+        self.end_box.visible = v == "rummy101"
+        self.dealer_label.value = (
+            _("Who deals first (then in turn)")
+            if v in ("gin", "carousel")
+            else _("Who starts first (then in turn)")
+        )
+        self._count_changed(self.count.value)
+
+    def _preset_changed(self, key: str | None) -> None:
+        if key is None or self.options is None:
+            return
+        self.options.set_preset(key)
+
+    def _toggle_options(self, _e: Any = None) -> None:
+        self.options_visible = not self.options_visible
+        if self.options is not None:
+            self.options.control.visible = self.options_visible
+        self.options_toggle.content = (
+            _("Hide the options") if self.options_visible else _("Show all options")
+        )
+
+    # -- players ------------------------------------------------------------------------------
+    def _count_changed(self, n: int) -> None:
+        for i, field in enumerate(self.names):
+            field.visible = i < n
+        self._names_changed()
+
+    def seat_names(self) -> list[str]:
+        """The names typed, trimmed, one per seat in play."""
+        return [" ".join((f.value or "").split()) for f in self.names[: self.count.value]]
+
+    def _names_changed(self, _e: Any = None) -> None:
+        names = self.seat_names()
+        shown = [n or _("Player {n}").format(n=i + 1) for i, n in enumerate(names)]
+        current = self.dealer.value if self.dealer.value is not None else "0"
+        if int(current) >= len(names):
+            current = "0"
+        self.dealer.set_choices([(str(i), n) for i, n in enumerate(shown)], current)
+        taken = {n.casefold() for n in names if n}
+        self.known_chips.controls = [
+            ft.Chip(
+                label=ft.Text(name),
+                leading=ft.Icon(ft.Icons.PERSON_ADD_ALT, size=18),
+                on_click=self._add_known(name),
+            )
+            for name in self.known
+            if name.casefold() not in taken
+        ][:12]
+        self.known_chips.visible = bool(self.known_chips.controls)
+        for f in self.names:
+            f.error = None
+
+    def _add_known(self, name: str) -> Any:
+        def add(_e: Any = None) -> None:
+            self.add_known(name)
+
+        return add
+
+    def add_known(self, name: str) -> None:
+        """Put an earlier player's name in the first empty seat (adding a seat if needed)."""
+        seats = self.names[: self.count.value]
+        for f in seats:
+            if not (f.value or "").strip():
+                f.value = name
+                self._names_changed()
+                return
+        if self.count.value < self.count.hi:
+            self.count.set(self.count.value + 1)
+            self._count_changed(self.count.value)
+            self.names[self.count.value - 1].value = name
+            self._names_changed()
+
+    # -- start --------------------------------------------------------------------------------
+    def _int_or_none(self, field: ft.TextField) -> int | None:
+        raw = (field.value or "").strip()
+        if not raw:
+            field.error = None
+            return None
+        try:
+            value = int(raw)
+        except ValueError:
+            field.error = _("Enter a whole number, or leave it empty")
+            raise
+        if value < 1:
+            field.error = _("Enter a number above 0, or leave it empty")
+            raise ValueError(raw)
+        field.error = None
+        return value
+
+    def start(self, _e: Any = None) -> None:
+        """Check the form; create and open the game, or flag what is wrong."""
+        show_error(self.error, None)
+        ok = True
+        names = self.seat_names()
+        seen: dict[str, int] = {}
+        for i, (name, field) in enumerate(zip(names, self.names, strict=False)):
+            field.error = None
+            if not name:
+                field.error = _("Enter a name")
+                ok = False
+            elif name.casefold() in seen:
+                seat = seen[name.casefold()] + 1
+                field.error = _("This name is already at seat {n}").format(n=seat)
+                ok = False
+            else:
+                seen[name.casefold()] = i
+        assert self.options is not None
+        try:
+            options = self.options.values()
+        except ValueError as e:
+            if not self.options_visible:
+                self._toggle_options()
+            show_error(self.error, str(e))
+            return
+        if options.get("mode") == "solo":
+            # Gin solo (one player against "the joker", RULES.md §5) is for the referee's
+            # checks only: the score sheet keeps duel games.
+            self.options.fields["mode"].set_error(
+                _("The score sheet keeps two-player gin; solo scoring is not supported yet")
+            )
+            if not self.options_visible:
+                self._toggle_options()
+            show_error(self.error, _("Please fix the marked fields."))
+            return
+        agreed_rounds = agreed_target = None
+        if self.variant_key == "rummy101":
+            try:
+                agreed_rounds = self._int_or_none(self.end_rounds)
+                agreed_target = self._int_or_none(self.end_target)
+            except ValueError:
+                ok = False
+        if not ok:
+            show_error(self.error, _("Please fix the marked fields."))
+            return
+        try:
+            game = games.new_game(
+                self.variant_key,
+                names,
+                options,
+                first_dealer=int(self.dealer.value or "0"),
+                agreed_rounds=agreed_rounds,
+                agreed_target=agreed_target,
+            )
+        except games.GameError as e:
+            show_error(self.error, e.message)
+            return
+        stored = self.app.store.create_game(game)
+        with contextlib.suppress(Exception):  # a setting is not worth failing the game for
+            self.app.store.set_setting("last_variant", self.variant_key)
+        self.app.go(f"/game/{stored.id}")

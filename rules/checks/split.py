@@ -1,0 +1,67 @@
+"""The ``split`` check (JUDGE.md): is this heap of pieces, with no grouping, a valid table?"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from rules.notation import format_pieces
+from rules.pieces import JOKER
+from rules.request import Request
+from rules.search.split import find_split, isolated_piece
+
+RULE: Final = {
+    "tile_rummy": "RULES.md §2, §4",
+    "my_rummy": "RULES.md §2, §4",
+    "rummy101": "RULES.md §2, §3",
+    "carousel": "RULES.md §2, §6",
+}
+"""Where the rule stands: the meld rules (§2) and the variant's table rule."""
+
+
+def answer(req: Request) -> dict[str, Any]:
+    """Answer ``{"check":"split","variant":V,"tiles":[...], "players"?: N}``.
+
+    Exact: ``valid: false`` means no partition into melds exists (RULES.md §2: runs, groups,
+    and in Rummy 101 pairs; Carousel aces low or high). An empty heap is an empty table: valid,
+    no melds.
+
+    Returns:
+        ``{"valid": true, "melds": [[canonical pieces]…], "kinds": ["run"|"group"|"pair"…],
+        "jokers": [[what each joker stands for]…]}`` (``jokers`` only when the heap holds a
+        joker: per meld, ``"R13"``/``"AS"`` for a run or pair joker, ``"?7"`` for a group joker
+        whose colour is open); melds ordered by first piece, each normalised (runs ascending,
+        groups by colour/suit, jokers where they stand). Or ``{"valid": false, "reason":
+        "no_split", "message": …, "rule": …}`` (plus ``"piece"`` when one piece fits no meld at
+        all).
+
+    Raises:
+        RulesError: missing ``tiles``, a bad token, more copies than the set holds.
+    """
+    pieces = req.pieces("tiles")
+    rule = RULE.get(req.variant, "RULES.md §2")
+    melds = find_split(pieces, req.rules)
+    if melds is None:
+        what = "tiles" if req.rules.material == "tiles" else "cards"
+        kinds = "runs, groups and pairs" if req.rules.pairs else "runs and groups"
+        out: dict[str, Any] = {"valid": False, "reason": "no_split"}
+        lonely = isolated_piece(pieces, req.rules)
+        if lonely is not None:
+            out["message"] = (
+                f"these {len(pieces)} {what} do not split into valid melds: {lonely} fits in "
+                f"no meld ({rule})"
+            )
+            out["piece"] = str(lonely)
+        else:
+            out["message"] = (
+                f"these {len(pieces)} {what} do not split into valid melds ({kinds}) ({rule})"
+            )
+        out["rule"] = rule
+        return out
+    result: dict[str, Any] = {
+        "valid": True,
+        "melds": [format_pieces(m.pieces) for m in melds],
+        "kinds": [m.kind for m in melds],
+    }
+    if any(p is JOKER for p in pieces):
+        result["jokers"] = [list(m.jokers) for m in melds]
+    return result

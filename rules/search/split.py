@@ -1,0 +1,908 @@
+"""Splitting a heap into melds, exactly (JUDGE.md ``check: split``; RULES.md §2).
+
+Given a multiset of pieces with no grouping, decide whether every piece can be placed in a valid
+meld — runs, groups and, in Rummy 101, pairs — and return one such partition.
+
+The search is the dynamic programme of van Rijn, Takes and Vis ("The complexity of Rummikub
+problems", 2015), run as a depth-first search with a per-heap memo of failed states:
+
+* numbers are processed in order 1..13 (1..14 where the ace may be high, Carousel: position 14
+  is the ace again);
+* the state after a number is, for each colour/suit, the multiset of lengths of the runs still
+  open at that number (1, 2, or 3 meaning "three or more"; the copies of a colour are
+  interchangeable so the lengths are kept sorted), the jokers not yet placed, and (ace-high only)
+  how many aces of each suit were kept back to end a run ``Q-K-A``;
+* at each number every piece of that number is placed: it continues an open run, starts a run,
+  joins a group (3–4 pieces, no colour twice) or, in Rummy 101, forms a pair; jokers fill any of
+  those places; a run of length 1–2 must continue; the state after the last number may hold only
+  runs of length ≥ 3, and every joker must be placed.
+
+Pruning that keeps it exact: a run of length ≥ 3 is never closed while a run of the same colour
+starts at the same number (continuing it is always at least as good); the pieces of the next two
+numbers (plus spare jokers) must be able to continue every run of length 1–2; each real piece
+must have some candidate meld before the search starts. Every split returned is re-checked meld
+by meld and against the heap before it is handed out.
+
+Limits: at most :data:`MAX_COPIES` copies of each numbered piece and :data:`MAX_JOKERS` jokers
+(every set in the project fits: 106 tiles, two 53-card decks). With at most two jokers, no meld
+can be all jokers, so "each meld holds a real piece" needs no extra state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import Final, Literal
+
+from rules.notation import format_open_joker
+from rules.pieces import JOKER, Card, Piece, Tile, make_piece
+from rules.variant import MeldRules
+
+MAX_JOKERS: Final = 2
+"""Most jokers in a heap (both sets hold two)."""
+MAX_COPIES: Final = 2
+"""Most copies of one numbered piece in a heap (106-tile set, two card decks)."""
+_MAX_SLOTS: Final = MAX_COPIES + MAX_JOKERS
+"""Most runs of one colour open at one number (each holds a copy or a joker there)."""
+_FAMILIES: Final = 4
+
+MeldKind = Literal["run", "group", "pair"]
+
+
+@dataclass(frozen=True, slots=True)
+class SplitMeld:
+    """One meld of a split.
+
+    Attributes:
+        kind: ``"run"``, ``"group"`` or ``"pair"``.
+        pieces: the meld in normalised order: a run ascending (an ace after the king where it is
+            high), jokers where they stand; a group by colour/suit with jokers last; a pair.
+        jokers: what each joker stands for, in the order the jokers appear: ``"R13"``, ``"AS"``
+            (a run or pair joker), or ``"?7"`` (a group joker, colour open).
+        number: where the meld starts: a run's lowest number (14 for an ace standing high, so
+            ``Q-K-A`` starts at 12), a group's or pair's number.
+    """
+
+    kind: MeldKind
+    pieces: tuple[Piece, ...]
+    jokers: tuple[str, ...]
+    number: int = 0
+
+
+# --------------------------------------------------------------------------------------------
+# Static tables (depend only on the rules of the game, never on a heap)
+
+_SLOT_STATES: Final[tuple[tuple[int, ...], ...]] = tuple(
+    combo for k in range(_MAX_SLOTS + 1) for combo in combinations_with_replacement((1, 2, 3), k)
+)
+_SLOT_INDEX: Final[dict[tuple[int, ...], int]] = {s: i for i, s in enumerate(_SLOT_STATES)}
+_STATE_BITS: Final = 6  # 35 slot states fit in 6 bits
+
+# A move of one colour at one number:
+# (new_slot_index, to_groups, jokers, need_next, need_next2, cont3, starts, run_jokers,
+#  pairs_real, pairs_joker)
+_Move = tuple[int, int, int, int, int, int, int, int, int, int]
+_NEW, _G, _J, _K2, _K1, _X, _S, _JR, _P2, _P1 = range(10)
+
+
+def _moves_for(slots: tuple[int, ...], t: int, jav: int, pairs: bool) -> tuple[_Move, ...]:
+    """Every way colour c can place its ``t`` real pieces at one number given its open runs.
+
+    Runs of length 1–2 continue; ``x`` of the runs of length ≥ 3 continue and the others close;
+    ``s`` runs start (only when none closes); ``jr`` of the run places are jokers; the real pieces
+    left form ``p2`` real pairs, ``p1`` piece+joker pairs (pairs rule only) and go to groups.
+    """
+    n1, n2, n3 = slots.count(1), slots.count(2), slots.count(3)
+    out: list[tuple[tuple[int, ...], _Move]] = []
+    for x in range(n3, -1, -1):
+        closes = n3 - x
+        max_s = 0 if closes else t + jav
+        for s in range(max_s + 1):
+            m = n1 + n2 + x + s
+            new = tuple(sorted([2] * n1 + [3] * (n2 + x) + [1] * s))
+            if len(new) > _MAX_SLOTS:
+                continue
+            k2 = n1 + s  # runs of length 1-2 after this number: need a piece at the next one
+            k1 = s  # runs of length 1: also need a piece at the one after
+            for jr in range(min(jav, m) + 1):
+                r = m - jr
+                if r < 0 or r > t:
+                    continue
+                left = t - r
+                p2_range = range(left // 2 + 1) if pairs else range(1)
+                for p2 in p2_range:
+                    rest = left - 2 * p2
+                    p1_range = range(min(rest, jav - jr) + 1) if pairs else range(1)
+                    for p1 in p1_range:
+                        g = rest - p1
+                        mv: _Move = (_SLOT_INDEX[new], g, jr + p1, k2, k1, x, s, jr, p2, p1)
+                        out.append((new, mv))
+    # Heuristic order (any order is exact): fewest jokers, then fewest pieces sent to groups,
+    # then the most runs kept open.
+    out.sort(key=lambda e: (e[1][_J], e[1][_G], -len(e[0]), -sum(e[0])))
+    return tuple(mv for _, mv in out)
+
+
+def _build_moves() -> dict[tuple[int, int, int, bool], tuple[_Move, ...]]:
+    table: dict[tuple[int, int, int, bool], tuple[_Move, ...]] = {}
+    for i, slots in enumerate(_SLOT_STATES):
+        for t in range(MAX_COPIES + 1):
+            for jav in range(MAX_JOKERS + 1):
+                for pairs in (False, True):
+                    table[i, t, jav, pairs] = _moves_for(slots, t, jav, pairs)
+    return table
+
+
+_MOVES: Final = _build_moves()
+
+
+def _group_jokers(g: tuple[int, ...], jav: int) -> tuple[int, ...]:
+    """Joker counts ``jg`` (0..jav) with which pieces ``g`` (per colour) of one number split
+    into groups: some ``k`` groups with no colour twice (``max g ≤ k``) and 3–4 pieces each."""
+    out = []
+    for jg in range(jav + 1):
+        total = sum(g) + jg
+        if total == 0 or any(
+            max(g) <= k and 3 * k <= total <= 4 * k for k in range(1, total // 3 + 1)
+        ):
+            out.append(jg)
+    return tuple(out)
+
+
+_GROUP_JG: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(
+        _group_jokers((gi % 3, gi // 3 % 3, gi // 9 % 3, gi // 27 % 3), jav)
+        for jav in range(MAX_JOKERS + 1)
+    )
+    for gi in range(3**_FAMILIES)
+)
+"""``_GROUP_JG[g0 + 3 g1 + 9 g2 + 27 g3][jokers available]`` → feasible group joker counts."""
+
+
+# --------------------------------------------------------------------------------------------
+# The search
+
+
+class _Heap:
+    """A heap read for the search: real pieces by family and number, jokers counted."""
+
+    def __init__(self, pieces: Sequence[Piece], rules: MeldRules, mirror: bool = False) -> None:
+        self.rules = rules
+        self.mirror = mirror
+        self.jokers = 0
+        self.last = 14 if rules.ace_high else 13
+        # pool[f][n]: the real pieces of family f and number n (aces at n = 1)
+        self.pool: list[list[list[Tile | Card]]] = [
+            [[] for _ in range(16)] for _ in range(_FAMILIES)
+        ]
+        for p in pieces:
+            if p is JOKER:
+                self.jokers += 1
+                continue
+            assert isinstance(p, (Tile, Card))
+            self.pool[p.family.index][self.place(p.number)].append(p)
+        # counts[n][f]; row last+1, last+2 are zero padding; in ace-high mode row 14 is filled
+        # from the state (aces kept back), so it stays zero here.
+        self.counts: list[list[int]] = [
+            [len(self.pool[f][n]) if 1 <= n <= 13 else 0 for f in range(_FAMILIES)]
+            for n in range(17)
+        ]
+
+    def place(self, number: int) -> int:
+        """Where a number stands in the search's order: itself, or mirrored (13 first) when
+        the search runs from the top down. An ace (1) stays at 1; its high place is 14."""
+        if not self.mirror or (number == 1 and self.rules.ace_high):
+            return number
+        return self.last + 1 - number
+
+    def too_many(self) -> bool:
+        return self.jokers > MAX_JOKERS or any(c > MAX_COPIES for row in self.counts for c in row)
+
+    def hopeless_piece(self) -> Tile | Card | None:
+        """A real piece with no candidate meld at all (a quick "no"), or ``None``."""
+        J = self.jokers
+        counts = self.counts
+        hi = 14 if self.rules.ace_high else 13
+        for n in range(1, 14):
+            row = counts[n]
+            present = sum(1 for c in row if c)
+            for f in range(_FAMILIES):
+                if not row[f]:
+                    continue
+                if present + J >= 3:
+                    continue  # a group is possible
+                if self.rules.pairs and (row[f] >= 2 or J >= 1):
+                    continue
+                if self._run_possible(f, n, J, hi):
+                    continue
+                if n == 1 and self.rules.ace_high and self._run_possible(f, 14, J, hi):
+                    continue
+                return self.pool[f][n][0]
+        return None
+
+    def _run_possible(self, f: int, n: int, J: int, hi: int) -> bool:
+        def has(k: int) -> bool:
+            if k == 14:
+                return self.counts[1][f] > 0
+            return 1 <= k <= 13 and self.counts[k][f] > 0
+
+        for lo in (n - 2, n - 1, n):
+            if lo < 1 or lo + 2 > hi:
+                continue
+            missing = sum(1 for k in range(lo, lo + 3) if k != n and not has(k))
+            if missing <= J:
+                return True
+        return False
+
+
+_Choice = tuple[int, tuple[_Move, ...], tuple[int, ...], int]
+"""One number's decision: (number, move per family, aces kept back per family, group jokers)."""
+
+_Option = tuple[int, int, int, int, _Move, int]
+"""One family's move at one number: (jokers it needs at least — the move's and the family's
+bound after it —, the move's jokers, pieces to groups, new slot state, the move, aces kept)."""
+
+_Buckets = tuple[list[_Option], list[_Option], list[_Option]]
+"""One family's options at one number by how many pieces go to groups (0, 1, 2)."""
+
+_Combo = tuple[tuple[int, int, int, int], int, tuple[_Move, ...], tuple[int, ...], int]
+"""A joint move at one number: (new slot states, jokers left, moves, aces kept back, group
+jokers)."""
+
+
+class _OutOfBudget(Exception):
+    """The search used its budget of state expansions without an answer (it may resume)."""
+
+
+_NO_SPLIT: Final = "no split"
+
+
+def _searcher(heap: _Heap) -> Callable[[int], list[_Choice] | str]:
+    """A resumable depth-first search over ``heap`` with a memo of failed states.
+
+    The returned ``run(budget)`` gives the chosen moves (a split exists), :data:`_NO_SPLIT`
+    (none exists), or raises :class:`_OutOfBudget` after ``budget`` more state expansions; the
+    memo survives, so a later call with a larger budget continues where this one stopped (only
+    fully explored states are ever recorded as failed).
+
+    Ace-high (Carousel): how many aces of each suit are kept back for ``Q-K-A`` is chosen at
+    number 1 but matters only from number 12 on. So a state carries no such vector; instead each
+    call asks about a *set* of kept-back vectors (a bit mask over the candidates) and the memo
+    records, per state, the vectors known to fail. Numbers 2–11 are then searched once for all
+    vectors together, and 12–14 per vector.
+    """
+    rules = heap.rules
+    counts = heap.counts
+    last = heap.last
+    ace_high = rules.ace_high
+    pairs = rules.pairs
+    moves_table = _MOVES
+    group_jg = _GROUP_JG
+    bad: dict[int, int] = {}
+    path: list[_Choice] = []
+    sb = _STATE_BITS
+    spent = [0, 0]  # expansions so far, budget limit
+    # Phase 0 (the first budget): a cheap look-ahead (the next two numbers must be able to
+    # continue every short run) and, at number 1 with the ace high, one kept-back vector per
+    # call — fast when a split is easy to find. Later phases: the per-family joker bound and
+    # all kept-back vectors at once — fast to prove that no split exists. Failed states
+    # recorded in either phase stay true in the other.
+    phase = [-1]
+    no_keep = (0, 0, 0, 0)
+
+    # candidate kept-back vectors: a suit keeps at most as many aces as runs can reach Q and K
+    kept_options: list[tuple[int, ...]] = [no_keep]
+    J0 = heap.jokers
+    per_fam = [
+        range(min(counts[1][f], counts[12][f] + J0, counts[13][f] + J0) + 1)
+        for f in range(_FAMILIES)
+    ]
+    if ace_high:
+        kept_options = [
+            (a, b, c, d)
+            for a in per_fam[0]
+            for b in per_fam[1]
+            for c in per_fam[2]
+            for d in per_fam[3]
+        ]
+    kept_bit = {k: i for i, k in enumerate(kept_options)}
+
+    # Per-family lower bound on the jokers still needed (runs and pairs only; group jokers are
+    # shared, so they count 0, and a number may take pieces of the family into groups when the
+    # other families there could make a group). The sum over families is a lower bound for the
+    # whole state: a state whose bound exceeds the jokers left is dead.
+    inf = 99
+    lb_memo: dict[int, int] = {}
+    group_ok = [
+        [
+            (
+                sum(1 for g in range(_FAMILIES) if g != f and counts[n][g]) + J0 >= 2,
+                sum(counts[n][g] for g in range(_FAMILIES) if g != f) + J0 >= 4,
+            )
+            for f in range(_FAMILIES)
+        ]
+        for n in range(15)
+    ]
+    closed = [all(x == 3 for x in st) for st in _SLOT_STATES]
+
+    def lb(f: int, n: int, s: int, k: int) -> int:
+        """Fewest jokers family ``f`` alone needs from number ``n`` on, in slot state ``s``,
+        keeping ``k`` aces for 14 (ace-high)."""
+        if n > last:
+            return 0 if closed[s] else inf
+        key = ((f << 4 | n) << sb | s) << 2 | k
+        v = lb_memo.get(key)
+        if v is not None:
+            return v
+        if n == 14:
+            t = k
+            ok1 = ok2 = False
+        else:
+            t = counts[n][f] - k if (ace_high and n == 1) else counts[n][f]
+            ok1, ok2 = group_ok[n][f]
+        best = inf
+        for mv in moves_table[s, t, J0, pairs]:
+            j = mv[_J]
+            if j >= best:
+                break
+            g = mv[_G]
+            if (g == 1 and not ok1) or (g == 2 and not ok2):
+                continue
+            if n == 14 and (mv[_P2] or mv[_P1]):
+                continue
+            v = j + lb(f, n + 1, mv[_NEW], k)
+            if v < best:
+                best = v
+                if best == 0:
+                    break
+        lb_memo[key] = best
+        return best
+
+    any_memo: dict[int, int] = {}
+
+    def lb_any(f: int, n: int, s: int) -> int:
+        """:func:`lb` for the best kept-back count (the state does not fix it)."""
+        key = (f << 4 | n) << sb | s
+        v = any_memo.get(key)
+        if v is None:
+            v = min(lb(f, n, s, k) for k in per_fam[f])
+            any_memo[key] = v
+        return v
+
+    opt_memo: dict[int, _Buckets | None] = {}
+
+    def family_options(
+        f: int, n: int, s: int, J: int, kept: tuple[int, ...] | None
+    ) -> _Buckets | None:
+        """Family ``f``'s moves at number ``n`` from slot state ``s`` after which it can
+        still finish with the jokers left (memoised: they depend on nothing else). At number 1
+        with the ace high the kept-back count is chosen here; ``kept`` gives it from 12 on;
+        ``None`` in between (then the bound takes the best count)."""
+        at_top = n == 14
+        first_ace = ace_high and n == 1
+        middle = kept is None and not first_ace
+        k_fixed = kept[f] if kept else 0
+        key = ((((f << 4 | n) << sb | s) << 2 | J) << 2) | k_fixed
+        if key in opt_memo:
+            return opt_memo[key]
+        opts: list[_Option] = []
+        cheap = phase[0] == 0
+        nxt1 = n + 1 <= last
+        nxt2 = n + 2 <= last
+        keep_range = per_fam[f] if first_ace else (k_fixed,)
+        for keep in keep_range:
+            if at_top:
+                t = keep
+            elif first_ace:
+                t = counts[1][f] - keep
+            else:
+                t = counts[n][f]
+            base = (f << 4 | (n + 1)) << sb
+            if cheap:
+                t1 = (keep if n + 1 == 14 else counts[n + 1][f]) if nxt1 else 0
+                t2 = (keep if n + 2 == 14 else counts[n + 2][f]) if nxt2 else 0
+            for mv in moves_table[s, t, J, pairs]:
+                if at_top and (mv[_G] or mv[_P2] or mv[_P1]):
+                    continue
+                jm = mv[_J]
+                if cheap:
+                    k2 = mv[_K2]
+                    k1 = mv[_K1]
+                    if (k2 and not nxt1) or (k1 and not nxt2):
+                        continue
+                    d = (k2 - t1 if k2 > t1 else 0) + (k1 - t2 if k1 > t2 else 0)
+                elif middle:
+                    got = any_memo.get(base | mv[_NEW])
+                    d = lb_any(f, n + 1, mv[_NEW]) if got is None else got
+                else:
+                    got = lb_memo.get((base | mv[_NEW]) << 2 | keep)
+                    d = lb(f, n + 1, mv[_NEW], keep) if got is None else got
+                if jm + d > J:
+                    continue
+                opts.append((jm + d, jm, mv[_G], mv[_NEW], mv, keep))
+        if not opts:
+            opt_memo[key] = None
+            return None
+        opts.sort(key=lambda o: o[0])  # stable: by jokers needed, then the moves' own order
+        buckets: _Buckets = ([], [], [])
+        for o in opts:
+            buckets[o[2]].append(o)
+        opt_memo[key] = buckets
+        return buckets
+
+    def combos(
+        n: int, slots: tuple[int, int, int, int], J: int, kept: tuple[int, ...] | None
+    ) -> list[_Buckets] | None:
+        """Per family, the moves at number ``n`` (see :func:`family_options`); ``None`` when
+        some family has none."""
+        options: list[_Buckets] = []
+        for f in range(_FAMILIES):
+            opts = family_options(f, n, slots[f], J, kept)
+            if opts is None:
+                return None
+            options.append(opts)
+        return options
+
+    def each_joint(options: list[_Buckets], J: int, at_top: bool) -> Iterator[_Combo]:
+        """The joint moves: one move per family, the groups of the number feasible, jokers
+        enough for the moves, the groups and every family's bound. The pieces each family
+        sends to groups are chosen first (at most 81 ways, most ruled out at once by the
+        group rule), then the moves; fewest jokers needed first, then fewest pieces in groups.
+        """
+        b0, b1, b2, b3 = options
+        cands: list[
+            tuple[int, int, int, list[_Option], list[_Option], list[_Option], list[_Option]]
+        ] = []
+        for g0 in range(3):
+            l0 = b0[g0]
+            if not l0:
+                continue
+            c0 = l0[0][0]
+            for g1 in range(3):
+                l1 = b1[g1]
+                if not l1 or c0 + l1[0][0] > J:
+                    continue
+                c1 = c0 + l1[0][0]
+                for g2 in range(3):
+                    l2 = b2[g2]
+                    if not l2 or c1 + l2[0][0] > J:
+                        continue
+                    c2 = c1 + l2[0][0]
+                    for g3 in range(3):
+                        l3 = b3[g3]
+                        if not l3 or c2 + l3[0][0] > J:
+                            continue
+                        base = c2 + l3[0][0]
+                        gi = g0 + 3 * g1 + 9 * g2 + 27 * g3
+                        if (at_top and gi) or not group_jg[gi][J - base]:
+                            continue
+                        cands.append((base, g0 + g1 + g2 + g3, gi, l0, l1, l2, l3))
+        cands.sort(key=lambda c: (c[1], c[0]))
+        for _base, _gs, gi, l0, l1, l2, l3 in cands:
+            jg_row = group_jg[gi]
+            m1 = l1[0][0]
+            m2 = l2[0][0]
+            m3 = l3[0][0]
+            for c0, jm0, _g0, s0, mv0, k0 in l0:
+                if c0 + m1 + m2 + m3 > J:
+                    break
+                for c1, jm1, _g1, s1, mv1, k1 in l1:
+                    x1 = c0 + c1
+                    if x1 + m2 + m3 > J:
+                        break
+                    for c2, jm2, _g2, s2, mv2, k2 in l2:
+                        x2 = x1 + c2
+                        if x2 + m3 > J:
+                            break
+                        for c3, jm3, _g3, s3, mv3, k3 in l3:
+                            x3 = x2 + c3
+                            if x3 > J:
+                                break
+                            used = jm0 + jm1 + jm2 + jm3
+                            for jg in jg_row[J - x3]:
+                                yield (
+                                    (s0, s1, s2, s3),
+                                    J - used - jg,
+                                    (mv0, mv1, mv2, mv3),
+                                    (k0, k1, k2, k3),
+                                    jg,
+                                )
+
+    def solve(n: int, slots: tuple[int, int, int, int], J: int, want: int) -> int:
+        """A kept-back vector (as one bit of ``want``) with which the search completes from
+        this state, or 0; on success the path holds the choices from ``n`` on (reversed)."""
+        if n > last:
+            return want & -want if J == 0 else 0
+        key = ((((n << sb | slots[0]) << sb | slots[1]) << sb | slots[2]) << sb | slots[3]) << 2 | J
+        known = bad.get(key, 0)
+        want &= ~known
+        if not want:
+            return 0
+        spent[0] += 1
+        if spent[0] > spent[1]:
+            raise _OutOfBudget
+        if ace_high and n == 1 and phase[0] == 0:
+            options = combos(n, slots, J, no_keep)
+            if options is not None:
+                for child, cj, mvs, keep, jg in each_joint(options, J, False):
+                    bit = kept_bit.get(keep)
+                    if bit is None or not want >> bit & 1:
+                        continue
+                    found = solve(n + 1, child, cj, 1 << bit)
+                    if found:
+                        path.append((n, mvs, keep, jg))
+                        return found
+        elif ace_high and n == 1:
+            # group the joint moves by the state they lead to, each with its kept-back vectors
+            options = combos(n, slots, J, no_keep)
+            if options is not None:
+                by_child: dict[tuple[tuple[int, int, int, int], int], dict[int, _Combo]] = {}
+                for combo in each_joint(options, J, False):
+                    bit = kept_bit.get(combo[3])
+                    if bit is None or not want >> bit & 1:
+                        continue
+                    by_child.setdefault((combo[0], combo[1]), {}).setdefault(bit, combo)
+                for (child, cj), by_bit in by_child.items():
+                    mask = 0
+                    for bit in by_bit:
+                        mask |= 1 << bit
+                    found = solve(n + 1, child, cj, mask)
+                    if found:
+                        c = by_bit[found.bit_length() - 1]
+                        path.append((n, c[2], c[3], c[4]))
+                        return found
+        elif ace_high and n >= 12:
+            # from here on the kept-back aces count: one vector at a time
+            w = want
+            while w:
+                low = w & -w
+                w ^= low
+                kept = kept_options[low.bit_length() - 1]
+                options = combos(n, slots, J, kept)
+                if options is None:
+                    continue
+                for child, cj, mvs, _k, jg in each_joint(options, J, n == 14):
+                    found = solve(n + 1, child, cj, low)
+                    if found:
+                        path.append((n, mvs, kept, jg))
+                        return found
+        else:
+            options = combos(n, slots, J, None if ace_high else no_keep)
+            if options is not None:
+                nb = (n + 1) << sb
+                for child, cj, mvs, _k, jg in each_joint(options, J, False):
+                    ckey = (
+                        (((nb | child[0]) << sb | child[1]) << sb | child[2]) << sb | child[3]
+                    ) << 2 | cj
+                    if not want & ~bad.get(ckey, 0):
+                        continue  # known to fail: skip the call
+                    found = solve(n + 1, child, cj, want)
+                    if found:
+                        path.append((n, mvs, no_keep, jg))
+                        return found
+        bad[key] = known | want
+        return 0
+
+    def run(budget: int) -> list[_Choice] | str:
+        if phase[0] < 1:
+            phase[0] += 1
+            opt_memo.clear()
+        spent[1] = spent[0] + budget
+        path.clear()
+        if solve(1, no_keep, heap.jokers, (1 << len(kept_options)) - 1):
+            path.reverse()
+            return list(path)
+        return _NO_SPLIT
+
+    return run
+
+
+_FIRST_BUDGET: Final = 200
+_BUDGET_GROWTH: Final = 4
+
+
+def _race(heap: _Heap, pieces: Sequence[Piece]) -> tuple[_Heap, list[_Choice]] | None:
+    """Search from 1 up and from 13 down in turns, each with a growing budget, until one of
+    them answers; both are exact, and a hard spot near one end is usually found fast from that
+    end. Returns the heap as the winning search saw it and its moves, or ``None`` (no split)."""
+    runners: list[tuple[_Heap, Callable[[int], list[_Choice] | str]]] = [(heap, _searcher(heap))]
+    budget = _FIRST_BUDGET
+    i = 0
+    while True:
+        h, run = runners[i]
+        try:
+            got = run(budget)
+        except _OutOfBudget:
+            if len(runners) == 1:
+                mirrored = _Heap(pieces, heap.rules, mirror=True)
+                runners.append((mirrored, _searcher(mirrored)))
+            i = 1 - i
+            if i == 0:
+                budget *= _BUDGET_GROWTH
+            continue
+        return None if isinstance(got, str) else (h, got)
+
+
+# --------------------------------------------------------------------------------------------
+# Reconstruction and checking
+
+_Entry = tuple[Piece, int, int]
+"""A placed piece: (piece, number it stands at 1..14, family index)."""
+
+
+def _build(heap: _Heap, path: list[_Choice]) -> list[SplitMeld]:
+    material = heap.rules.material
+    pool = [[list(cell) for cell in fam] for fam in heap.pool]
+    open_runs: list[list[list[_Entry]]] = [[] for _ in range(_FAMILIES)]
+    runs: list[list[_Entry]] = []
+    groups: list[list[_Entry]] = []
+    pair_melds: list[list[_Entry]] = []
+    for n, fam_moves, _kept, jg in path:
+        cell_n = 1 if n == 14 else n
+        group_pieces: list[_Entry] = []
+        for f, mv in enumerate(fam_moves):
+            cell = pool[f][cell_n]
+            if n == 1 and heap.rules.ace_high:
+                # the aces kept back stay in the pool for number 14
+                take = len(cell) - _kept[f]
+                here, pool[f][1] = cell[:take], cell[take:]
+                cell = here
+            # open runs of this family, shortest first: lengths 1-2 continue, then x of the rest
+            current = sorted(open_runs[f], key=len)
+            short = [r for r in current if len(r) < 3]
+            long_ = [r for r in current if len(r) >= 3]
+            x = mv[_X]
+            cont = short + long_[:x]
+            runs.extend(long_[x:])
+            fresh: list[list[_Entry]] = [[] for _ in range(mv[_S])]
+            places = cont + fresh
+            jr = mv[_JR]
+            # jokers go to the new runs first (they start them), then to continuing runs
+            joker_places = set(range(len(places) - jr, len(places)))
+            for i, run in enumerate(places):
+                if i in joker_places:
+                    run.append((JOKER, n, f))
+                else:
+                    run.append((cell.pop(), n, f))
+            open_runs[f] = places
+            for _ in range(mv[_P2]):
+                a, b = cell.pop(), cell.pop()
+                pair_melds.append([(a, n, f), (b, n, f)])
+            for _ in range(mv[_P1]):
+                pair_melds.append([(cell.pop(), n, f), (JOKER, n, f)])
+            if len(cell) != mv[_G]:
+                raise RuntimeError("split reconstruction lost track of pieces")
+            group_pieces.extend((p, n, f) for p in cell)
+            cell.clear()
+        if group_pieces or jg:
+            groups.extend(_deal_groups(group_pieces, jg, n))
+    for f in range(_FAMILIES):
+        runs.extend(open_runs[f])
+    if heap.mirror:
+        # back to the real numbers: the search ran from the top down
+        top = heap.last + 1
+
+        def back(entries: list[_Entry]) -> list[_Entry]:
+            return [(p, top - n, f) for p, n, f in entries]
+
+        runs = [back(r)[::-1] for r in runs]
+        groups = [back(g) for g in groups]
+        pair_melds = [back(pr) for pr in pair_melds]
+    melds: list[SplitMeld] = []
+    for run in runs:
+        for part in _cut_run(run, heap.rules.max_run):
+            melds.append(_run_meld(part, material))
+    for grp in groups:
+        melds.append(_group_meld(grp, material))
+    for pr in pair_melds:
+        melds.append(_pair_meld(pr, material))
+    melds.sort(key=_meld_order)
+    return melds
+
+
+def _deal_groups(pieces: list[_Entry], jokers: int, n: int) -> list[list[_Entry]]:
+    """Deal the pieces of one number (sorted by family) and ``jokers`` round-robin into ``k``
+    groups; same-family pieces are adjacent and at most ``k`` of a family, so no group gets a
+    family twice, and sizes differ by at most one, so each holds 3–4."""
+    total = len(pieces) + jokers
+    counts = [sum(1 for e in pieces if e[2] == f) for f in range(_FAMILIES)]
+    k = next(k for k in range(1, total // 3 + 1) if max(counts) <= k and 3 * k <= total <= 4 * k)
+    items = sorted(pieces, key=lambda e: e[2]) + [(JOKER, n, -1)] * jokers
+    out: list[list[_Entry]] = [[] for _ in range(k)]
+    for i, e in enumerate(items):
+        out[i % k].append(e)
+    return out
+
+
+def _cut_run(run: list[_Entry], max_run: int) -> list[list[_Entry]]:
+    """A run longer than ``max_run`` (only possible A..K..A with the ace high) cut in two."""
+    if len(run) <= max_run:
+        return [run]
+    return [run[:3], run[3:]]
+
+
+def _stands_for(number: int, family: int, material: Literal["tiles", "cards"]) -> str:
+    return str(make_piece(material, 1 if number == 14 else number, family))
+
+
+def _run_meld(run: list[_Entry], material: Literal["tiles", "cards"]) -> SplitMeld:
+    return SplitMeld(
+        "run",
+        tuple(p for p, _, _ in run),
+        tuple(_stands_for(n, f, material) for p, n, f in run if p is JOKER),
+        run[0][1],
+    )
+
+
+def _group_meld(grp: list[_Entry], material: Literal["tiles", "cards"]) -> SplitMeld:
+    return SplitMeld(
+        "group",
+        tuple(p for p, _, _ in grp),
+        tuple(format_open_joker(n, material) for p, n, _ in grp if p is JOKER),
+        grp[0][1],
+    )
+
+
+def _pair_meld(pr: list[_Entry], material: Literal["tiles", "cards"]) -> SplitMeld:
+    return SplitMeld(
+        "pair",
+        tuple(p for p, _, _ in pr),
+        tuple(_stands_for(n, f, material) for p, n, f in pr if p is JOKER),
+        pr[0][1],
+    )
+
+
+_KIND_ORDER: Final = {"run": 0, "group": 1, "pair": 2}
+
+
+def _meld_order(m: SplitMeld) -> tuple[int, int, int, int]:
+    """Melds by where they start (number, then colour/suit of the first real piece), runs
+    before groups before pairs."""
+    first = next(p for p in m.pieces if p is not JOKER)
+    assert isinstance(first, (Tile, Card))
+    return (m.number, _KIND_ORDER[m.kind], first.family.index, len(m.pieces))
+
+
+def check_split(pieces: Sequence[Piece], melds: Sequence[SplitMeld], rules: MeldRules) -> None:
+    """Check a split independently of the search (the search's own guard).
+
+    Every meld must be valid with its jokers standing as recorded (runs: one family,
+    consecutive numbers, 3..``max_run`` long, the ace only low, or high where ``ace_high``;
+    groups: one number, 3..``max_group`` pieces, no family twice; pairs where ``rules.pairs``:
+    two identical pieces or a piece and a joker), and the melds must use exactly ``pieces``.
+
+    Raises:
+        RuntimeError: the split is not valid (a bug in the search).
+    """
+    from collections import Counter
+
+    used: Counter[Piece] = Counter()
+    for m in melds:
+        used.update(m.pieces)
+        if not _meld_ok(m, rules):
+            raise RuntimeError(f"split produced an invalid {m.kind}: {[str(p) for p in m.pieces]}")
+    if used != Counter(pieces):
+        raise RuntimeError("split does not use exactly the heap")
+
+
+def _meld_ok(m: SplitMeld, rules: MeldRules) -> bool:
+    reals = [p for p in m.pieces if p is not JOKER]
+    if not reals or sum(1 for p in m.pieces if p is JOKER) != len(m.jokers):
+        return False
+    if m.kind == "pair":
+        if not rules.pairs or len(m.pieces) != 2:
+            return False
+        return len(reals) == 1 or reals[0] == reals[1]
+    if m.kind == "group":
+        if not 3 <= len(m.pieces) <= rules.max_group:
+            return False
+        fams = [p.family for p in reals if isinstance(p, (Tile, Card))]
+        nums = {p.number for p in reals if isinstance(p, (Tile, Card))}
+        return len(nums) == 1 and len(set(fams)) == len(fams)
+    if not 3 <= len(m.pieces) <= rules.max_run:
+        return False
+    first = reals[0]
+    assert isinstance(first, (Tile, Card))
+    idx = m.pieces.index(first)
+    top = 14 if rules.ace_high else 13
+    starts = (1, 14) if (first.number == 1 and rules.ace_high) else (first.number,)
+    return any(_run_from(m.pieces, first, idx, at, rules, top) for at in starts)
+
+
+def _run_from(
+    pieces: Sequence[Piece], first: Tile | Card, idx: int, at: int, rules: MeldRules, top: int
+) -> bool:
+    """The pieces read as a run with ``first`` (at index ``idx``) standing at number ``at``."""
+    start = at - idx
+    if start < 1 or start + len(pieces) - 1 > top:
+        return False
+    for i, p in enumerate(pieces):
+        if p is JOKER:
+            continue
+        assert isinstance(p, (Tile, Card))
+        expected = start + i
+        num = 14 if (p.number == 1 and expected == 14 and rules.ace_high) else p.number
+        if p.family != first.family or num != expected:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# Public API
+
+
+def find_split(pieces: Sequence[Piece], rules: MeldRules) -> list[SplitMeld] | None:
+    """Split a heap into valid melds, exactly (JUDGE.md ``check: split``, RULES.md §2).
+
+    Args:
+        pieces: the heap: tiles or cards of ``rules.material`` and jokers, in any order; at most
+            two copies of each numbered piece and two jokers (the judge copy-checks first).
+        rules: the variant's meld rules: ``pairs`` (Rummy 101 pairs count as melds),
+            ``ace_high`` (Carousel: Q-K-A as well as A-2-3, never K-A-2), ``jokers``.
+
+    Returns:
+        The melds of one valid split, using every piece exactly once, ordered by their first
+        piece (number, then colour/suit; runs before groups); ``[]`` for an empty heap (an
+        empty table is valid); ``None`` when no split exists.
+
+    Raises:
+        ValueError: more than :data:`MAX_COPIES` copies of a piece or :data:`MAX_JOKERS`
+            jokers, or a joker where ``rules.jokers`` is false.
+    """
+    heap = _Heap(pieces, rules)
+    if heap.too_many():
+        raise ValueError(
+            f"split handles at most {MAX_COPIES} copies of a piece and {MAX_JOKERS} jokers"
+        )
+    if heap.jokers and not rules.jokers:
+        raise ValueError(f"{rules.variant} is played without jokers")
+    if not pieces:
+        return []
+    if heap.hopeless_piece() is not None:
+        return None
+    found = _race(heap, pieces)
+    if found is None:
+        return None
+    melds = _build(*found)
+    check_split(pieces, melds, rules)
+    return melds
+
+
+def _split_one_way(
+    pieces: Sequence[Piece], rules: MeldRules, mirror: bool, phase: int = 0
+) -> list[SplitMeld] | None:
+    """:func:`find_split` with the search run one way only (from 1 up, or from 13 down when
+    ``mirror``), in one phase only (0: quick look-ahead; 1: joker bound), and no quick
+    pre-check: for tests of each part of the search."""
+    heap = _Heap(pieces, rules, mirror=mirror)
+    if not pieces:
+        return []
+    run = _searcher(heap)
+    if phase:
+        with contextlib.suppress(_OutOfBudget):
+            run(0)  # spends phase 0 at once
+    got = run(10**9)
+    if isinstance(got, str):
+        return None
+    melds = _build(heap, got)
+    check_split(pieces, melds, rules)
+    return melds
+
+
+def isolated_piece(pieces: Sequence[Piece], rules: MeldRules) -> Tile | Card | None:
+    """A piece of the heap that fits in no meld at all with the other pieces (no group, run or
+    pair could hold it, whatever else is done), or ``None``. A quick reason for a "no"; a heap
+    with no isolated piece may still have no split."""
+    heap = _Heap(pieces, rules)
+    return heap.hopeless_piece()
+
+
+def split_heap(pieces: Sequence[Piece], rules: MeldRules) -> list[list[Piece]] | None:
+    """The melds of one valid split of ``pieces`` (see :func:`find_split`), each as a list of
+    pieces in normalised order, or ``None`` when the heap cannot be split into melds."""
+    melds = find_split(pieces, rules)
+    if melds is None:
+        return None
+    return [list(m.pieces) for m in melds]

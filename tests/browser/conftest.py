@@ -1,0 +1,270 @@
+"""Browser tests: the app served by ``python -m app`` (offline, ``no_cdn``) and driven in
+headless Debian Chromium through Python playwright at phone size (360×740).
+
+Facts these helpers rely on (../shared/FLET_NOTES.md): wait for ``flt-glass-pane``, then click
+``flt-semantics-placeholder`` to switch on the accessibility tree (again after each reload);
+controls are found by role and accessible name; wait ~150 ms after clicking a text box before
+typing; wait ~0.5 s before a screenshot. Never ``playwright install``: Chromium is the Debian
+package at /usr/bin/chromium.
+
+Screenshots go to ``test-artifacts/screenshots/`` (git-ignored) for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+START_TIMEOUT = 90.0
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``python -m app`` running in a child process on a free port with its own data file."""
+
+    def __init__(self, data: Path, port: int | None = None) -> None:
+        self.data = data
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.log = data.parent / f"server-{self.port}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        env = dict(os.environ, CI="true", PYTHONUNBUFFERED="1")
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "app",
+                    "--port",
+                    str(self.port),
+                    "--data",
+                    str(self.data),
+                    "--no-browser",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the app exited: {self.log.read_text()[-2000:]}")
+            if "running at" in self.log.read_text(errors="replace"):
+                return self
+            time.sleep(0.05)
+        raise RuntimeError(f"the app did not start in time: {self.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium for the whole run."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The app with an empty data file, for one test module."""
+    data = tmp_path_factory.mktemp("data") / "games.json"
+    srv = Server(data).start()
+    yield srv
+    srv.stop()
+
+
+class Phone:
+    """A browser tab at phone size with helpers that find controls by role and name."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page = page
+        self.url = url
+
+    # -- loading ------------------------------------------------------------------------------
+    def open(self, path: str = "/") -> Phone:
+        self.page.goto(self.url.rstrip("/") + path)
+        self.ready()
+        return self
+
+    def reload(self) -> Phone:
+        self.page.reload()
+        self.ready()
+        return self
+
+    def ready(self) -> None:
+        """Wait for Flutter, switch the accessibility tree on, wait for the first screen."""
+        self.page.wait_for_selector("flt-glass-pane", state="attached", timeout=60_000)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            ph = self.page.locator("flt-semantics-placeholder")
+            if ph.count():
+                ph.dispatch_event("click")
+            if self.page.locator("flt-semantics[role], input[aria-label]").count():
+                return
+            time.sleep(0.2)
+        raise AssertionError("the app did not show its first screen")
+
+    # -- finding and acting -------------------------------------------------------------------
+    def role(self, role: str, name: str | re.Pattern[str]) -> Any:
+        """Controls of ``role`` named ``name`` (a string matches the whole name)."""
+        return self.page.get_by_role(role, name=name, exact=isinstance(name, str))
+
+    def button(self, name: str | re.Pattern[str]) -> Any:
+        return self.role("button", name).first
+
+    def tap(self, name: str | re.Pattern[str], role: str = "button") -> None:
+        loc = self.role(role, name).first
+        loc.wait_for(timeout=15_000)
+        loc.click()
+        time.sleep(0.25)
+
+    def chip(self, name: str | re.Pattern[str]) -> None:
+        """Tap a choice chip (a checkbox for screen readers)."""
+        self.tap(name, role="checkbox")
+
+    def fill(self, name: str | re.Pattern[str], text: str) -> None:
+        """Type into a text box like a person: tap it, check it has the focus, select what is
+        there, type.
+
+        Keys go to the focused element, which survives Flutter re-creating the field's
+        <input> when the tap scrolls it into view (``fill`` on a stale element is lost);
+        the focus and the typed value are checked, and the whole thing retried if needed."""
+        if isinstance(name, str):  # a focused field adds its hint to its name
+            name = re.compile(rf"^{re.escape(name)}(\s|$)")
+        for attempt in range(5):
+            box = self.role("textbox", name).first
+            box.wait_for(timeout=15_000)
+            box.click()
+            time.sleep(0.3 + 0.3 * attempt)
+            label = self.page.evaluate(
+                "() => document.activeElement?.getAttribute('aria-label') ?? ''"
+            )
+            if not name.search(" ".join(str(label).split())):
+                continue  # the tap did not give this field the focus (yet)
+            self.page.keyboard.press("Control+A")
+            self.page.keyboard.press("Delete")
+            self.page.keyboard.type(text, delay=15)
+            time.sleep(0.25)
+            focused = self.page.evaluate(
+                "() => [document.activeElement?.getAttribute('aria-label') ?? '',"
+                " document.activeElement?.value ?? null]"
+            )
+            if name.search(" ".join(str(focused[0]).split())) and focused[1] == text:
+                return
+        raise AssertionError(f"could not type {text!r} into {name.pattern}")
+
+    def text(self, pattern: str | re.Pattern[str]) -> Any:
+        return self.page.get_by_text(pattern).first
+
+    def wait_text(self, pattern: str | re.Pattern[str], timeout: float = 15_000) -> Any:
+        loc = self.page.get_by_text(pattern).first
+        loc.wait_for(timeout=timeout, state="attached")
+        return loc
+
+    def dialog(self, title: str) -> None:
+        """Wait for a dialog and for its opening animation (a tap during it is lost)."""
+        self.wait_text(title)
+        time.sleep(0.6)
+
+    def labels(self) -> list[str]:
+        """Every accessible name and text on the screen (for reading totals and messages)."""
+        out: list[str] = self.page.evaluate(
+            """() => Array.from(document.querySelectorAll('flt-semantics, input, textarea'))
+                 .map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.innerText || ''))
+                 .map(s => s.trim()).filter(s => s)"""
+        )
+        return out
+
+    def shot(self, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        time.sleep(0.5)
+        path = SHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+
+@pytest.fixture
+def phone(chromium: Any, server: Server) -> Iterator[Phone]:
+    """A fresh tab at 360×740 on the module's app."""
+    context = chromium.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    yield Phone(page, server.url)
+    context.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here is a browser test."""
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Iterator[None]:
+    """On a failure, save what the phone showed (test-artifacts/screenshots/FAILED-…)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        phone = getattr(item, "funcargs", {}).get("phone")
+        if isinstance(phone, Phone):
+            try:
+                phone.shot(f"FAILED-{item.name}")
+                inputs = phone.page.evaluate(
+                    "() => Array.from(document.querySelectorAll('input, textarea'))"
+                    ".map(e => e.outerHTML.slice(0, 300))"
+                )
+                server = item.funcargs.get("server")
+                log = server.log.read_text()[-4000:] if isinstance(server, Server) else ""
+                (SHOTS / f"FAILED-{item.name}.txt").write_text(
+                    "\n".join(phone.labels()) + "\n\n" + "\n".join(inputs) + "\n\n" + log
+                )
+            except Exception:  # noqa: BLE001 - the browser may be gone
+                pass
