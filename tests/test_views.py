@@ -811,3 +811,16 @@ def test_gin_solo_mode_is_refused_at_its_field(app: App, store: Store) -> None:
     assert isinstance(app.screen, NewGame)
     assert ng.options.fields["mode"].error.visible
     assert store.list_games() == []
+
+
+def test_rummy101_stock_out_has_no_winner(app: App) -> None:
+    sheet = start_game(app, "rummy101", ["Ala", "Ola"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.finish.pick("stock_out")
+    assert not f.winner_box.visible
+    f.opened["Ala"].pick("melds")
+    f.rests["Ala"].value.value = "5"
+    f.opened["Ola"].pick("none")
+    sheet = save(app, entry)
+    assert totals(sheet) == {"Ala": "\u22125", "Ola": "\u2212202"}  # §3: everybody pays

@@ -1,0 +1,1 @@
+"""The Flet screens of the app (see :mod:`app.ui.shell` for the routes)."""
