@@ -398,7 +398,7 @@ def read_meld(
         pieces: the meld as it lies, left to right.
         rules: the variant's meld rules (:func:`rules.variant.meld_rules`).
         as_: pin the reading: ``"run"``, ``"group"`` or ``"pair"``; ``None`` takes the
-            reading worth most (a run on equal value).
+            reading worth most (the group on equal value).
         declared: Carousel: the cards the jokers stand for, in order (``None`` = not declared).
 
     Returns:
@@ -437,10 +437,12 @@ def read_meld(
         return run
     if as_ == "group":
         return group
-    valid = [r for r in (run, group) if r.valid]
+    # the group first: on equal value the group stands (its open joker fits either reading's
+    # place at the table, and its normalised order then re-reads the same: JK JK QS in Carousel)
+    valid = [r for r in (group, run) if r.valid]
     if not valid:
         return _explain(slots, run, group)
-    best = max(valid, key=lambda r: r.value)  # max keeps the first (the run) on a tie
+    best = max(valid, key=lambda r: r.value)  # max keeps the first (the group) on a tie
     others = tuple(r for r in valid if r is not best)
     if others:
         from dataclasses import replace
