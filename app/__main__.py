@@ -126,6 +126,11 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m app`` and the ``rummy-referee`` script."""
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from app import live
+
+    live.install_log_hygiene()  # no join codes or player names in any log (app/live.py)
+    live.SERVER.host, live.SERVER.port = args.host, args.port
+    live.own_addresses()  # which client addresses are this computer (the host)
     data: Path = args.data if args.data is not None else default_data_path()
     if not port_free(args.host, args.port):
         print(
@@ -144,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot open {data}: {e}", file=sys.stderr)
         return 2
 
+    live.remember_names(store.known_players())
     import flet as ft
 
     from app.main import make_main

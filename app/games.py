@@ -46,6 +46,13 @@ Decisions where the plan was silent (extensions to APP_PLAN.md; names are stable
 - :attr:`Game.join_code` and :attr:`Game.extra` (free-form, JSON-ready; for the UI) are stored
   but never exported.
 - Player names: 1–40 characters after trimming, no control characters, distinct ignoring case.
+- Pending penalties (Tile Rummy / My Rummy, RULES.md §4): a penalty draw recorded during a
+  round that is not entered yet (the turn timer's "Record penalty"), stored with the game at
+  once as :attr:`Game.pending_penalties` — ``{"name", "tiles": 3, "reason": "invalid_turn" |
+  "timeout"}``, the shape of a round entry's ``penalties`` — by :func:`record_penalty` /
+  :func:`remove_penalty`. The next round entry starts with them (:func:`pending_penalties`);
+  :func:`add_round` clears them (the round's entry holds what was finally entered). They are
+  not exported and not in the undo log (undoing that round does not bring them back).
 """
 
 from __future__ import annotations
@@ -65,6 +72,7 @@ from rules import judge
 from rules.errors import RulesError
 from rules.options import VARIANTS, options_dict, options_for
 from rules.variant import DISPLAY_NAMES, PLAYER_COUNTS
+from rules.variants.tiles import PENALTY_REASONS, PENALTY_TILES
 
 __all__ = [
     "EXPORT_FORMAT",
@@ -73,6 +81,7 @@ __all__ = [
     "GameError",
     "GameImportError",
     "GameSummary",
+    "PENALTY_REASONS",
     "Round",
     "RoundError",
     "RoundResult",
@@ -93,6 +102,9 @@ __all__ = [
     "new_game",
     "next_dealer",
     "now_iso",
+    "pending_penalties",
+    "record_penalty",
+    "remove_penalty",
     "replace_round",
     "score_round",
     "set_limits",
@@ -117,6 +129,8 @@ MAX_ENTRY_CHARS: Final = 100_000
 """Largest round entry, as JSON text."""
 MAX_IMPORT_CHARS: Final = 20_000_000
 """Largest JSON export accepted by :func:`import_json`."""
+MAX_PENDING_PENALTIES: Final = 200
+"""Most pending penalties one game holds (:func:`record_penalty`)."""
 
 _RESERVED: Final = ("check", "variant", "options")
 
@@ -309,6 +323,9 @@ class Game:
         undo_log: the last changes, oldest first (see :func:`undo`).
         join_code: the table's join code for network play, or ``None``; never exported.
         extra: free-form JSON-ready data for the UI; never exported.
+        pending_penalties: Tile Rummy / My Rummy: penalty draws recorded during the round not
+            entered yet, ``[{"name", "tiles", "reason"}]`` (see :func:`record_penalty`); never
+            exported.
     """
 
     id: str
@@ -327,6 +344,7 @@ class Game:
     undo_log: list[UndoStep] = field(default_factory=list)
     join_code: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    pending_penalties: list[dict[str, Any]] = field(default_factory=list)
     _cache: tuple[Any, Standings] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -823,7 +841,9 @@ def add_round(game: Game, entry: Mapping[str, Any], result: RoundResult | None =
     scored = _scored(game, entry, result)
     now = now_iso()
     rounds = [*game.rounds, _round_from(scored, now)]
-    return _with_change(game, rounds, UndoStep("add", len(game.rounds), None, now))
+    added = _with_change(game, rounds, UndoStep("add", len(game.rounds), None, now))
+    added.pending_penalties = []  # the round is entered: its penalties are in its entry
+    return added
 
 
 def _check_index(game: Game, i: int) -> None:
@@ -979,6 +999,85 @@ def set_limits(game: Game, agreed_rounds: int | None, agreed_target: int | None 
         game.variant, {**game.options, "games": rounds_limit, "target": target}
     )
     return dataclasses.replace(game, options=options, ended=False, undo_log=log, updated=now_iso())
+
+
+# -- pending penalties (Tile Rummy / My Rummy) ---------------------------------------------------
+def _is_penalty(p: Any, players: Sequence[str]) -> bool:
+    """A well-formed pending penalty of a game with ``players``."""
+    return (
+        isinstance(p, dict)
+        and set(p) == {"name", "tiles", "reason"}
+        and p["name"] in players
+        and _is_int(p["tiles"])
+        and 0 <= p["tiles"] <= PENALTY_TILES
+        and p["reason"] in PENALTY_REASONS
+    )
+
+
+def record_penalty(
+    game: Game, name: str, reason: str = "timeout", tiles: int = PENALTY_TILES
+) -> Game:
+    """A copy of ``game`` with one more pending penalty draw (RULES.md §4: an invalid turn or
+    time running out: the table goes back and the player draws 3 tiles).
+
+    The penalty belongs to the round being played (not entered yet); :func:`pending_penalties`
+    gives the next round entry its penalty draws, and :func:`add_round` clears them. Store the
+    result at once (``Store.save_game``) so it survives a reload.
+
+    Args:
+        game: a Tile Rummy or My Rummy game that is not over.
+        name: the player who draws.
+        reason: ``timeout`` (the turn timer ran out) or ``invalid_turn``.
+        tiles: tiles drawn, 0–3 (fewer than 3 only when the pool ran low).
+
+    Raises:
+        GameError: ``no_penalties`` (another variant), ``unknown_player``, ``bad_penalty``
+            (reason or tiles), ``game_finished``, ``too_many_penalties`` (more than
+            :data:`MAX_PENDING_PENALTIES`).
+    """
+    if game.variant not in ("tile_rummy", "my_rummy"):
+        raise GameError(
+            f"{game.display_name} has no penalty draws (Tile Rummy and My Rummy only, RULES.md §4)",
+            "no_penalties",
+        )
+    if name not in game.players:
+        raise GameError(f"{name!r} does not play in this game", "unknown_player")
+    if reason not in PENALTY_REASONS:
+        raise GameError(
+            f"penalty reason {reason!r} is not one of: {', '.join(PENALTY_REASONS)}",
+            "bad_penalty",
+        )
+    if not _is_int(tiles) or not 0 <= tiles <= PENALTY_TILES:
+        raise GameError(f"a penalty draw is 0–{PENALTY_TILES} tiles, not {tiles!r}", "bad_penalty")
+    if len(game.pending_penalties) >= MAX_PENDING_PENALTIES:
+        raise GameError(
+            f"at most {MAX_PENDING_PENALTIES} penalties wait for one round", "too_many_penalties"
+        )
+    if standings(game).finished:
+        raise GameError("the game is over; no more penalties can be recorded", "game_finished")
+    item = {"name": name, "tiles": tiles, "reason": reason}
+    return dataclasses.replace(
+        game, pending_penalties=[*game.pending_penalties, item], updated=now_iso()
+    )
+
+
+def remove_penalty(game: Game, index: int) -> Game:
+    """A copy of ``game`` without pending penalty ``index`` (0-based; recorded by mistake).
+
+    Raises:
+        GameError: ``no_such_penalty``.
+    """
+    n = len(game.pending_penalties)
+    if not _is_int(index) or not 0 <= index < n:
+        raise GameError(f"there is no pending penalty {index!r} ({n} recorded)", "no_such_penalty")
+    pending = [p for i, p in enumerate(game.pending_penalties) if i != index]
+    return dataclasses.replace(game, pending_penalties=pending, updated=now_iso())
+
+
+def pending_penalties(game: Game) -> list[dict[str, Any]]:
+    """The penalty draws recorded for the round being played, oldest first, as a round entry's
+    ``penalties`` (``[{"name", "tiles", "reason"}]``; copies)."""
+    return [dict(p) for p in game.pending_penalties]
 
 
 # -- standings -----------------------------------------------------------------------------------
@@ -1139,6 +1238,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     d["undo_log"] = [s.to_dict() for s in game.undo_log]
     d["join_code"] = game.join_code
     d["extra"] = game.extra
+    d["pending_penalties"] = [dict(p) for p in game.pending_penalties]
     return d
 
 
@@ -1173,6 +1273,9 @@ def game_from_dict(d: Any) -> Game:
     join_code, extra = d.get("join_code"), d.get("extra", {})
     if not (join_code is None or isinstance(join_code, str)) or not isinstance(extra, dict):
         raise GameError("a stored game has a bad join code or extra data")
+    pending = d.get("pending_penalties", [])
+    if not isinstance(pending, list) or not all(_is_penalty(p, players) for p in pending):
+        raise GameError("a stored game has bad pending penalties")
     return Game(
         id=gid,
         variant=variant,
@@ -1190,6 +1293,7 @@ def game_from_dict(d: Any) -> Game:
         undo_log=undo_log,
         join_code=join_code,
         extra=extra,
+        pending_penalties=[dict(p) for p in pending],
     )
 
 

@@ -1,8 +1,9 @@
 """Who gets what and why: the judge's round answer shown for people, naming the rule.
 
 The judge's ``breakdown`` is either one object per player (``name``, ``points``, ``why``,
-``rule``…) or a list of English lines (gin, carousel); both are shown as they come. Gin
-answers also carry each hand's melds, the unmatched cards and the defender's lay-offs.
+``rule``…) or a list of English lines (gin); both are worded in the player's language from the
+answer's fields by :mod:`app.verdict_text` (English: the judge's own lines). Gin answers also
+carry each hand's melds, the unmatched cards and the defender's lay-offs.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 import flet as ft
 
+from app import verdict_text
 from app.i18n import _
 from app.ui.widgets import (
     ERROR_COLOUR,
@@ -47,14 +49,23 @@ def melds_text(melds: Any) -> str:
 
 
 def score_lines(
-    players: Sequence[str], scores: Mapping[str, int], breakdown: Any
+    players: Sequence[str],
+    scores: Mapping[str, int],
+    breakdown: Any,
+    result: Mapping[str, Any] | None = None,
 ) -> list[ft.Control]:
-    """One line per player: name, points (big, signed) and the reason the judge gave."""
+    """One line per player: name, points (big, signed) and the reason the judge gave (worded
+    from the round answer ``result`` in the player's language where it is given)."""
     why: dict[str, tuple[str, str]] = {}
     if isinstance(breakdown, list):
         for item in breakdown:
             if isinstance(item, Mapping) and isinstance(item.get("name"), str):
-                why[item["name"]] = (str(item.get("why", "")), str(item.get("rule", "")))
+                text = (
+                    verdict_text.why_line(item, result)
+                    if result is not None
+                    else str(item.get("why", ""))
+                )
+                why[item["name"]] = (text, str(item.get("rule", "")))
     out: list[ft.Control] = []
     for i, name in enumerate(players):
         if name not in scores:
@@ -157,15 +168,21 @@ def breakdown_panel(result: Mapping[str, Any], players: Sequence[str]) -> ft.Con
     controls: list[ft.Control] = [
         ft.Text(_("Who gets what, and why"), size=17, weight=ft.FontWeight.BOLD)
     ]
-    controls += score_lines(players, scores if isinstance(scores, Mapping) else {}, breakdown)
+    controls += score_lines(
+        players, scores if isinstance(scores, Mapping) else {}, breakdown, result
+    )
     explained = isinstance(breakdown, list) and any(isinstance(b, str) for b in breakdown)
     controls += gin_detail(result, players, explained)
     if isinstance(breakdown, list):
-        lines = [str(b) for b in breakdown if isinstance(b, str)]
+        lines = (
+            verdict_text.gin_lines(result)
+            if verdict_text.round_variant(result) == "gin"
+            else [str(b) for b in breakdown if isinstance(b, str)]
+        )
         if lines:
             controls.append(ft.Text(readable("\n".join(lines)), size=14))
-    message = result.get("message")
-    if isinstance(message, str) and message:
+    message = verdict_text.round_message(result)
+    if message:
         controls.append(ft.Text(readable(message), size=14, italic=True))
     rule = result.get("rule")
     if isinstance(rule, str) and rule:

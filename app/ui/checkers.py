@@ -35,6 +35,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import flet as ft
 
+from app import verdict_text
 from app.i18n import N_, _, ngettext
 from app.ui import labels
 from app.ui.frame import frame
@@ -86,43 +87,8 @@ VERDICT_KEY = "check-verdict"
 
 MELD_KINDS: dict[str, str] = {"run": N_("run"), "group": N_("group"), "pair": N_("pair")}
 
-REASONS: dict[str, str] = {
-    # melds (RULES.md §2)
-    "empty_meld": N_("No pieces entered"),
-    "too_short": N_("Too few pieces for a meld"),
-    "not_a_pair": N_("Not a pair"),
-    "ace_after_king": N_("The ace does not follow the king here"),
-    "run_wraps": N_("A run may not go round the corner"),
-    "run_gap": N_("There is a gap in the run"),
-    "run_repeated_number": N_("A number repeats in the run"),
-    "run_mixed_colours": N_("A run keeps one colour or suit"),
-    "run_too_long": N_("The run is too long"),
-    "group_too_big": N_("A group has at most four pieces"),
-    "group_mixed_numbers": N_("A group has one number only"),
-    "group_repeated_colour": N_("A colour or suit repeats in the group"),
-    "no_real_tile": N_("Jokers alone are no meld"),
-    "not_a_meld": N_("Neither a run nor a group"),
-    "bad_declaration": N_("The joker cannot be the card declared"),
-    # openings (RULES.md §3, §4)
-    "no_melds": N_("No melds entered"),
-    "too_many_copies": N_("More copies than the set holds"),
-    "tile_not_in_hand": N_("A tile laid is not in the hand"),
-    "no_tile_to_discard": N_("No tile left to discard"),
-    "invalid_meld": N_("A meld is not valid"),
-    "mixed_pairs_and_melds": N_("Pairs and melds mixed"),
-    "discard_not_used": N_("The taken discard is not used"),
-    "too_few_pairs": N_("Not enough pairs"),
-    "below_threshold": N_("Not enough points to open"),
-    # turns (RULES.md §4, §6)
-    "tile_taken_from_table": N_("A piece left the table"),
-    "tile_not_on_rack": N_("A piece played was not on the rack"),
-    "nothing_played": N_("Nothing was played"),
-    "no_split": N_("The table cannot be split into valid melds"),
-    "manipulated_before_initial_meld": N_("The table was changed before the initial meld"),
-    "below_initial_meld": N_("The initial meld is too low"),
-    "joker_rule": N_("The joker rule was broken"),
-}
-"""Headline of each reason code in the player's language (the judge's message follows)."""
+REASONS: dict[str, str] = verdict_text.HEADLINES
+"""Headline of each reason code in the player's language (:mod:`app.verdict_text`)."""
 
 SECTIONS: dict[str, str] = {
     "1": "notation",
@@ -223,9 +189,7 @@ def verdict_header(valid: bool, title: str, detail: str | None = None) -> ft.Con
 
 def reason_text(reason: str | None) -> str:
     """The reason code as a headline in the player's language (the code when unknown)."""
-    if not reason:
-        return ""
-    return _(REASONS[reason]) if reason in REASONS else reason.replace("_", " ")
+    return verdict_text.headline(reason)
 
 
 class RuleLink:
@@ -290,8 +254,11 @@ class RuleLink:
             self.app.go(self.route)
 
 
-def problem_lines(answer: Mapping[str, Any]) -> list[ft.Control]:
-    """Reason headline and the judge's message of a "not valid" answer."""
+def problem_lines(
+    answer: Mapping[str, Any], request: Mapping[str, Any] | None = None
+) -> list[ft.Control]:
+    """Reason headline and the verdict's message (:func:`app.verdict_text.verdict_message`,
+    in the player's language) of a "not valid" answer to ``request``."""
     out: list[ft.Control] = []
     reason = answer.get("reason")
     if isinstance(reason, str):
@@ -303,13 +270,13 @@ def problem_lines(answer: Mapping[str, Any]) -> list[ft.Control]:
                 color=ERROR_COLOUR,
             )
         )
-    message = answer.get("message")
-    if isinstance(message, str) and message:
+    message = verdict_text.verdict_message(answer, request)
+    if message:
         out.append(ft.Text(human_message(message), size=15))
     return out
 
 
-def error_panel(answer: Mapping[str, Any]) -> ft.Control:
+def error_panel(answer: Mapping[str, Any], request: Mapping[str, Any] | None = None) -> ft.Control:
     """An answer the judge could not give (``ok: false``): what is wrong with the input."""
     return card(
         ft.Column(
@@ -320,7 +287,7 @@ def error_panel(answer: Mapping[str, Any]) -> ft.Control:
                     weight=ft.FontWeight.BOLD,
                     color=ERROR_COLOUR,
                 ),
-                ft.Text(human_message(str(answer.get("message", ""))), size=15),
+                ft.Text(human_message(verdict_text.error_message(answer, request)), size=15),
             ],
             spacing=4,
         ),
@@ -517,6 +484,8 @@ class Checker:
             v = variant if variant in VARIANTS and self.kind in kinds_for(variant) else None
             self.rules = Rules(v or kinds_variants(self.kind)[0])
         self.answer: dict[str, Any] | None = None
+        self.request: dict[str, Any] | None = None
+        """The judge request of :attr:`answer` (its verdict is worded from both)."""
         self.rule_link: RuleLink | None = None
         self.verdict = ft.Column(spacing=8, key=ft.ScrollKey(VERDICT_KEY))  # type: ignore[call-arg]
         self.body = ft.Column(spacing=12)
@@ -643,7 +612,8 @@ class Checker:
         self.rule_box.controls = []
         if self.players is not None and self.variant == "carousel":
             fields.setdefault("players", self.players)
-        self.answer = judge.answer(self.rules.request(check, **fields))
+        self.request = self.rules.request(check, **fields)
+        self.answer = judge.answer(self.request)
         return self.answer
 
     def show(self, controls: list[ft.Control]) -> None:
@@ -661,12 +631,12 @@ class Checker:
         """Reason, message and the rule with its text (kept in :attr:`rule_link`). A live
         verdict (above the keys) shows a rule button; the rule's text goes under the keys."""
         if not self.verdict_first:
-            return [*problem_lines(answer), self.link(answer, text=True)]
+            return [*problem_lines(answer, self.request), self.link(answer, text=True)]
         excerpt = RuleLink(
             self.app, self.variant, answer, self.kind, self.game, self.rules.options, True
         )
         self.rule_box.controls = [excerpt.control]
-        return [*problem_lines(answer), self.link(answer)]
+        return [*problem_lines(answer, self.request), self.link(answer)]
 
     def link(self, answer: Mapping[str, Any], text: bool = False) -> ft.Control:
         """The rule behind ``answer`` (its text too where ``text``); kept in :attr:`rule_link`."""
@@ -741,7 +711,7 @@ class MeldChecker(Checker):
     def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
         """The meld verdict."""
         if not a.get("ok"):
-            return [error_panel(a)]
+            return [error_panel(a, self.request)]
         material = self.material
         if not a.get("valid"):
             return [
@@ -942,7 +912,7 @@ class OpeningChecker(Checker):
         """The opening verdict: valid or not, how counted, each meld drawn."""
         self.melds.set_faults(set())
         if not a.get("ok"):
-            return [error_panel(a)]
+            return [error_panel(a, self.request)]
         valid = bool(a.get("valid"))
         by = a.get("by")
         value = a.get("value", 0)
@@ -1178,7 +1148,7 @@ class TurnChecker(Checker):
     def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
         """The turn verdict: valid or not, the meld or piece at fault, what was played."""
         if not a.get("ok"):
-            return [error_panel(a)]
+            return [error_panel(a, self.request)]
         valid = bool(a.get("valid"))
         played = [str(p) for p in a.get("played", [])]
         detail = None
@@ -1296,7 +1266,7 @@ class HandChecker(Checker):
     def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
         """The hand: value or deadwood, the melds found, the cards left, knock or gin."""
         if not a.get("ok"):
-            return [error_panel(a)]
+            return [error_panel(a, self.request)]
         material = self.material
         deadwood = int(a.get("deadwood", 0))
         big = False

@@ -22,6 +22,7 @@ from typing import Any
 
 import flet as ft
 
+from app import verdict_text
 from app.i18n import _, ngettext
 from app.ui import labels
 from app.ui.breakdown import melds_text, pieces_text
@@ -98,8 +99,10 @@ class PiecesInput:
                 where=_("in this hand"),
             )
         except RulesError as e:
-            self.field.error = e.message
-            raise FormError(e.message) from None
+            self.field.error = verdict_text.error_message(
+                {"ok": False, "error": e.code, "message": e.message}, {"variant": self.variant}
+            )
+            raise FormError(self.field.error) from None
         self.field.error = None
         return [str(p) for p in pieces]
 
@@ -446,6 +449,9 @@ class TilesForm(EntryForm):
             )
             for p in self.players
         }
+        self.penalty_items: dict[str, list[dict[str, Any]]] = {p: [] for p in self.players}
+        """Per player, the penalty draws as loaded or pre-filled (reason and tiles kept); the
+        stepper's count wins, extra draws are ``invalid_turn``."""
         self.rest_boxes: dict[str, ft.Column] = {}
         blocks = []
         for i, p in enumerate(self.players):
@@ -500,11 +506,12 @@ class TilesForm(EntryForm):
         if bad:
             raise FormError(_("Please complete the marked fields."))
         entry: dict[str, Any] = {"players": players}
-        penalties = [
-            {"name": p, "tiles": 3, "reason": "invalid_turn"}
-            for p in self.players
-            for _k in range(self.penalties[p].value)
-        ]
+        penalties = []
+        for p in self.players:
+            n = self.penalties[p].value
+            known = [dict(d) for d in self.penalty_items[p][:n]]
+            extra = [{"name": p, "tiles": 3, "reason": "invalid_turn"}] * (n - len(known))
+            penalties += known + extra
         if penalties:
             entry["penalties"] = penalties
         return entry
@@ -520,13 +527,24 @@ class TilesForm(EntryForm):
             else:
                 self.rests[name].load(p)
         self.outcome.set(winner if winner is not None else POOL_OUT)
-        counts: dict[str, int] = {}
-        for d in entry.get("penalties", []) or []:
-            if isinstance(d, Mapping) and d.get("name") in self.penalties:
-                counts[d["name"]] = counts.get(d["name"], 0) + 1
-        for p, s in self.penalties.items():
-            s.set(counts.get(p, 0))
+        self.set_penalties(entry.get("penalties", []) or [])
         self._refresh(notify=False)
+
+    def set_penalties(self, penalties: Sequence[Any]) -> None:
+        """Show the penalty draws ``[{"name", "tiles", "reason"}]`` (a stored round's, or the
+        ones recorded with the turn timer), keeping each one's reason and tiles."""
+        self.penalty_items = {p: [] for p in self.players}
+        for d in penalties:
+            if isinstance(d, Mapping) and d.get("name") in self.penalty_items:
+                self.penalty_items[d["name"]].append(
+                    {
+                        "name": d["name"],
+                        "tiles": d.get("tiles", 3),
+                        "reason": d.get("reason", "invalid_turn"),
+                    }
+                )
+        for p, stepper in self.penalties.items():
+            stepper.set(len(self.penalty_items[p]))
 
     def flag_player(self, name: str, message: str) -> bool:
         if name not in self.rests or not self.rest_boxes[name].visible:
@@ -588,7 +606,7 @@ class HandInput:
             {"check": "hand", "variant": self.variant, "options": dict(self.options), "hand": cards}
         )
         if not answer.get("ok"):
-            self.info.value = str(answer.get("message", ""))
+            self.info.value = verdict_text.error_message(answer, {"variant": self.variant})
             self.info.color = ERROR_COLOUR
             return None
         if self.variant == "gin":

@@ -12,6 +12,7 @@ from app.i18n import _, language, ngettext
 from app.ui import labels
 from app.ui.export import ExportDialog, ImportDialog
 from app.ui.frame import frame
+from app.ui.settings import settings_button
 from app.ui.widgets import (
     LEADER_BG,
     MUTED,
@@ -65,7 +66,17 @@ class GamesList:
         notices = [getattr(n, "message", str(n)) for n in getattr(app.store, "notices", [])]
         if notices:
             controls.append(self._notices(notices))
-        controls.append(primary_button(_("New game"), self._new, ft.Icons.ADD))
+        from app.ui import sharing  # other devices: no new games, join with a code
+
+        self.host = sharing.is_host(app)
+        if self.host:
+            controls.append(primary_button(_("New game"), self._new, ft.Icons.ADD))
+        else:
+            controls.append(
+                primary_button(
+                    _("Join a table with its code"), lambda _e=None: app.go("/join"), ft.Icons.KEY
+                )
+            )
         controls.append(  # the referee's checkers, no game needed (app/ui/checkers.py)
             ft.OutlinedButton(
                 content=_("Referee: check a meld, turn or hand"),
@@ -74,7 +85,7 @@ class GamesList:
                 height=44,
             )
         )
-        if not self.summaries:
+        if not self.summaries and self.host:
             controls.append(
                 card(
                     ft.Text(
@@ -93,10 +104,17 @@ class GamesList:
         if self.finished:
             controls.append(heading(_("History")))
             controls += self._list("finished", self.finished)
-        controls.append(
-            ft.TextButton(_("Import a game (JSON)"), icon=ft.Icons.UPLOAD, on_click=self._import)
-        )
-        self.view = frame(app, "/", _("Rummy referee"), controls)
+        if self.host:
+            controls.append(
+                ft.TextButton(
+                    _("Import a game (JSON)"), icon=ft.Icons.UPLOAD, on_click=self._import
+                )
+            )
+        actions: list[ft.Control] = [settings_button(app)]
+        share = sharing.share_button(app)
+        if share is not None:
+            actions.append(share)
+        self.view = frame(app, "/", _("Rummy referee"), controls, actions=actions)
 
     def _list(self, key: str, items: list[GameSummary]) -> list[ft.Control]:
         """The first :data:`PAGE` cards of a list and a button for more (a long history
@@ -197,7 +215,7 @@ class GamesList:
                     _("Delete {title}").format(title=title),
                     lambda _e=None: self._delete(s),
                 ),
-            ],
+            ][: 2 if self.host else 1],  # deleting a game is the host's
             spacing=0,
         )
         return ft.Container(

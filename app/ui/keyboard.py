@@ -254,7 +254,7 @@ class PieceKeyboard:
             colour = TILE_COLOURS[letter]
             body: ft.Control = ft.Text(
                 name,
-                size=14,
+                size=14 if len(name) <= 7 else 12,  # "czerwony" fits a selected key too
                 weight=ft.FontWeight.W_700,
                 color=ft.Colors.WHITE,
                 max_lines=1,

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app import games
+from app import games, verdict_text
 from app.i18n import _
 from app.ui.breakdown import breakdown_panel, pieces_text
-from app.ui.entry_forms import EntryForm, FormError, make_form
+from app.ui.entry_forms import EntryForm, FormError, TilesForm, make_form
 from app.ui.frame import frame
 from app.ui.games_list import when
 from app.ui.saving import save_game
@@ -37,6 +37,22 @@ if TYPE_CHECKING:
 
 
 BREAKDOWN_KEY = "breakdown"
+
+
+def problem_text(game: Game, result: RoundResult) -> str:
+    """Why a round cannot be saved, in the player's language (:mod:`app.verdict_text`): a round
+    the rules say cannot have happened, or an entry the judge cannot read; the app's own
+    checks keep their message."""
+    answer = dict(result.breakdown)
+    if answer.get("error"):
+        return verdict_text.error_message({**answer, "ok": False}, {"variant": game.variant})
+    if answer.get("reason") or (result.reason and not result.input_error):
+        answer.setdefault("reason", result.reason)
+        answer.setdefault("message", result.message or "")
+        return verdict_text.verdict_message(
+            {**answer, "ok": True, "valid": False}, {"variant": game.variant}
+        )
+    return result.message or _("The round is not valid")
 
 
 class RoundEntry:
@@ -60,6 +76,10 @@ class RoundEntry:
         self.form: EntryForm = make_form(game.variant, game.options, game.players, self._edited)
         if index is not None:
             self.form.load(game.rounds[index].entry)
+        prefilled = index is None and isinstance(self.form, TilesForm) and game.pending_penalties
+        if prefilled:  # recorded with the turn timer (app/ui/timer.py); cleared by add_round
+            assert isinstance(self.form, TilesForm)
+            self.form.set_penalties(games.pending_penalties(game))
         dealer = game.players[games.dealer_for_round(game, n - 1)]
         role = _("dealt") if game.variant in ("gin", "carousel") else _("started")
         self.error = error_box()
@@ -74,6 +94,11 @@ class RoundEntry:
         self._built = True
         controls: list[ft.Control] = [
             muted(_("{name} {role} this round.").format(name=dealer, role=role), size=15),
+            *(
+                [muted(_("The penalty draws recorded with the turn timer are filled in."))]
+                if prefilled
+                else []
+            ),
             *self.form.controls,
             self.error,
             self.check_button,
@@ -112,7 +137,7 @@ class RoundEntry:
             return False
         result = games.score_round(self.game, entry)
         if not result.valid:
-            message = result.message or _("The round is not valid")
+            message = problem_text(self.game, result)
             self.form.flag_judge(message, result.breakdown)
             show_error(self.error, message)
             return False
@@ -143,8 +168,12 @@ class RoundEntry:
         if stored is None:
             self.app.go(f"/game/{self.game.id}")
             return
-        n = (self.index if self.index is not None else len(self.game.rounds)) + 1
-        self.app.notify(_("Round {n} saved").format(n=n))
+        step = games.last_change(stored)  # saved on top of another phone's round: n moved
+        n = step.index + 1 if step is not None else len(stored.rounds)
+        from app.ui.sharing import rebase_note
+
+        note = rebase_note(self.app, self.game, stored)
+        self.app.notify(_("Round {n} saved").format(n=n) + note)
         self.app.go(f"/game/{self.game.id}")
 
     def _cancel(self, _e: Any = None) -> None:
@@ -231,7 +260,10 @@ class RoundDetail:
         self.delete_button = secondary_button(
             _("Delete round {n}").format(n=n), self._delete, ft.Icons.DELETE_OUTLINE
         )
-        controls += [self.edit_button, self.delete_button]
+        from app.ui.sharing import can_edit  # phones without the join code only watch
+
+        if can_edit(app, game.id):
+            controls += [self.edit_button, self.delete_button]
         self.view = frame(
             app,
             f"/game/{game.id}/round/{n}",

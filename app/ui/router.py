@@ -24,10 +24,23 @@ def build_screen(app: App, route: str) -> Screen:
         from app.ui.games_list import GamesList
 
         return GamesList(app)
+    from app.ui import sharing  # visitors on the network: join code, read-only, or nothing
+
+    gated = sharing.gate(app, route, parts)
+    if gated is not None:
+        return gated
+    if parts == ["share"]:
+        return sharing.ShareScreen(app)
+    if parts == ["join"]:
+        return sharing.JoinScreen(app)
     if parts == ["new"]:
         from app.ui.new_game import NewGame
 
         return NewGame(app)
+    if parts == ["settings"]:
+        from app.ui.settings import SettingsScreen
+
+        return SettingsScreen(app)
     if parts[0] == "check":  # /check, /check/<kind> (?game=<id> | ?variant=<name>)
         from app.ui.checkers import build
 
@@ -51,6 +64,10 @@ def build_screen(app: App, route: str) -> Screen:
             from app.ui.round_entry import RoundEntry
 
             return RoundEntry(app, game)
+        if rest == ["timer"]:
+            from app.ui.timer import timer_screen
+
+            return timer_screen(app, game)
         if rest[0] == "round" and len(rest) in (2, 3) and rest[1].isdigit():
             i = int(rest[1]) - 1
             if not 0 <= i < len(game.rounds):

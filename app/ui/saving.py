@@ -1,4 +1,10 @@
-"""Saving a changed game from a screen, with the store's optimistic concurrency."""
+"""Saving a changed game from a screen, with the store's optimistic concurrency.
+
+A save that meets someone else's change (another phone, another tab) goes through
+:func:`app.ui.sharing.save`: a change that does not clash (a new round; an edit of a round
+nobody else touched) is re-applied on top of theirs, a real clash is shown to the person
+(:class:`app.ui.sharing.ConflictDialog`) and nothing is overwritten.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from app.i18n import _
-from app.store import ConflictError, StoreError
+from app.store import StoreError
 
 if TYPE_CHECKING:
     from app.games import Game
@@ -15,24 +21,32 @@ if TYPE_CHECKING:
 log = logging.getLogger("app")
 
 
-def save_game(app: App, game: Game, expected_version: int) -> Game | None:
-    """Store ``game`` if nobody saved it since ``expected_version``.
+def save_game(app: App, game: Game, expected_version: int, base: Game | None = None) -> Game | None:
+    """Store ``game`` if nobody saved it since ``expected_version`` — or re-apply the change on
+    top of what they saved, when the two do not clash.
+
+    Args:
+        base: the game the change was made from (default: the game of the screen shown, if it
+            is the one at ``expected_version``); it tells what the change was.
 
     Returns:
-        The stored game, or None after telling the user why it was not saved (someone else
-        changed the game on another screen, or the disk refused). Nothing already saved is
-        changed in either case.
+        The stored game (possibly saved on top of someone else's change: its ``version`` is
+        then more than ``expected_version + 1``), or None after telling the user why it was
+        not saved (a clash with someone else's change — a dialog offers the choices —, no
+        right to change the game, or the disk refused). Nothing already saved is lost.
     """
+    from app.games import Game
+    from app.live import AccessError
+    from app.ui import sharing
+
+    if base is None:
+        shown = getattr(app.screen, "game", None)
+        if isinstance(shown, Game) and shown.id == game.id and shown.version == expected_version:
+            base = shown
     try:
-        return app.store.save_game(game, expected_version)
-    except ConflictError:
-        app.notify(
-            _(
-                "Someone changed this game on another screen; your change was not saved. "
-                "Here is the game as it is now."
-            ),
-            error=True,
-        )
+        return sharing.save(app, game, expected_version, base)
+    except AccessError as e:
+        app.notify(sharing.access_message(e), error=True)
     except StoreError as e:
         log.exception("save failed")
         app.notify(_("Could not save: {reason}").format(reason=e.message), error=True)

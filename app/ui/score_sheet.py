@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app import games
+from app import games, verdict_text
 from app.i18n import _, ngettext
 from app.ui import labels
 from app.ui.chart import totals_chart
@@ -65,6 +65,12 @@ class ScoreSheet:
         players = list(game.players)
         self.total_texts: dict[str, ft.Text] = {}
         controls: list[ft.Control] = []
+        from app.ui import sharing  # phones without the join code only watch (app/ui/sharing.py)
+
+        self.editable = sharing.can_edit(app, game.id)
+        banner = sharing.access_banner(app, game)
+        if banner is not None:
+            controls.append(banner)
 
         if st.finished:
             controls.append(self._winner_banner())
@@ -80,10 +86,11 @@ class ScoreSheet:
             controls.append(
                 muted(_("Round {n}: {name} {role}").format(n=n, name=dealer, role=role), size=15)
             )
-            self.enter_button = primary_button(
-                _("Enter round {n}").format(n=n), self._enter, ft.Icons.EDIT_NOTE
-            )
-            controls.append(self.enter_button)
+            if self.editable:
+                self.enter_button = primary_button(
+                    _("Enter round {n}").format(n=n), self._enter, ft.Icons.EDIT_NOTE
+                )
+                controls.append(self.enter_button)
         controls.append(  # the referee's checkers with this game's rules (app/ui/checkers.py)
             ft.OutlinedButton(
                 content=_("Referee: check a meld, turn or hand"),
@@ -92,11 +99,26 @@ class ScoreSheet:
                 height=44,
             )
         )
+        self.timer_button: ft.Control | None = None
+        if game.variant in ("tile_rummy", "my_rummy") and not st.finished:
+            from app.ui.timer import pending_text  # the turn timer (app/ui/timer.py)
+
+            self.timer_button = ft.OutlinedButton(
+                content=_("Turn timer"),
+                icon=ft.Icons.TIMER,
+                on_click=lambda _e=None: app.go(f"/game/{game.id}/timer"),
+                height=44,
+            )
+            controls.append(self.timer_button)
+            if game.pending_penalties:
+                controls.append(muted(pending_text(game), size=14))
         if st.error:
             controls.append(
                 card(
                     ft.Text(
-                        _("Totals without game-end bonuses: {message}").format(message=st.message),
+                        _("Totals without game-end bonuses: {message}").format(
+                            message=self._game_problem()
+                        ),
                         color=ERROR_COLOUR,
                     ),
                     bgcolor=ft.Colors.RED_50,
@@ -129,12 +151,18 @@ class ScoreSheet:
 
         step = games.last_change(game)
         self.undo_button = icon_button(
-            ft.Icons.UNDO, _("Undo last change"), self._undo, disabled=step is None
+            ft.Icons.UNDO,
+            _("Undo last change"),
+            self._undo,
+            disabled=step is None or not self.editable,
         )
         actions: list[ft.Control] = [
             self.undo_button,
             icon_button(ft.Icons.IOS_SHARE, _("Export this game"), self._export),
         ]
+        share = sharing.share_button(app, game.id)
+        if share is not None:
+            actions.append(share)
         title = labels.variant_name(game.variant)
         self.view = frame(app, f"/game/{game.id}", title, controls, back="/", actions=actions)
 
@@ -149,6 +177,17 @@ class ScoreSheet:
         self.show_all_button.visible = False
 
     # -- parts --------------------------------------------------------------------------------
+    def _game_problem(self) -> str:
+        """Why the judge could not total the game (e.g. rounds after its end), in the
+        player's language."""
+        st = self.standings
+        answer = {**st.judge, "ok": True, "valid": False}
+        answer.setdefault("reason", st.error)
+        answer.setdefault("message", st.message or "")
+        if not answer.get("reason"):
+            return st.message or ""
+        return verdict_text.verdict_message(answer, {"variant": self.game.variant})
+
     def _winner_banner(self) -> ft.Control:
         st = self.standings
         if st.winners:
@@ -184,9 +223,10 @@ class ScoreSheet:
             )
         detail = st.judge.get("breakdown")
         if isinstance(detail, list) and detail and all(isinstance(x, str) for x in detail):
+            detail = verdict_text.game_lines(st.judge, self.game.variant, self.game.options)
             lines.append(ft.Text(readable("\n".join(detail)), size=14))
-        message = st.judge.get("message")
-        if isinstance(message, str) and message:
+        message = verdict_text.game_message(st.judge, self.game.variant)
+        if message:
             lines.append(ft.Text(readable(message), size=13, color=MUTED, italic=True))
         return ft.Semantics(
             label=text,
@@ -269,8 +309,8 @@ class ScoreSheet:
             parts.append(
                 f"{label}: " + ", ".join(f"{p} {won.get(p, 0)}" for p in self.game.players)
             )
-        message = st.judge.get("message")
-        if not st.finished and isinstance(message, str) and message:
+        message = verdict_text.game_message(st.judge, self.game.variant)
+        if not st.finished and message:
             parts.append(readable(message))
         if not parts:
             return None

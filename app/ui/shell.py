@@ -8,6 +8,8 @@ Routes::
     /game/<id>/round         enter the next round
     /game/<id>/round/<n>     round n (1-based): its breakdown, edit, delete
     /game/<id>/round/<n>/edit
+    /game/<id>/timer         turn timer (Tile Rummy / My Rummy)
+    /settings                this phone's settings (language)
 
 A screen is an object with ``.view`` (an ``ft.View``) built from the store; its handlers only
 change controls and call ``app.go(route)``, so screens can be driven in tests with
@@ -30,6 +32,7 @@ from urllib.parse import parse_qsl
 
 import flet as ft
 
+from app import i18n
 from app.i18n import _
 
 if TYPE_CHECKING:
@@ -67,11 +70,20 @@ class App:
     Args:
         store: the process's store (shared by every session).
         page: the Flet page, or None in logic tests.
+        language: this session's language (a code of :data:`app.i18n.LANGUAGES`); default:
+            the language in force where the App is made. Screens are built in it and, with a
+            page, every handler Flet runs for this session speaks it (:mod:`app.i18n`).
     """
 
-    def __init__(self, store: StoreLike, page: ft.Page | None = None) -> None:
+    def __init__(
+        self, store: StoreLike, page: ft.Page | None = None, language: str | None = None
+    ) -> None:
         self.store = store
         self.page = page
+        self.language = language if language in i18n.LANGUAGES else i18n.language()
+        """This session's language (see :meth:`set_language`)."""
+        if page is not None:
+            i18n.bind_page(page, self.language)
         self.route = "/"
         self.query: dict[str, str] = {}
         """The query of the route shown (``?game=…``), for screens that take one."""
@@ -87,7 +99,8 @@ class App:
         """Wire the page and show the route the browser asked for."""
         page = self.page
         assert page is not None
-        page.title = _("Rummy referee")
+        with i18n.use_language(self.language):
+            page.title = _("Rummy referee")
         page.theme_mode = ft.ThemeMode.LIGHT
         page.theme = ft.Theme(color_scheme_seed=ft.Colors.INDIGO)
         page.on_route_change = self._route_changed
@@ -114,6 +127,17 @@ class App:
         """Rebuild the current screen from the store."""
         self.show(self.route)
 
+    def set_language(self, lang: str) -> str:
+        """Show this session in ``lang`` from now on (other sessions keep theirs) and rebuild
+        the screen. Returns the code in force (``"en"`` for an unknown one)."""
+        self.language = lang if lang in i18n.LANGUAGES else "en"
+        if self.page is not None:
+            i18n.bind_page(self.page, self.language)
+            with i18n.use_language(self.language):
+                self.page.title = _("Rummy referee")
+        self.refresh()
+        return self.language
+
     def show(self, route: str) -> None:
         """Build the screen for ``route`` and put it on the page."""
         from app.ui.router import build_screen
@@ -121,13 +145,14 @@ class App:
         path, _sep, qs = route.partition("?")
         self.query = dict(parse_qsl(qs))
         route = path.rstrip("/") or "/"
-        try:
-            screen = build_screen(self, route)
-        except Exception:  # noqa: BLE001 - a broken screen must not leave a blank page
-            log.exception("cannot show %s", route)
-            from app.ui.router import error_screen
+        with i18n.use_language(self.language):  # the screen in this session's language
+            try:
+                screen = build_screen(self, route)
+            except Exception:  # noqa: BLE001 - a broken screen must not leave a blank page
+                log.exception("cannot show %s", route)
+                from app.ui.router import error_screen
 
-            screen = error_screen(self, route, _("This page could not be shown."))
+                screen = error_screen(self, route, _("This page could not be shown."))
         moved = route != self.route
         self.route = route
         self.screen = screen

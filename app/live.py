@@ -1,0 +1,987 @@
+"""The live table: several browser sessions on one game, without Flet.
+
+Every browser tab is a Flet session in this one process (``/work/shared/FLET_NOTES.md``), so
+everything here is in-process state:
+
+- :class:`Hub` — process-wide publish/subscribe. A session's store (:class:`SessionStore`)
+  publishes a :class:`Change` after every write (round saved, edited, deleted, undone; game
+  created or deleted; access settings changed); every *other* subscribed session gets it and
+  refreshes the screen it shows from the store (``app/ui/sharing.py``). Messages carry ids and
+  versions only — no names, no codes — and the hub logs nothing about them.
+- :func:`classify` and :func:`merge` — optimistic concurrency on top of
+  :meth:`app.store.Store.save_game`: when a save meets :class:`~app.store.ConflictError`,
+  a pure append, or an edit/delete of a round nobody else touched, is re-applied on the stored
+  game ("rebased"); a true conflict (the same round changed or deleted by both, an undo, a
+  change of the game itself) or the very same round entered twice is reported, never
+  overwritten.
+- :class:`Access`, :class:`Visitor`, :class:`SessionStore` — who may see and change what.
+  A session whose client address is the host's own computer (loopback, or one of its own
+  network addresses: :func:`is_host_address`) may do anything.
+  Any other session (a phone on the Wi-Fi) must give the game's join code
+  (:data:`CODE_LENGTH` characters of :data:`CODE_ALPHABET`) to change that game; without it
+  it sees the game read-only or not at all, as the host chooses (setting
+  :data:`VISITORS_SETTING`: :data:`VIEW` or :data:`NOTHING`). Starting, importing and deleting
+  games, and the sharing settings, are the host's. The checks are made in the store each
+  session writes through, so a hidden button is not the only guard.
+- :func:`install_log_hygiene` — join codes and player names never reach a log: library
+  loggers (Flet, uvicorn) are held at WARNING, and every log record has known join codes,
+  ``code=…`` URL parameters and known player names masked.
+- :func:`qr_png` — a QR code as PNG bytes (``qrcode`` without Pillow) for the share screen.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+import ipaddress
+import itertools
+import logging
+import os
+import re
+import secrets
+import socket
+import struct
+import threading
+import time
+import zlib
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from app import games
+from app.games import Game, GameSummary
+from app.store import ConflictError, StoreError
+
+__all__ = [
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "HUB",
+    "NOTHING",
+    "SERVER",
+    "VIEW",
+    "VISITORS_SETTING",
+    "Access",
+    "AccessError",
+    "Change",
+    "Edit",
+    "Hub",
+    "Merge",
+    "ServerInfo",
+    "SessionStore",
+    "Visitor",
+    "classify",
+    "install_log_hygiene",
+    "is_host_address",
+    "is_loopback",
+    "merge",
+    "new_join_code",
+    "normalize_code",
+    "own_addresses",
+    "qr_png",
+    "redact",
+]
+
+log = logging.getLogger("app.live")
+
+# -- the server -----------------------------------------------------------------------------------
+
+
+@dataclass
+class ServerInfo:
+    """Where ``python -m app`` listens (set by :mod:`app.__main__`).
+
+    Attributes:
+        host: the address bound (``127.0.0.1`` by default; ``0.0.0.0`` shares on the network).
+        port: the TCP port.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8550
+
+    @property
+    def shared(self) -> bool:
+        """True when devices other than this computer can reach the app."""
+        return not is_loopback(self.host) and self.host not in ("", "localhost")
+
+
+SERVER = ServerInfo()
+"""The process's server address (changed in place by ``python -m app``)."""
+
+
+def is_loopback(ip: str | None) -> bool:
+    """Is ``ip`` this computer (``127.0.0.0/8``, ``::1``, ``::ffff:127.x``, ``localhost``)?
+
+    An empty or missing address counts as this computer: Flet sets ``page.client_ip`` from the
+    web socket's peer, which is missing only for a desktop or a Unix-socket client.
+    """
+    if not ip:
+        return True
+    if ip == "localhost":
+        return True
+    try:
+        addr = ipaddress.ip_address(ip.split("%")[0])
+    except ValueError:
+        return False
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        return addr.ipv4_mapped.is_loopback
+    return addr.is_loopback
+
+
+_OWN_TTL: Final = 300.0
+_own_cache: tuple[float, frozenset[str]] | None = None
+_named: frozenset[str] | None = None
+
+
+def own_addresses() -> frozenset[str]:
+    """This computer's own network addresses (its address on the Wi-Fi, the addresses its
+    host name resolves to, the address the app is bound to), cached for a few minutes.
+
+    A browser on the host's computer that opens the app at the network address
+    (``python -m app --host 0.0.0.0`` opens that one) connects *from* that address.
+    ``python -m app`` calls this once before serving: the host-name lookup (which could
+    wait on a slow name server) is made then and kept.
+    """
+    global _own_cache, _named
+    now = time.monotonic()
+    if _own_cache is not None and now - _own_cache[0] < _OWN_TTL:
+        return _own_cache[1]
+    if _named is None:
+        try:
+            _named = frozenset(socket.gethostbyname_ex(socket.gethostname())[2])
+        except (OSError, UnicodeError):
+            _named = frozenset()
+    found = set(_named)
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:  # the address of the default route (no packet is sent)
+        probe.connect(("10.255.255.255", 1))
+        found.add(probe.getsockname()[0])
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    if SERVER.host not in ("", "0.0.0.0", "::"):
+        found.add(SERVER.host)
+    _own_cache = (now, frozenset(found))
+    return _own_cache[1]
+
+
+def is_host_address(ip: str | None) -> bool:
+    """Is a client at ``ip`` the host's own computer (loopback, or one of
+    :func:`own_addresses`)? A phone on the network never has one of those addresses."""
+    return is_loopback(ip) or (ip or "").split("%")[0] in own_addresses()
+
+
+# -- the hub --------------------------------------------------------------------------------------
+
+ChangeKind = Literal["game", "created", "deleted", "access"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One write, as told to the other sessions.
+
+    Attributes:
+        kind: ``game`` (a game was saved: a round added, edited, deleted or undone, the end
+            agreed …), ``created``, ``deleted`` (a whole game), ``access`` (the sharing
+            settings or a join code changed).
+        game_id: the game concerned (None for ``access`` changes of the setting).
+        version: the game's stored version after the change (0 for ``deleted``/``access``).
+        by: the name the writer gave when joining, or ``""``.
+        by_host: the writer is on the host's computer.
+        source: the writer's subscription id (it is not told of its own change).
+        at: when (``time.time()``, seconds).
+    """
+
+    kind: ChangeKind
+    game_id: str | None
+    version: int = 0
+    by: str = ""
+    by_host: bool = False
+    source: int | None = None
+    at: float = field(default_factory=time.time)
+
+
+Deliver = Callable[[Change], None]
+RECENT: Final = 20
+"""Changes per game the hub remembers (to say who saved what)."""
+
+
+class Hub:
+    """Process-wide publish/subscribe of :class:`Change` (thread-safe).
+
+    A subscriber is a callable taking the change; it is called in the publisher's thread, so
+    a UI subscriber only schedules its refresh (``page.run_task``) and returns. A subscriber
+    that raises is dropped (its session is gone).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subs: dict[int, Deliver] = {}
+        self._ids = itertools.count(1)
+        self._recent: dict[str, deque[Change]] = {}
+
+    def subscribe(self, deliver: Deliver) -> int:
+        """Register ``deliver``; returns the subscription id (for :meth:`unsubscribe` and
+        :attr:`Change.source`)."""
+        with self._lock:
+            sid = next(self._ids)
+            self._subs[sid] = deliver
+            return sid
+
+    def unsubscribe(self, sid: int | None) -> None:
+        """Forget a subscription (unknown ids are ignored)."""
+        if sid is None:
+            return
+        with self._lock:
+            self._subs.pop(sid, None)
+
+    def publish(self, change: Change) -> int:
+        """Tell every subscriber but ``change.source`` about ``change``.
+
+        Returns:
+            How many subscribers were told.
+        """
+        with self._lock:
+            if change.game_id is not None:
+                if change.kind == "deleted":
+                    self._recent.pop(change.game_id, None)
+                else:
+                    self._recent.setdefault(change.game_id, deque(maxlen=RECENT)).append(change)
+            targets = [(sid, d) for sid, d in self._subs.items() if sid != change.source]
+        told = 0
+        for sid, deliver in targets:
+            try:
+                deliver(change)
+                told += 1
+            except Exception:  # noqa: BLE001 - a closed session must not stop the others
+                log.debug("dropping live subscriber %s", sid, exc_info=True)
+                self.unsubscribe(sid)
+        return told
+
+    def last(self, game_id: str) -> Change | None:
+        """The last change published for ``game_id`` (who saved it, and when)."""
+        with self._lock:
+            got = self._recent.get(game_id)
+            return got[-1] if got else None
+
+    def recent(self, game_id: str) -> list[Change]:
+        """The last :data:`RECENT` changes published for ``game_id``, oldest first."""
+        with self._lock:
+            return list(self._recent.get(game_id, ()))
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._subs)
+
+
+HUB = Hub()
+"""The hub of this process."""
+
+
+# -- concurrent edits -----------------------------------------------------------------------------
+
+EditAction = Literal["add", "replace", "delete", "other"]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """What one save changed, relative to the game the screen had loaded.
+
+    Attributes:
+        action: ``add`` (one round appended), ``replace`` (round ``index`` entered anew),
+            ``delete`` (round ``index`` removed), ``other`` (undo, game end, options, several
+            changes: anything else).
+        index: 0-based round index in the loaded game (``add``: the new round's index).
+        entry: the entry of the new or replaced round.
+    """
+
+    action: EditAction
+    index: int | None = None
+    entry: dict[str, Any] | None = None
+
+
+_GAME_FIELDS = ("players", "options", "agreed_rounds", "agreed_target", "ended", "notes")
+
+
+def classify(base: Game | None, new: Game) -> Edit:
+    """What ``new`` changed compared with ``base`` (the game as loaded).
+
+    Recognised from the rounds and the fresh last step of the undo log that
+    :func:`app.games.add_round`, :func:`~app.games.replace_round` and
+    :func:`~app.games.delete_round` write; an :func:`~app.games.undo` (which removes a step)
+    or any change of the game's own fields is ``other``.
+    """
+    if base is None or base.id != new.id or not new.undo_log:
+        return Edit("other")
+    if any(getattr(base, f) != getattr(new, f) for f in _GAME_FIELDS):
+        return Edit("other")
+    step = new.undo_log[-1]
+    if step in base.undo_log:  # undo: the log only lost a step
+        return Edit("other")
+    old, now, i = base.rounds, new.rounds, step.index
+    if step.action == "add" and len(now) == len(old) + 1 and i == len(old) and now[:-1] == old:
+        return Edit("add", i, dict(now[i].entry))
+    if (
+        step.action == "replace"
+        and len(now) == len(old)
+        and 0 <= i < len(old)
+        and step.before == old[i]
+        and now[:i] == old[:i]
+        and now[i + 1 :] == old[i + 1 :]
+    ):
+        return Edit("replace", i, dict(now[i].entry))
+    if (
+        step.action == "delete"
+        and len(now) == len(old) - 1
+        and 0 <= i < len(old)
+        and step.before == old[i]
+        and now == old[:i] + old[i + 1 :]
+    ):
+        return Edit("delete", i)
+    return Edit("other")
+
+
+MergeOutcome = Literal["rebased", "duplicate", "conflict"]
+
+
+@dataclass(frozen=True)
+class Merge:
+    """How a save that met a conflict can go on.
+
+    Attributes:
+        outcome: ``rebased`` (``game`` is the change re-applied on the stored game: save it
+            with ``current.version``), ``duplicate`` (the round just entered equals a round
+            someone saved meanwhile: round ``their_index``), ``conflict`` (both changed the
+            same round, or the change cannot be re-applied: ask the person).
+        edit: what the refused save changed (:func:`classify`).
+        game: the rebased game (``rebased`` only).
+        their_index: the round of the stored game that clashes (0-based): the same round as
+            they edited it (found by its entry time, which edits keep), the round they saved
+            (``duplicate``), or None (they deleted it; or undo and the like).
+    """
+
+    outcome: MergeOutcome
+    edit: Edit
+    game: Game | None = None
+    their_index: int | None = None
+
+
+def merge(base: Game | None, new: Game, current: Game) -> Merge:
+    """Re-apply the change ``base`` → ``new`` on ``current`` (the stored game) if it does not
+    clash with what changed in between.
+
+    - ``add``: appended again on ``current`` (scored by the judge anew: the round number may
+      have changed), unless a round added since ``base`` has the very same entry
+      (``duplicate``: probably two phones entering the same round) or the game is over.
+    - ``replace``/``delete`` of a round: applied to that round in ``current`` if the round is
+      still there unchanged (found by content, so it may have moved when someone deleted an
+      earlier round); if someone else edited or deleted it, ``conflict``.
+    - anything else (undo, game end, …): ``conflict``.
+    """
+    edit = classify(base, new)
+    if base is None or edit.action == "other":
+        return Merge("conflict", edit, their_index=_last_index(current))
+    if edit.action == "add":
+        assert edit.entry is not None
+        known = base.rounds
+        for j, r in enumerate(current.rounds):
+            if r not in known and r.entry == edit.entry:
+                return Merge("duplicate", edit, their_index=j)
+        try:
+            return Merge("rebased", edit, games.add_round(current, edit.entry))
+        except games.GameError:
+            return Merge("conflict", edit, their_index=_last_index(current))
+    assert edit.index is not None
+    target = base.rounds[edit.index]
+    where = [j for j, r in enumerate(current.rounds) if r == target]
+    if len(where) != 1:  # changed (or gone): find it by when it was entered, kept by edits
+        same = [
+            j
+            for j, r in enumerate(current.rounds)
+            if r.time == target.time and r not in base.rounds
+        ]
+        return Merge("conflict", edit, their_index=same[0] if len(same) == 1 else None)
+    j = where[0]
+    try:
+        if edit.action == "replace":
+            assert edit.entry is not None
+            rebased = games.replace_round(current, j, edit.entry)
+        else:
+            rebased = games.delete_round(current, j)
+    except games.GameError:
+        return Merge("conflict", edit, their_index=j)
+    return Merge("rebased", edit, rebased)
+
+
+def _last_index(game: Game) -> int | None:
+    step = games.last_change(game)
+    if step is None or step.action in ("end", "limits"):
+        return None
+    return step.index if step.index < len(game.rounds) else None
+
+
+def save_merging(
+    store: Any, base: Game | None, new: Game, expected_version: int, tries: int = 5
+) -> tuple[Game | None, Merge | None, Game | None]:
+    """Save ``new`` (made from ``base``, stored at ``expected_version``), re-applying a
+    clash-free change on whatever was saved in between.
+
+    Returns:
+        ``(stored, merge, current)``: ``stored`` is the saved game or None; ``merge`` is None
+        when the save went through at once, else how the conflict was met (``rebased`` when
+        ``stored`` is set); ``current`` is the stored game the change met (None at once).
+
+    Raises:
+        StoreError: anything but a conflict (access refused, disk full, game deleted).
+    """
+    game, expected = new, expected_version
+    result: Merge | None = None
+    current: Game | None = None
+    for _ in range(tries):
+        try:
+            return store.save_game(game, expected), result, current
+        except ConflictError as e:
+            current = e.current
+            result = merge(base, new, current)
+            if result.outcome != "rebased" or result.game is None:
+                return None, result, current
+            game, expected = result.game, current.version
+    return None, result, current
+
+
+# -- access ---------------------------------------------------------------------------------------
+
+VISITORS_SETTING: Final = "share.visitors"
+"""The store setting: what sessions from other devices may do without a game's join code."""
+VIEW: Final = "view"
+"""Visitors see every game, read-only."""
+NOTHING: Final = "nothing"
+"""Visitors see only the games they joined with the code."""
+DEFAULT_VISITORS: Final = VIEW
+
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Join code characters: capitals and digits without I, L, O, 0 and 1 (read aloud or typed
+on a phone without doubt)."""
+CODE_LENGTH: Final = 6
+MAX_TRIES: Final = 5
+"""Wrong join codes allowed from one address per :data:`TRY_WINDOW` seconds."""
+TRY_WINDOW: Final = 60.0
+
+
+class AccessError(StoreError):
+    """This session may not do that.
+
+    Attributes:
+        reason: ``join_needed`` (the game's join code is needed), ``host_only`` (only the
+            host's computer may), ``too_many_tries`` (wrong codes; ``wait`` seconds to go).
+    """
+
+    code = "forbidden"
+
+    def __init__(self, reason: str, message: str, wait: float = 0.0) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.wait = wait
+
+
+def new_join_code() -> str:
+    """A fresh random join code (``secrets``): :data:`CODE_LENGTH` characters of
+    :data:`CODE_ALPHABET`, about 30 bits."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(text: str | None) -> str:
+    """A typed code as stored: capitals, without spaces or dashes (``"ab c-23"`` → ``"ABC23"``)."""
+    return re.sub(r"[\s\-]", "", text or "").upper()[:32]
+
+
+class Access:
+    """The process's access state over one store: the visitors setting, each game's join
+    code (cached) and the wrong-code counter per client address.
+
+    Args:
+        store: the process's :class:`app.store.Store`.
+        clock: seconds, monotonic (a test hook).
+    """
+
+    def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._codes: dict[str, str | None] = {}
+        self._fails: dict[str, deque[float]] = {}
+
+    # -- the setting
+    def visitors(self) -> str:
+        """:data:`VIEW` or :data:`NOTHING`."""
+        mode = self.store.get_setting(VISITORS_SETTING, DEFAULT_VISITORS)
+        return mode if mode in (VIEW, NOTHING) else DEFAULT_VISITORS
+
+    def set_visitors(self, mode: str) -> None:
+        """Store the visitors setting. Raises :class:`StoreError` (``bad_value``)."""
+        if mode not in (VIEW, NOTHING):
+            raise StoreError(f"visitors can {mode!r}? (view or nothing)", "bad_value")
+        self.store.set_setting(VISITORS_SETTING, mode)
+
+    # -- join codes
+    def code_for(self, game_id: str) -> str | None:
+        """The game's join code (None if it has none yet)."""
+        with self._lock:
+            if game_id not in self._codes:
+                self._codes[game_id] = self.store.load_game(game_id).join_code
+                remember_secret(self._codes[game_id])
+            return self._codes[game_id]
+
+    def seen(self, game: Game) -> None:
+        """Note the join code of a game just loaded or saved."""
+        with self._lock:
+            self._codes[game.id] = game.join_code
+        remember_secret(game.join_code)
+
+    def forget(self, game_id: str) -> None:
+        """Drop a deleted game from the cache."""
+        with self._lock:
+            self._codes.pop(game_id, None)
+
+    def ensure_code(self, game_id: str) -> str:
+        """The game's join code, giving it one first if it has none (a save of the game)."""
+        code = self.code_for(game_id)
+        return code if code else self.new_code(game_id)
+
+    def new_code(self, game_id: str) -> str:
+        """Give the game a new join code (the old one stops working at once)."""
+        with self._lock:
+            for _ in range(5):
+                game = self.store.load_game(game_id)
+                code = new_join_code()
+                remember_secret(code)
+                try:
+                    saved = self.store.save_game(
+                        dataclasses.replace(game, join_code=code), game.version
+                    )
+                except ConflictError:
+                    continue
+                self.seen(saved)
+                return code
+            raise StoreError("the game keeps changing; try again", "conflict")
+
+    def _throttle(self, key: str, now: float) -> deque[float]:
+        fails = self._fails.setdefault(key, deque())
+        while fails and now - fails[0] > TRY_WINDOW:
+            fails.popleft()
+        if len(fails) >= MAX_TRIES:
+            wait = TRY_WINDOW - (now - fails[0])
+            raise AccessError(
+                "too_many_tries", "too many wrong codes; wait a minute", wait=max(wait, 1.0)
+            )
+        return fails
+
+    def find(self, ip: str | None, code: str, game_ids: Iterable[str]) -> str | None:
+        """The first of ``game_ids`` whose join code is ``code``, or None. A miss counts as
+        one wrong code for the address ``ip``: after :data:`MAX_TRIES` in
+        :data:`TRY_WINDOW` seconds the address must wait.
+
+        Raises:
+            AccessError: ``too_many_tries`` (``.wait`` seconds).
+        """
+        now = self.clock()
+        given = normalize_code(code).encode()
+        with self._lock:
+            fails = self._throttle(ip or "", now)
+            for gid in game_ids:
+                try:
+                    real = self.code_for(gid)
+                except StoreError:
+                    continue
+                if real and hmac.compare_digest(given, real.encode()):
+                    return gid
+            fails.append(now)
+            return None
+
+    def check(self, ip: str | None, game_id: str, code: str) -> bool:
+        """Is ``code`` the join code of ``game_id``? (Counted as :meth:`find` does.)
+
+        Raises:
+            AccessError: ``too_many_tries``.
+        """
+        return self.find(ip, code, [game_id]) is not None
+
+    def holds(self, game_id: str, code: str | None) -> bool:
+        """Is ``code`` (remembered by a session that joined) still the game's code?"""
+        if not code:
+            return False
+        try:
+            real = self.code_for(game_id)
+        except StoreError:
+            return False
+        return bool(real) and hmac.compare_digest(code.encode(), (real or "").encode())
+
+
+_SESSION_NUMBERS = itertools.count(1)
+
+
+@dataclass
+class Visitor:
+    """One browser session's identity and rights.
+
+    Attributes:
+        ip: the client address (``page.client_ip``).
+        host: the session runs on the host's computer (loopback address).
+        name: the name given when joining (shown to others when this session saves), or ``""``.
+        joined: game id → the join code this session gave (checked again at every write, so
+            a new code shuts out those who had the old one).
+        sub: the session's :class:`Hub` subscription id.
+        number: a number for this session (1, 2, …).
+    """
+
+    ip: str | None = None
+    host: bool = True
+    name: str = ""
+    joined: dict[str, str] = field(default_factory=dict)
+    sub: int | None = None
+    number: int = field(default_factory=lambda: next(_SESSION_NUMBERS))
+
+    @classmethod
+    def from_ip(cls, ip: str | None) -> Visitor:
+        """A session from ``ip``: the host when it is this computer (:func:`is_host_address`)."""
+        return cls(ip=ip, host=is_host_address(ip))
+
+
+class SessionStore:
+    """What one session sees of the store: the same API (``StoreLike``), with access checks
+    on every read and write and a :class:`Change` published after every write.
+
+    Args:
+        store: the process's store.
+        access: the process's :class:`Access`.
+        visitor: this session.
+        hub: the hub to publish on.
+    """
+
+    def __init__(
+        self, store: Any, access: Access, visitor: Visitor, hub: Hub | None = None
+    ) -> None:
+        self._store = store
+        self.access = access
+        self.visitor = visitor
+        self.hub = hub if hub is not None else HUB
+
+    # -- rights
+    @property
+    def is_host(self) -> bool:
+        """This session is on the host's computer."""
+        return self.visitor.host
+
+    def can_edit(self, game_id: str) -> bool:
+        """May this session change the game?"""
+        if self.visitor.host:
+            return True
+        return self.access.holds(game_id, self.visitor.joined.get(game_id))
+
+    def can_view(self, game_id: str) -> bool:
+        """May this session see the game?"""
+        return self.visitor.host or self.access.visitors() == VIEW or self.can_edit(game_id)
+
+    def join(self, game_id: str | None, code: str, name: str = "") -> str | None:
+        """Give a join code; this session may then change that game.
+
+        Args:
+            game_id: the game, or None to look the code up among the unfinished games.
+            code: the code as typed (spaces, dashes and case do not matter).
+            name: shown to the others when this session saves (optional).
+
+        Returns:
+            The game joined, or None for a wrong code.
+
+        Raises:
+            AccessError: ``too_many_tries``.
+        """
+        if game_id is not None:
+            ids: list[str] = [game_id]
+        else:
+            ids = [s.id for s in self._store.list_games() if not s.finished]
+        found = self.access.find(self.visitor.ip, code, ids)
+        if found is None:
+            return None
+        self.visitor.joined[found] = normalize_code(code)
+        if name.strip():
+            self.visitor.name = name.strip()[:40]
+            remember_names([self.visitor.name])
+        return found
+
+    def _need_host(self, what: str) -> None:
+        if not self.visitor.host:
+            raise AccessError("host_only", f"only the host's computer may {what}")
+
+    def _need_edit(self, game_id: str) -> None:
+        if not self.can_edit(game_id):
+            raise AccessError("join_needed", "this game's join code is needed to change it")
+
+    def _publish(self, kind: ChangeKind, game_id: str | None, version: int = 0) -> None:
+        v = self.visitor
+        self.hub.publish(Change(kind, game_id, version, v.name, v.host, v.sub))
+
+    # -- StoreLike
+    @property
+    def notices(self) -> list[Any]:
+        """The store's recovery notices (the host's only)."""
+        return list(self._store.notices) if self.visitor.host else []
+
+    def dismiss_notices(self) -> None:
+        """Dismiss the notices (the host only; ignored elsewhere)."""
+        if self.visitor.host:
+            self._store.dismiss_notices()
+
+    def list_games(self) -> list[GameSummary]:
+        """The games this session may see."""
+        summaries: list[GameSummary] = self._store.list_games()
+        remember_names(n for s in summaries for n in s.players)
+        if self.visitor.host or self.access.visitors() == VIEW:
+            return summaries
+        return [s for s in summaries if self.can_edit(s.id)]
+
+    def load_game(self, game_id: str) -> Game:
+        """The game, if this session may see it. Raises :class:`AccessError`
+        (``join_needed``) or what :meth:`app.store.Store.load_game` raises."""
+        if not self.visitor.host and not self.can_view(game_id):
+            raise AccessError("join_needed", "this game's join code is needed to see it")
+        game: Game = self._store.load_game(game_id)
+        self.access.seen(game)
+        remember_names(game.players)
+        return game
+
+    def create_game(self, game: Game) -> Game:
+        """Store a new game with a fresh join code (the host only)."""
+        self._need_host("start or import a game")
+        if not game.join_code:
+            game = dataclasses.replace(game, join_code=new_join_code())
+        remember_names(game.players)
+        stored: Game = self._store.create_game(game)
+        self.access.seen(stored)
+        self._publish("created", stored.id, stored.version)
+        return stored
+
+    def save_game(self, game: Game, expected_version: int | None = None) -> Game:
+        """Store a changed game (with the join code, if this session may change it).
+
+        The join code stored stays the one :class:`Access` knows (a screen cannot change it).
+
+        Raises:
+            AccessError: ``join_needed``. ConflictError and the rest: as
+            :meth:`app.store.Store.save_game`.
+        """
+        self._need_edit(game.id)
+        code = self.access.code_for(game.id)
+        if game.join_code != code:
+            cache = game._cache
+            game = dataclasses.replace(game, join_code=code)
+            game._cache = cache
+        stored: Game = self._store.save_game(game, expected_version)
+        self.access.seen(stored)
+        self._publish("game", stored.id, stored.version)
+        return stored
+
+    def delete_game(self, game_id: str) -> None:
+        """Delete a game (the host only)."""
+        self._need_host("delete a game")
+        self._store.delete_game(game_id)
+        self.access.forget(game_id)
+        self._publish("deleted", game_id)
+
+    def known_players(self) -> list[str]:
+        """Names of earlier games (the host only; others get none)."""
+        return list(self._store.known_players()) if self.visitor.host else []
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        """A stored setting."""
+        return self._store.get_setting(key, default)
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Store a setting; the sharing settings (``share.*``) are the host's."""
+        if key.startswith("share."):
+            self._need_host("change who may see the games")
+        self._store.set_setting(key, value)
+        if key.startswith("share."):
+            self._publish("access", None)
+
+    # -- sharing
+    def set_visitors(self, mode: str) -> None:
+        """What visitors without the code may do: :data:`VIEW` or :data:`NOTHING` (host)."""
+        self._need_host("change who may see the games")
+        self.access.set_visitors(mode)
+        self._publish("access", None)
+
+    def join_code(self, game_id: str) -> str:
+        """The game's join code, made if needed (the host only)."""
+        self._need_host("see the join code")
+        had = self.access.code_for(game_id)
+        code = self.access.ensure_code(game_id)
+        if code != had:
+            self._publish("access", game_id)
+        return code
+
+    def new_join_code(self, game_id: str) -> str:
+        """Replace the game's join code (the host only): phones that joined with the old one
+        may only look from now on."""
+        self._need_host("change the join code")
+        code = self.access.new_code(game_id)
+        self._publish("access", game_id)
+        return code
+
+    def __getattr__(self, name: str) -> Any:
+        """Anything else of the store (``backup_now``, ``backups`` …): the host's only."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if not self.visitor.host:
+            raise AccessError("host_only", "only the host's computer may do that")
+        return getattr(self._store, name)
+
+
+# -- logs -----------------------------------------------------------------------------------------
+
+_secrets: set[str] = set()
+_names: set[str] = set()
+_pattern: re.Pattern[str] | None = None
+_pattern_lock = threading.Lock()
+_PARAM = re.compile(r"(?i)\b(code=)[^&\s\"'#]+")
+MASK: Final = "***"
+LIBRARY_LOGGERS: Final = (
+    "flet",
+    "flet_transport",
+    "flet_controls",
+    "flet_components",
+    "flet_object_patch",
+    "flet_web",
+    "flet_web.fastapi",
+    "uvicorn",
+    "uvicorn.error",
+    "uvicorn.access",
+    "websockets",
+)
+
+
+def remember_secret(code: str | None) -> None:
+    """Mask ``code`` in every later log record."""
+    global _pattern
+    if code and code not in _secrets:
+        with _pattern_lock:
+            _secrets.add(code)
+            _pattern = None
+
+
+def remember_names(names: Iterable[str]) -> None:
+    """Mask these player names in every later log record."""
+    global _pattern
+    new = {n for n in names if n and len(n.strip()) >= 2 and n not in _names}
+    if new:
+        with _pattern_lock:
+            _names.update(new)
+            _pattern = None
+
+
+def _secret_pattern() -> re.Pattern[str] | None:
+    global _pattern
+    with _pattern_lock:
+        if _pattern is None and (_secrets or _names):
+            words = sorted(_secrets | _names, key=len, reverse=True)
+            _pattern = re.compile(
+                r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)"
+            )
+        return _pattern
+
+
+def redact(text: str) -> str:
+    """``text`` with ``code=…`` parameters, known join codes and known player names masked."""
+    text = _PARAM.sub(lambda m: m.group(1) + MASK, text)
+    pattern = _secret_pattern()
+    return pattern.sub(MASK, text) if pattern is not None else text
+
+
+def _redact_value(v: Any) -> Any:
+    if isinstance(v, str):
+        return redact(v)
+    if isinstance(v, (int, float, bool)) or v is None:
+        return v
+    return redact(str(v))
+
+
+_installed = False
+
+
+def install_log_hygiene(level: int = logging.WARNING) -> None:
+    """Keep join codes and personal data out of the logs (idempotent).
+
+    - The library loggers (:data:`LIBRARY_LOGGERS`: Flet, which logs whole page contents at
+      DEBUG; uvicorn, whose access log holds URLs such as ``/game/…?code=…``) are held at
+      ``level`` or above — Flet also hands that level to uvicorn, so access lines are off —
+      unless ``RUMMY_REFEREE_DEBUG_LOGS=1``.
+    - Every log record is masked (:func:`redact`) as it is made: its message, its arguments
+      (their number and shape kept: uvicorn's access formatter unpacks them) and its
+      traceback text.
+    """
+    global _installed
+    if os.environ.get("RUMMY_REFEREE_DEBUG_LOGS") != "1":
+        for name in LIBRARY_LOGGERS:
+            lg = logging.getLogger(name)
+            if lg.level == logging.NOTSET or lg.level < level:
+                lg.setLevel(level)
+    if _installed:
+        return
+    _installed = True
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        try:
+            if isinstance(record.msg, str):
+                record.msg = redact(record.msg)
+            if isinstance(record.args, tuple):
+                record.args = tuple(_redact_value(a) for a in record.args)
+            elif isinstance(record.args, dict):
+                record.args = {k: _redact_value(v) for k, v in record.args.items()}
+            if record.exc_info and record.exc_info[0] is not None:
+                record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+        except Exception:  # noqa: BLE001 - logging must never fail
+            record.msg, record.args = "(log message withheld)", ()
+        return record
+
+    logging.setLogRecordFactory(factory)
+
+
+# -- QR code as PNG -------------------------------------------------------------------------------
+
+
+def qr_png(text: str, scale: int = 8, border: int = 3) -> bytes:
+    """A QR code of ``text`` as PNG bytes (black on white; ``scale`` pixels per module).
+
+    Made with ``qrcode`` (its matrix only: no Pillow needed) and written as an 8-bit grey PNG.
+    """
+    import qrcode
+
+    qr = qrcode.QRCode(border=border, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    qr.add_data(text)
+    qr.make(fit=True)
+    matrix = qr.get_matrix()
+    rows = bytearray()
+    for line in matrix:
+        row = bytes(0 if dark else 255 for dark in line for _ in range(scale))
+        for _ in range(scale):
+            rows += b"\x00" + row
+    size = len(matrix) * scale
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(rows), 9))
+        + chunk(b"IEND", b"")
+    )

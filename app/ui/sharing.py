@@ -1,0 +1,840 @@
+"""Sharing the table: the live score sheet on every phone, join codes, and clashing saves.
+
+- :func:`session_store` gives each browser session its own view of the store
+  (:class:`app.live.SessionStore`: access checks in every read and write; a change published
+  after every write) and :func:`attach` subscribes the session to the process's hub: when
+  another session changes a game, this session's games list, score sheet or round screen of
+  that game is rebuilt from the store at once. A session entering or editing a round is not
+  disturbed (a short message says what changed; its save then meets the conflict handling).
+- :func:`save` is how screens save (through :func:`app.ui.saving.save_game`): a save that
+  meets someone else's change is re-applied on top of it when the two do not clash (a new
+  round: it becomes the next round), and otherwise :class:`ConflictDialog` says who changed
+  what and lets the person reload, add their entry as a new round, use theirs, or discard it.
+- ``/share`` (:class:`ShareScreen`, the host) shows a game's join code as text and as a QR
+  code of the game's address with the code, and what visitors without the code may do;
+  ``/join`` (:class:`JoinScreen`, other devices) takes the code.
+- :func:`gate` (called by the router) sends a visitor who may not see or change a game to
+  the join screen; :func:`share_button` and :func:`access_banner` go on the screens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import weakref
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+import flet as ft
+
+from app import games, live
+from app.i18n import _, ngettext
+from app.live import AccessError, Change, Merge, SessionStore
+from app.store import StoreError
+from app.ui.frame import MessageScreen, frame
+from app.ui.widgets import (
+    MUTED,
+    ChoiceChips,
+    card,
+    error_box,
+    heading,
+    icon_button,
+    muted,
+    primary_button,
+    readable,
+    secondary_button,
+    show_error,
+    signed,
+)
+
+if TYPE_CHECKING:
+    from app.games import Game
+    from app.ui.shell import App, Screen
+
+log = logging.getLogger("app")
+
+_ACCESS: dict[int, tuple[Any, live.Access]] = {}
+_CONFLICTS: weakref.WeakKeyDictionary[App, ConflictDialog] = weakref.WeakKeyDictionary()
+
+
+# -- sessions ------------------------------------------------------------------------------------
+def access_for(store: Any) -> live.Access:
+    """The process's :class:`app.live.Access` over ``store`` (one per store)."""
+    held = _ACCESS.get(id(store))
+    if held is None or held[0] is not store:
+        held = (store, live.Access(store))
+        _ACCESS[id(store)] = held
+    return held[1]
+
+
+def session_store(store: Any, page: ft.Page | None, hub: live.Hub | None = None) -> SessionStore:
+    """The store as the session on ``page`` may use it (the host's when the page's client
+    address is this computer, see :func:`app.live.is_host_address`)."""
+    ip = getattr(page, "client_ip", None) if page is not None else None
+    return SessionStore(store, access_for(store), live.Visitor.from_ip(ip), hub)
+
+
+def session_of(app: App) -> SessionStore | None:
+    """The session's :class:`SessionStore` (None when the app runs on a bare store, as in
+    logic tests of other screens: then everything is allowed)."""
+    store = app.store
+    return store if isinstance(store, SessionStore) else None
+
+
+def is_host(app: App) -> bool:
+    """Is this session on the host's computer?"""
+    ss = session_of(app)
+    return ss is None or ss.is_host
+
+
+def can_edit(app: App, game_id: str) -> bool:
+    """May this session change the game?"""
+    ss = session_of(app)
+    return ss is None or ss.can_edit(game_id)
+
+
+def attach(app: App, hub: live.Hub | None = None) -> int:
+    """Subscribe the session to the hub: others' changes refresh what it shows
+    (:func:`on_change`). Returns the subscription id.
+
+    With a page, a change is applied in a task of that session (``page.run_task``, so in its
+    language, on the one event loop). A session whose connection dropped (a phone's screen
+    went dark) keeps its subscription and is brought up to date when it reconnects
+    (``page.on_connect``); a session that expires (``page.on_close``) unsubscribes.
+    """
+    ss = session_of(app)
+    hub = hub or (ss.hub if ss is not None else live.HUB)
+    page = app.page
+    stale = [False]
+
+    def deliver(change: Change) -> None:
+        if page is None:
+            on_change(app, change)
+            return
+
+        async def apply() -> None:
+            on_change(app, change)
+
+        try:
+            page.run_task(apply)
+        except Exception:  # noqa: BLE001 - disconnected: catch up when it comes back
+            stale[0] = True
+
+    sid = hub.subscribe(deliver)
+    if ss is not None:
+        ss.visitor.sub = sid
+    if page is not None:
+        was_connect, was_close = page.on_connect, page.on_close
+
+        def connected(e: Any = None) -> None:
+            if stale[0]:
+                stale[0] = False
+                _refresh(app)
+            if callable(was_connect):
+                was_connect(e)
+
+        def closed(e: Any = None) -> None:
+            hub.unsubscribe(sid)
+            if callable(was_close):
+                was_close(e)
+
+        page.on_connect = connected
+        page.on_close = closed
+    return sid
+
+
+def _entry_route(parts: list[str]) -> bool:
+    """``/game/<id>/round`` or ``/game/<id>/round/<n>/edit``: a round being entered."""
+    return parts[2:] == ["round"] or (len(parts) == 5 and parts[4] == "edit")
+
+
+def _changing_route(parts: list[str]) -> bool:
+    """A screen of a game that changes it: round entry, the turn timer (records penalties)."""
+    return _entry_route(parts) or parts[2:] == ["timer"]
+
+
+def _live_route(parts: list[str]) -> bool:
+    """``/game/<id>`` or ``/game/<id>/round/<n>``: shows the stored game, rebuilt at once."""
+    return len(parts) == 2 or (len(parts) == 4 and parts[2] == "round" and parts[3].isdigit())
+
+
+def on_change(app: App, change: Change) -> str:
+    """Bring the session's screen up to date after ``change`` (made by another session).
+
+    Returns:
+        ``refreshed`` (the screen was rebuilt from the store), ``noted`` (a round is being
+        entered here: only a short message), or ``ignored`` (the screen does not show it).
+    """
+    parts = [p for p in app.route.split("/") if p]
+    if not parts:
+        _refresh(app)
+        return "refreshed"
+    if parts[0] == "share":
+        if change.kind == "access":
+            _refresh(app)
+            return "refreshed"
+        return "ignored"
+    if parts[0] != "game" or len(parts) < 2:
+        return "ignored"
+    if change.game_id != parts[1] and not (change.kind == "access" and change.game_id is None):
+        return "ignored"
+    if not _live_route(parts) and not _entry_route(parts):
+        return "ignored"  # the timer, the checkers, the rule book: nothing to redraw
+    if _entry_route(parts):
+        if change.kind == "game":
+            with contextlib.suppress(StoreError):
+                game = app.store.load_game(parts[1])
+                text = _("{who} {did}.").format(who=who(change), did=describe_last(game))
+                if parts[2:] == ["round"] and not games.standings(game).finished:
+                    text += " " + _("Yours will be round {n}.").format(n=len(game.rounds) + 1)
+                app.notify(text)
+        return "noted"
+    _refresh(app)
+    return "refreshed"
+
+
+def _refresh(app: App) -> None:
+    """Rebuild the screen shown, query included (``App.refresh`` drops it)."""
+    query = urlencode(app.query)
+    app.show(app.route + (f"?{query}" if query else ""))
+
+
+# -- words -----------------------------------------------------------------------------------------
+def who(change: Change | None) -> str:
+    """Who made ``change``, for people: the name given when joining, else where it came from."""
+    if change is None:
+        return _("Someone")
+    if change.by:
+        return change.by
+    return _("The host's computer") if change.by_host else _("A phone on the network")
+
+
+def describe_last(game: Game) -> str:
+    """The game's last change: "saved round 4", "edited round 2", "deleted round 3"."""
+    step = games.last_change(game)
+    if step is None:
+        return _("changed the game")
+    n = step.index + 1
+    if step.action == "add":
+        return _("saved round {n}").format(n=n)
+    if step.action == "replace":
+        return _("edited round {n}").format(n=n)
+    if step.action == "delete":
+        return _("deleted round {n}").format(n=n)
+    return _("changed the game")
+
+
+def ago(iso: str | None) -> str:
+    """``a moment ago`` / ``5 minutes ago`` since an ISO time."""
+    try:
+        then = datetime.fromisoformat(iso or "")
+        if then.tzinfo is None:
+            then = then.replace(tzinfo=UTC)
+        seconds = (datetime.now(UTC) - then).total_seconds()
+    except (TypeError, ValueError):
+        return _("a moment ago")
+    if seconds < 90:
+        return _("a moment ago")
+    minutes = int(seconds // 60)
+    return ngettext("{n} minute ago", "{n} minutes ago", minutes).format(n=minutes)
+
+
+def scores_text(game: Game, scores: dict[str, int]) -> str:
+    """``Ala +101, Ola −12`` in seat order."""
+    return ", ".join(f"{p} {signed(scores.get(p, 0))}" for p in game.players)
+
+
+def group_code(code: str) -> str:
+    """``ABC123`` → ``ABC 123`` (easier to read out; spaces are ignored when typed)."""
+    return f"{code[:3]} {code[3:]}" if len(code) == 6 else code
+
+
+# -- saving ----------------------------------------------------------------------------------------
+def save(app: App, game: Game, expected_version: int, base: Game | None) -> Game | None:
+    """Save ``game`` (changed from ``base``, which was stored at ``expected_version``).
+
+    A clash-free change is re-applied on whatever was saved meanwhile (see
+    :func:`app.live.merge`); a real conflict opens :class:`ConflictDialog` and returns None.
+
+    Raises:
+        AccessError: this session may not change the game. StoreError: a write failed.
+    """
+    stored, merged, current = live.save_merging(app.store, base, game, expected_version)
+    if stored is not None:
+        return stored
+    assert merged is not None and current is not None
+    ConflictDialog(app, base, game, merged, current).open()
+    return None
+
+
+def open_conflict(app: App) -> ConflictDialog | None:
+    """The conflict dialog the session shows now, if any (for tests and the shell)."""
+    dlg = _CONFLICTS.get(app)
+    return dlg if dlg is not None and app.dialog is dlg.dialog else None
+
+
+def rebase_note(app: App, base: Game, stored: Game) -> str:
+    """`` (… saved round 4 just before)`` when ``stored`` was saved on top of someone else's
+    change, else ``""``."""
+    if stored.version <= base.version + 1:
+        return ""
+    ss = session_of(app)
+    recent = ss.hub.recent(stored.id) if ss is not None else []
+    others = [c for c in recent if base.version < c.version < stored.version]
+    return " " + _("({who} saved a change just before)").format(
+        who=who(others[-1] if others else None)
+    )
+
+
+class ConflictDialog:
+    """ "Not saved: … changed this a moment ago", with the choices that fit.
+
+    Buttons (``data`` names them, for tests): ``show`` (their version of the round: reload),
+    ``mine`` (use mine for that round instead of theirs), ``as_new`` (add my entry as a new
+    round), ``discard`` (keep theirs). ``text`` holds the explanation.
+    """
+
+    def __init__(
+        self, app: App, base: Game | None, new: Game, merged: Merge, current: Game
+    ) -> None:
+        self.app = app
+        self.new = new
+        self.merged = merged
+        self.current = current
+        edit = merged.edit
+        ss = session_of(app)
+        last = ss.hub.last(current.id) if ss is not None else None
+        if last is not None and last.version != current.version:
+            last = None
+        step = games.last_change(current)
+        lines: list[str] = []
+        j = merged.their_index
+        theirs = current.rounds[j] if j is not None and j < len(current.rounds) else None
+        mine_round = (
+            new.rounds[edit.index]
+            if edit.action in ("add", "replace")
+            and edit.index is not None
+            and edit.index < len(new.rounds)
+            else None
+        )
+        if merged.outcome == "duplicate" and theirs is not None:
+            title = _("Already saved")
+            lines.append(
+                _("{who} saved the same round as round {n} {when}: {scores}.").format(
+                    who=who(last),
+                    n=(j or 0) + 1,
+                    when=ago(step.time if step else None),
+                    scores=scores_text(current, theirs.scores),
+                )
+            )
+            lines.append(_("Yours was not added a second time."))
+        else:
+            title = _("Not saved: changed on another screen")
+            lines.append(
+                _("{who} {did} {when}.").format(
+                    who=who(last), did=describe_last(current), when=ago(step.time if step else None)
+                )
+            )
+            if theirs is not None and edit.action in ("replace", "delete"):
+                lines.append(
+                    _("Round {n} now: {scores}").format(
+                        n=(j or 0) + 1, scores=scores_text(current, theirs.scores)
+                    )
+                )
+            if mine_round is not None:
+                lines.append(
+                    _("Yours: {scores}").format(scores=scores_text(new, mine_round.scores))
+                )
+            lines.append(_("Nothing was overwritten. What now?"))
+        self.text = "\n".join(lines)
+        finished = games.standings(current).finished
+        self.buttons: dict[str, ft.Control] = {}
+        if edit.action == "replace" and theirs is not None and j is not None:
+            self._button("show", _("Show round {n} as it is now").format(n=j + 1), self.show)
+            self._button("mine", _("Use mine for round {n}").format(n=j + 1), self.use_mine)
+        if edit.entry is not None and not finished:
+            self._button(
+                "as_new",
+                _("Add mine as another round")
+                if merged.outcome == "duplicate"
+                else _("Save mine as a new round"),
+                self.as_new,
+            )
+        self._button(
+            "discard",
+            _("Keep theirs") if edit.action != "other" else _("Show the game as it is now"),
+            self.discard,
+            primary=True,
+        )
+        self.dialog = ft.AlertDialog(
+            modal=True,
+            title=ft.Text(title),
+            content=ft.Column(
+                [ft.Text(readable(line), size=15) for line in lines], tight=True, spacing=8
+            ),
+            actions=list(self.buttons.values()),
+            actions_alignment=ft.MainAxisAlignment.END,
+            data="conflict",
+        )
+
+    def _button(
+        self, key: str, text: str, handler: Callable[[], None], primary: bool = False
+    ) -> None:
+        def click(_e: Any = None) -> None:
+            handler()
+
+        make = ft.FilledButton if primary else ft.TextButton
+        self.buttons[key] = make(content=text, on_click=click, data=key)
+
+    def open(self) -> None:
+        """Show the dialog."""
+        _CONFLICTS[self.app] = self
+        self.app.open_dialog(self.dialog)
+
+    @property
+    def _sheet(self) -> str:
+        return f"/game/{self.current.id}"
+
+    def _latest(self) -> Game | None:
+        try:
+            return self.app.store.load_game(self.current.id)
+        except StoreError as e:
+            self.app.close_dialog()
+            self.app.notify(e.message, error=True)
+            self.app.go("/")
+            return None
+
+    def discard(self) -> None:
+        """Keep what is stored; show it."""
+        self.app.close_dialog()
+        self.app.go(self._sheet)
+
+    def show(self) -> None:
+        """Show their version of the round (to edit it again from there)."""
+        j = self.merged.their_index or 0
+        self.app.close_dialog()
+        self.app.go(f"{self._sheet}/round/{j + 1}")
+
+    def use_mine(self) -> None:
+        """Enter my version of the round over theirs (asked for, so not silent)."""
+        entry, j = self.merged.edit.entry, self.merged.their_index
+        latest = self._latest()
+        if latest is None or entry is None or j is None:
+            return
+        self.app.close_dialog()
+        theirs = self.current.rounds[j]
+        now = [i for i, r in enumerate(latest.rounds) if r == theirs]
+        if len(now) != 1:  # changed again meanwhile: show it rather than guess
+            self.app.notify(_("That round changed again; nothing was changed."), error=True)
+            self.app.go(self._sheet)
+            return
+        self._apply(latest, lambda g: games.replace_round(g, now[0], entry))
+
+    def as_new(self) -> None:
+        """Add my entry as a new round at the end."""
+        entry = self.merged.edit.entry
+        latest = self._latest()
+        if latest is None or entry is None:
+            return
+        self.app.close_dialog()
+        self._apply(latest, lambda g: games.add_round(g, entry))
+
+    def _apply(self, latest: Game, change: Callable[[Game], Game]) -> None:
+        from app.ui.saving import save_game
+
+        try:
+            new = change(latest)
+        except games.GameError as e:
+            self.app.notify(e.message, error=True)
+            self.app.go(self._sheet)
+            return
+        stored = save_game(self.app, new, latest.version, base=latest)
+        if stored is not None:
+            step = games.last_change(stored)
+            n = step.index + 1 if step is not None else len(stored.rounds)
+            self.app.notify(_("Round {n} saved").format(n=n))
+        self.app.go(self._sheet)
+
+
+# -- screens -------------------------------------------------------------------------------------
+def share_button(app: App, game_id: str | None = None) -> ft.Control | None:
+    """The top-bar button: "Share this table" (the host), "Join with a code" (a visitor who
+    may not change the game), or None (a visitor who joined)."""
+    query = f"?game={game_id}" if game_id else ""
+    if is_host(app):
+        return icon_button(
+            ft.Icons.QR_CODE_2, _("Share this table"), lambda _e=None: app.go(f"/share{query}")
+        )
+    if game_id is not None and can_edit(app, game_id):
+        return None
+    return icon_button(ft.Icons.KEY, _("Join with a code"), lambda _e=None: app.go(f"/join{query}"))
+
+
+def access_banner(app: App, game: Game) -> ft.Control | None:
+    """On a game a visitor may only look at: say so, and offer the join code."""
+    if can_edit(app, game.id):
+        return None
+    return card(
+        ft.Column(
+            [
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.VISIBILITY, color=MUTED),
+                        ft.Text(
+                            _("You are watching. To keep score, enter the table's join code."),
+                            size=15,
+                            expand=True,
+                        ),
+                    ]
+                ),
+                secondary_button(
+                    _("Enter the join code"),
+                    lambda _e=None: app.go(f"/join?game={game.id}"),
+                    ft.Icons.KEY,
+                ),
+            ],
+            spacing=8,
+        ),
+        bgcolor=ft.Colors.BLUE_50,
+    )
+
+
+def gate(app: App, route: str, parts: list[str]) -> Screen | None:
+    """What a visitor sees instead of ``route`` (None: the route itself).
+
+    A ``?code=`` in the address (the QR code) joins the game first; a game the visitor may
+    not see, or a round entry it may not make, shows the join screen; ``/new`` is the host's.
+    """
+    ss = session_of(app)
+    if ss is None or ss.is_host:
+        return None
+    if parts == ["new"]:
+        return MessageScreen(app, route, _("Only the host's computer can start a game."))
+    if len(parts) < 2 or parts[0] != "game":
+        return None
+    gid = parts[1]
+    code = app.query.get("code")
+    error = None
+    if code and not ss.can_edit(gid):
+        try:
+            if ss.join(gid, code) is None:
+                error = _("That join code is not right. Ask the host for the code on their screen.")
+        except AccessError as e:
+            error = too_many(e)
+        except StoreError:
+            return None  # no such game: the router says so
+    if error is not None or (_changing_route(parts) and not ss.can_edit(gid)):
+        return JoinScreen(app, gid, then=route, error=error)
+    try:
+        visible = ss.can_view(gid)
+    except StoreError:
+        return None
+    if not visible:
+        return JoinScreen(app, gid, then=route)
+    return None
+
+
+def too_many(e: AccessError) -> str:
+    """The message for too many wrong codes."""
+    wait = max(1, int(e.wait + 0.999))
+    return ngettext(
+        "Too many wrong codes. Try again in {n} second.",
+        "Too many wrong codes. Try again in {n} seconds.",
+        wait,
+    ).format(n=wait)
+
+
+class JoinScreen:
+    """``/join`` (``?game=<id>``): a visitor gives the table's join code (and a name the
+    others see when this phone saves) and may then keep score in that game.
+
+    Without ``?game=`` the code is looked up among the unfinished games.
+
+    Attributes (for tests): ``code``, ``name`` (text fields), ``join_button``, ``error``.
+    """
+
+    def __init__(
+        self,
+        app: App,
+        game_id: str | None = None,
+        then: str | None = None,
+        error: str | None = None,
+    ) -> None:
+        self.app = app
+        self.game_id = game_id if game_id is not None else app.query.get("game")
+        self.then = then
+        self.code = ft.TextField(
+            label=_("Join code"),
+            hint_text=_("6 letters and digits"),
+            capitalization=ft.TextCapitalization.CHARACTERS,
+            max_length=12,
+            counter="",
+            on_submit=self.join,
+            text_size=24,
+        )
+        self.name = ft.TextField(
+            label=_("Your name (optional)"),
+            hint_text=_("shown to the others when you save"),
+            max_length=40,
+            counter="",
+            on_submit=self.join,
+            capitalization=ft.TextCapitalization.WORDS,
+        )
+        self.error = error_box()
+        show_error(self.error, error)
+        self.join_button = primary_button(_("Join"), self.join, ft.Icons.LOGIN)
+        intro = _(
+            "The host's screen shows the table's join code (Share this table). With it, this "
+            "phone can enter and edit rounds of that game."
+        )
+        controls: list[ft.Control] = [
+            ft.Text(intro, size=16),
+            self.code,
+            self.name,
+            self.error,
+            self.join_button,
+        ]
+        back = f"/game/{self.game_id}" if self.game_id else "/"
+        ss = session_of(app)
+        if ss is not None and ss.is_host:
+            controls = [ft.Text(_("This is the host's computer: it can change every game."))]
+        elif ss is not None and self.game_id and not ss.can_view(self.game_id):
+            back = "/"
+        self.view = frame(app, "/join", _("Join a table"), controls, back=back)
+
+    def join(self, _e: Any = None) -> None:
+        """Check the code; on success open the game (or the page asked for)."""
+        ss = session_of(self.app)
+        code = live.normalize_code(self.code.value)
+        if ss is None or ss.is_host:
+            self.app.go(self.then or (f"/game/{self.game_id}" if self.game_id else "/"))
+            return
+        if len(code) != live.CODE_LENGTH:
+            show_error(self.error, _("The join code has 6 letters and digits."))
+            return
+        try:
+            gid = ss.join(self.game_id, code, self.name.value or "")
+        except AccessError as e:
+            show_error(self.error, too_many(e))
+            return
+        except StoreError:
+            gid = None
+        if gid is None:
+            show_error(
+                self.error,
+                _("That join code is not right. Ask the host for the code on their screen."),
+            )
+            return
+        show_error(self.error, None)
+        self.app.notify(_("Joined: you can keep score in this game."))
+        self.app.go(self.then or f"/game/{gid}")
+
+
+class ShareScreen:
+    """``/share`` (``?game=<id>``): the host's sharing page.
+
+    Shows whether phones can reach the app at all, what visitors without a code may do
+    (``visitors`` chips: see the games / see nothing), and for the game its join code as
+    text and as a QR code of the game's address with the code (``code_text``, ``qr``,
+    ``url``), with a button for a new code. On another device it shows the join form.
+    """
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.game_id = app.query.get("game")
+        ss = session_of(app)
+        if ss is not None and not ss.is_host:
+            join = JoinScreen(app, self.game_id)
+            self.view = join.view
+            self.join = join
+            return
+        self.code_text: ft.Text | None = None
+        self.qr: ft.Image | None = None
+        self.url: str | None = None
+        controls: list[ft.Control] = []
+        server = live.SERVER
+        if not server.shared:
+            controls.append(
+                card(
+                    ft.Column(
+                        [
+                            ft.Text(
+                                _("Phones cannot reach the app now"),
+                                size=16,
+                                weight=ft.FontWeight.BOLD,
+                            ),
+                            ft.Text(
+                                _(
+                                    "It listens on this computer only. To share the table on "
+                                    "the Wi-Fi, start it with: python -m app --host 0.0.0.0"
+                                ),
+                                size=15,
+                                selectable=True,
+                            ),
+                        ],
+                        spacing=4,
+                    ),
+                    bgcolor=ft.Colors.AMBER_100,
+                )
+            )
+        game: Game | None = None
+        if self.game_id:
+            try:
+                game = app.store.load_game(self.game_id)
+            except StoreError:
+                game = None
+        if game is not None:
+            controls += self._game_part(game)
+        else:
+            controls += self._pick_game()
+        controls.append(heading(_("Visitors without the code can")))
+        mode = ss.access.visitors() if ss is not None else live.VIEW
+        self.visitors = ChoiceChips(
+            [(live.VIEW, _("Watch every game")), (live.NOTHING, _("See nothing"))],
+            mode,
+            on_change=self._visitors_changed,
+        )
+        controls.append(self.visitors.control)
+        controls.append(
+            muted(
+                _(
+                    "Only this computer and phones with a game's join code can change that "
+                    "game. Starting and deleting games is for this computer only."
+                )
+            )
+        )
+        back = f"/game/{self.game_id}" if game is not None else "/"
+        self.view = frame(app, "/share", _("Share this table"), controls, back=back)
+
+    def _base_url(self) -> str:
+        server = live.SERVER
+        host = server.host
+        if host in ("0.0.0.0", "::", ""):
+            from app.__main__ import lan_address
+
+            host = lan_address() or "127.0.0.1"
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{server.port}"
+
+    def _game_part(self, game: Game) -> list[ft.Control]:
+        ss = session_of(self.app)
+        code = ss.join_code(game.id) if ss is not None else (game.join_code or "")
+        from app.games import summarize
+        from app.ui.games_list import game_title
+
+        self.url = f"{self._base_url()}/game/{game.id}?code={code}"
+        self.code_text = ft.Text(
+            group_code(code),
+            size=44,
+            weight=ft.FontWeight.BOLD,
+            style=ft.TextStyle(letter_spacing=4),
+            selectable=True,
+        )
+        self.qr = ft.Image(src=live.qr_png(self.url), width=240, height=240)
+        return [
+            heading(game_title(summarize(game))),
+            ft.Text(_("Join code"), size=15, color=MUTED),
+            ft.Semantics(
+                label=_("Join code: {code}").format(code=" ".join(code)),
+                content=self.code_text,
+            ),
+            muted(
+                _(
+                    "Phones scan the code below, or open the address and type the join code. "
+                    "Without it they can only watch."
+                ),
+                size=14,
+            ),
+            ft.Row(
+                [ft.Semantics(label=_("QR code of the game's address"), content=self.qr)],
+                alignment=ft.MainAxisAlignment.CENTER,
+            ),
+            ft.Text(self.url.split("?")[0], size=13, color=MUTED, selectable=True),
+            secondary_button(_("New join code"), self._new_code, ft.Icons.REFRESH),
+        ]
+
+    def _pick_game(self) -> list[ft.Control]:
+        from app.ui.games_list import game_title
+
+        summaries = [s for s in self.app.store.list_games() if not s.finished]
+        if not summaries:
+            return [muted(_("Start a game to get its join code."), size=15)]
+        out: list[ft.Control] = [heading(_("Which game?"))]
+        for s in summaries[:10]:
+
+            def pick(_e: Any = None, gid: str = s.id) -> None:
+                self.app.go(f"/share?game={gid}")
+
+            out.append(secondary_button(game_title(s), pick, ft.Icons.QR_CODE_2))
+        return out
+
+    def _visitors_changed(self, mode: str | None) -> None:
+        ss = session_of(self.app)
+        if mode is None or ss is None:
+            return
+        try:
+            ss.set_visitors(mode)
+        except StoreError as e:
+            self.app.notify(e.message, error=True)
+            return
+        self.app.notify(
+            _("Visitors can now watch every game.")
+            if mode == live.VIEW
+            else _("Visitors now see only games they joined with the code.")
+        )
+
+    def _new_code(self, _e: Any = None) -> None:
+        def really() -> None:
+            ss = session_of(self.app)
+            if ss is None or self.game_id is None:
+                return
+            try:
+                ss.new_join_code(self.game_id)
+            except StoreError as e:
+                self.app.notify(e.message, error=True)
+                return
+            _refresh(self.app)
+
+        self.app.confirm(
+            _("Make a new join code?"),
+            _(
+                "Phones that joined with the old code can then only watch, until they enter "
+                "the new one."
+            ),
+            _("New code"),
+            really,
+            danger=False,
+        )
+
+
+def access_message(e: AccessError) -> str:
+    """What a refused write tells the person."""
+    if e.reason == "host_only":
+        return _("Only the host's computer can do that.")
+    if e.reason == "too_many_tries":
+        return too_many(e)
+    return _("This phone can only watch this game: enter the table's join code to keep score.")
+
+
+__all__ = [
+    "ConflictDialog",
+    "JoinScreen",
+    "ShareScreen",
+    "access_banner",
+    "access_for",
+    "access_message",
+    "attach",
+    "can_edit",
+    "gate",
+    "is_host",
+    "on_change",
+    "open_conflict",
+    "rebase_note",
+    "save",
+    "session_of",
+    "session_store",
+    "share_button",
+]

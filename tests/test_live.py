@@ -1,0 +1,781 @@
+"""The live table without a browser: the hub between sessions, saves that meet other saves,
+who may see and change a game, and what reaches the logs (app/live.py, app/ui/sharing.py).
+
+Sessions are :class:`app.ui.shell.App` objects with no page, each on its own
+:class:`app.live.SessionStore` over one Store, as ``python -m app`` makes them for each browser
+tab; ``attach`` with no page applies another session's change at once (in the app it is
+scheduled on the page's loop). Scores: Rummy 101, RULES.md §3 — the finisher +101, an opened
+player minus the points left.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import struct
+import subprocess
+import sys
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import flet as ft
+import pytest
+
+from app import games, live
+from app.games import Game
+from app.live import AccessError, Change, Hub, SessionStore, Visitor
+from app.store import ConflictError, Store
+from app.ui import sharing
+from app.ui.games_list import GamesList
+from app.ui.round_entry import RoundDetail, RoundEntry
+from app.ui.score_sheet import ScoreSheet
+from app.ui.shell import App
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST_IP = "127.0.0.1"
+PHONE_IP = "192.168.1.23"
+
+
+def r101(winner: str, other: str, rest: int) -> dict[str, Any]:
+    """A Rummy 101 round: ``winner`` finishes (+101), ``other`` opened and holds ``rest``."""
+    return {
+        "finish": "normal",
+        "players": [
+            {"name": winner, "winner": True},
+            {"name": other, "opened": "melds", "hand_value": rest, "jokers": 0},
+        ],
+    }
+
+
+# -- fixtures ------------------------------------------------------------------------------------
+OWN_ADDRESS = "192.0.2.200"
+"""This computer's network address, as the tests pretend it is."""
+
+
+@pytest.fixture(autouse=True)
+def own_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "_own_cache", (time.monotonic(), frozenset({OWN_ADDRESS})))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(tmp_path / "games.json")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def hub() -> Hub:
+    return Hub()
+
+
+@pytest.fixture
+def access(store: Store) -> live.Access:
+    return live.Access(store)
+
+
+def session(store: Store, access: live.Access, hub: Hub, ip: str = HOST_IP) -> App:
+    """A browser session from ``ip``, subscribed to ``hub``, showing the games list."""
+    app = App(SessionStore(store, access, Visitor.from_ip(ip), hub))
+    sharing.attach(app, hub)
+    app.show("/")
+    return app
+
+
+def ss(app: App) -> SessionStore:
+    got = sharing.session_of(app)
+    assert got is not None
+    return got
+
+
+@pytest.fixture
+def game(store: Store, access: live.Access, hub: Hub) -> Game:
+    """A Rummy 101 game of Ala and Ola with one round (Ala +101, Ola −12), made by the host."""
+    host = SessionStore(store, access, Visitor.from_ip(HOST_IP), hub)
+    g = host.create_game(games.new_game("rummy101", ["Ala", "Ola"]))
+    return host.save_game(games.add_round(g, r101("Ala", "Ola", 12)), g.version)
+
+
+def fill(entry: RoundEntry, winner: str, other: str, rest: int) -> None:
+    f: Any = entry.form
+    f.winner.pick(winner)
+    f.opened[other].pick("melds")
+    f.rests[other].value.value = str(rest)
+    assert entry.check(), entry.error.content.value  # type: ignore[union-attr]
+
+
+def scores(store: Store, gid: str) -> list[dict[str, int]]:
+    return [r.scores for r in store.load_game(gid).rounds]
+
+
+def conflict(app: App) -> sharing.ConflictDialog:
+    """The conflict dialog the session shows."""
+    dlg = sharing.open_conflict(app)
+    assert dlg is not None, app.messages
+    assert {getattr(c, "data", None) for c in dlg.dialog.actions} == set(dlg.buttons)
+    return dlg
+
+
+def texts(control: Any) -> str:
+    out: list[str] = []
+
+    def go(c: Any) -> None:
+        if getattr(c, "visible", True) is False:
+            return
+        if isinstance(c, ft.Text) and c.value:
+            out.append(c.value)
+        for name in ("content", "controls", "actions", "title"):
+            v = getattr(c, name, None)
+            for item in v if isinstance(v, list) else [v]:
+                if isinstance(item, ft.BaseControl):
+                    go(item)
+
+    go(control)
+    return "\n".join(out)
+
+
+def labels(control: Any) -> list[str]:
+    """Accessible names (Semantics labels) and button texts under ``control``."""
+    out: list[str] = []
+
+    def go(c: Any) -> None:
+        if getattr(c, "visible", True) is False:
+            return
+        if isinstance(c, ft.Semantics) and c.label:
+            out.append(str(c.label))
+        content = getattr(c, "content", None)
+        if isinstance(content, str):
+            out.append(content)
+        for name in ("content", "controls", "actions", "appbar", "leading"):
+            v = getattr(c, name, None)
+            for item in v if isinstance(v, list) else [v]:
+                if isinstance(item, ft.BaseControl):
+                    go(item)
+
+    go(control)
+    return out
+
+
+# -- the hub -------------------------------------------------------------------------------------
+def test_hub_tells_every_other_subscriber_and_drops_dead_ones() -> None:
+    hub = Hub()
+    got: dict[str, list[Change]] = {"a": [], "b": []}
+    a = hub.subscribe(got["a"].append)
+    hub.subscribe(got["b"].append)
+
+    def dead(_c: Change) -> None:
+        raise RuntimeError("session closed")
+
+    hub.subscribe(dead)
+    assert len(hub) == 3
+    change = Change("game", "g1", 7, source=a)
+    assert hub.publish(change) == 1  # b only: a wrote it, the dead one is dropped
+    assert got == {"a": [], "b": [change]}
+    assert len(hub) == 2
+    assert hub.last("g1") == change
+    hub.unsubscribe(a)
+    hub.publish(Change("deleted", "g1"))
+    assert hub.last("g1") is None and len(got["b"]) == 2
+
+
+def test_a_round_saved_on_one_phone_appears_on_the_others(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    writer, watcher, lister, entering = (session(store, access, hub) for _ in range(4))
+    sheet_route = f"/game/{game.id}"
+    watcher.go(sheet_route)
+    entering.go(f"{sheet_route}/round")
+    form = entering.screen
+    before = watcher.screen
+    assert isinstance(before, ScoreSheet) and before.total_texts["Ala"].value == "101"
+    # the writer enters round 2: Ola finishes, Ala holds 30 (Ala 71, Ola 89)
+    writer.go(f"{sheet_route}/round")
+    entry = writer.screen
+    assert isinstance(entry, RoundEntry)
+    fill(entry, "Ola", "Ala", 30)
+    entry.save()
+    after = watcher.screen
+    assert isinstance(after, ScoreSheet) and after is not before  # rebuilt from the store
+    assert {p: t.value for p, t in after.total_texts.items()} == {"Ala": "71", "Ola": "89"}
+    assert set(after.round_rows) == {0, 1}
+    listed = lister.screen
+    assert isinstance(listed, GamesList) and listed.summaries[0].round_count == 2
+    # the phone in the middle of entering a round keeps its form, and hears about it
+    assert entering.screen is form
+    assert entering.messages[-1] == "The host's computer saved round 2. Yours will be round 3."
+
+
+def test_round_detail_follows_an_edit_and_a_delete(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    writer, watcher = session(store, access, hub), session(store, access, hub)
+    watcher.go(f"/game/{game.id}/round/1")
+    assert "Ola: melds, 12 points" in texts(watcher.screen.view)  # type: ignore[union-attr]
+    writer.go(f"/game/{game.id}/round/1/edit")
+    edit = writer.screen
+    assert isinstance(edit, RoundEntry)
+    fill(edit, "Ala", "Ola", 20)
+    edit.save()
+    assert "Ola: melds, 20 points" in texts(watcher.screen.view)  # type: ignore[union-attr]
+    writer.go(f"/game/{game.id}/round/1")
+    detail = writer.screen
+    assert isinstance(detail, RoundDetail)
+    detail.delete_now()
+    assert "no round 1" in texts(watcher.screen.view)  # type: ignore[union-attr]
+
+
+class FakePage:
+    """Enough of ``ft.Page`` for :class:`App` and :func:`sharing.attach`: tasks run at once
+    while connected; while disconnected ``run_task`` fails as Flet's does (no connection)."""
+
+    def __init__(self, ip: str) -> None:
+        self.client_ip = ip
+        self.route = "/"
+        self.views: list[Any] = []
+        self.connected = True
+        self.on_connect: Any = None
+        self.on_close: Any = None
+        self.on_route_change: Any = None
+        self.on_view_pop: Any = None
+
+    def run_task(self, make: Any) -> None:
+        if not self.connected:
+            raise AttributeError("'NoneType' object has no attribute 'loop'")
+        import asyncio
+
+        asyncio.run(make())
+
+    def navigate(self, route: str) -> None:
+        self.route = route
+        self.on_route_change(type("E", (), {"route": route})())
+
+    def update(self) -> None:
+        pass
+
+    def show_dialog(self, _d: Any) -> None:
+        pass
+
+    def pop_dialog(self) -> None:
+        pass
+
+
+def test_a_phone_that_dropped_off_catches_up_when_it_reconnects(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    page = FakePage(HOST_IP)
+    app = App(sharing.session_store(store, page, hub), page)  # type: ignore[arg-type]
+    sharing.attach(app, hub)
+    app.start()
+    app.go(f"/game/{game.id}")
+    before = app.screen
+    assert isinstance(before, ScoreSheet) and len(before.game.rounds) == 1
+    writer = session(store, access, hub)
+    page.connected = False  # the phone's screen went dark
+    ss(writer).save_game(games.add_round(game, r101("Ola", "Ala", 30)), game.version)
+    assert app.screen is before and len(hub) == 2  # not dropped, not redrawn
+    page.connected = True
+    page.on_connect(None)
+    after = app.screen
+    assert isinstance(after, ScoreSheet) and len(after.game.rounds) == 2
+    page.on_close(None)
+    assert len(hub) == 1
+
+
+# -- what a save changed, and merging ------------------------------------------------------------
+def test_classify_tells_add_replace_delete_from_the_rest(game: Game) -> None:
+    added = games.add_round(game, r101("Ola", "Ala", 30))
+    assert live.classify(game, added) == live.Edit("add", 1, added.rounds[1].entry)
+    edited = games.replace_round(game, 0, r101("Ala", "Ola", 20))
+    assert live.classify(game, edited) == live.Edit("replace", 0, edited.rounds[0].entry)
+    assert live.classify(game, games.delete_round(game, 0)) == live.Edit("delete", 0)
+    assert live.classify(added, games.undo(added)).action == "other"  # an undo
+    assert live.classify(game, games.set_limits(game, 5)).action == "other"
+    assert live.classify(None, added).action == "other"
+    # an add that also changes the game's agreed end is not a pure append
+    both = games.add_round(games.set_limits(game, 5), r101("Ola", "Ala", 30))
+    assert live.classify(game, both).action == "other"
+
+
+def test_two_appends_at_once_both_land(store: Store, game: Game) -> None:
+    a = games.add_round(game, r101("Ola", "Ala", 30))
+    b = games.add_round(game, r101("Ala", "Ola", 5))
+    store.save_game(a, game.version)
+    with pytest.raises(ConflictError) as e:
+        store.save_game(b, game.version)
+    m = live.merge(game, b, e.value.current)
+    assert m.outcome == "rebased" and m.game is not None
+    stored, m2, _cur = live.save_merging(store, game, b, game.version)
+    assert stored is not None and m2 is not None and m2.outcome == "rebased"
+    assert scores(store, game.id) == [
+        {"Ala": 101, "Ola": -12},
+        {"Ala": -30, "Ola": 101},
+        {"Ala": 101, "Ola": -5},
+    ]
+    assert games.last_change(stored) == games.UndoStep("add", 2, None, stored.rounds[2].time)
+
+
+def test_edits_of_different_rounds_both_land_even_when_rounds_move(
+    store: Store, game: Game
+) -> None:
+    g2 = store.save_game(games.add_round(game, r101("Ola", "Ala", 30)), game.version)
+    # one phone deletes round 1 while another edits round 2 (now round 1): no clash
+    store.save_game(games.delete_round(g2, 0), g2.version)
+    edit = games.replace_round(g2, 1, r101("Ola", "Ala", 40))
+    stored, m, _cur = live.save_merging(store, g2, edit, g2.version)
+    assert stored is not None and m is not None and m.outcome == "rebased"
+    assert scores(store, game.id) == [{"Ala": -40, "Ola": 101}]
+
+
+def test_same_round_twice_is_a_duplicate_not_two_rounds(store: Store, game: Game) -> None:
+    entry = r101("Ola", "Ala", 30)
+    store.save_game(games.add_round(game, entry), game.version)
+    stored, m, current = live.save_merging(store, game, games.add_round(game, entry), game.version)
+    assert stored is None and m is not None and m.outcome == "duplicate" and m.their_index == 1
+    assert current is not None and len(store.load_game(game.id).rounds) == 2
+
+
+def test_true_conflicts_are_reported(store: Store, game: Game) -> None:
+    edit_a = games.replace_round(game, 0, r101("Ala", "Ola", 20))
+    edit_b = games.replace_round(game, 0, r101("Ala", "Ola", 25))
+    store.save_game(edit_a, game.version)
+    stored, m, _cur = live.save_merging(store, game, edit_b, game.version)
+    assert stored is None and m is not None and m.outcome == "conflict" and m.their_index == 0
+    now = store.load_game(game.id)
+    # deleting a round someone just edited, and undo after any change: conflicts too
+    stored, m, _cur = live.save_merging(store, game, games.delete_round(game, 0), game.version)
+    assert stored is None and m is not None and m.outcome == "conflict"
+    stored, m, _cur = live.save_merging(store, game, games.undo(game), game.version)
+    assert stored is None and m is not None and m.outcome == "conflict"
+    assert store.load_game(game.id).rounds == now.rounds  # nothing overwritten
+
+
+def test_two_screens_entering_at_once_both_rounds_land(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    one, two = session(store, access, hub), session(store, access, hub)
+    one.go(f"/game/{game.id}/round")
+    two.go(f"/game/{game.id}/round")
+    e1, e2 = one.screen, two.screen
+    assert isinstance(e1, RoundEntry) and isinstance(e2, RoundEntry)
+    fill(e1, "Ola", "Ala", 30)
+    fill(e2, "Ala", "Ola", 5)
+    e1.save()
+    e2.save()
+    assert one.messages[-1] == "Round 2 saved"
+    assert two.messages[-1].startswith("Round 3 saved (The host's computer saved a change")
+    assert two.dialog is None
+    assert len(store.load_game(game.id).rounds) == 3
+
+
+def test_the_same_round_edited_on_two_screens_shows_the_conflict(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    one = session(store, access, hub)
+    two = session(store, access, hub, PHONE_IP)
+    assert ss(two).join(game.id, access.code_for(game.id) or "", "Ola") == game.id
+    one.go(f"/game/{game.id}/round/1/edit")
+    two.go(f"/game/{game.id}/round/1/edit")
+    e1, e2 = one.screen, two.screen
+    assert isinstance(e1, RoundEntry) and isinstance(e2, RoundEntry)
+    fill(e2, "Ala", "Ola", 20)
+    fill(e1, "Ala", "Ola", 25)
+    e2.save()  # Ola's phone first
+    e1.save()  # then the host: refused, shown
+    assert scores(store, game.id) == [{"Ala": 101, "Ola": -20}]
+    dlg = conflict(one)
+    assert dlg.text.splitlines()[0] == "Ola edited round 1 a moment ago."
+    assert "Round 1 now: Ala +101, Ola \u221220" in dlg.text
+    assert "Yours: Ala +101, Ola \u221225" in dlg.text
+    assert set(dlg.buttons) == {"show", "mine", "as_new", "discard"}
+    # reload theirs: round 1 as it is now
+    dlg.show()
+    assert one.route == f"/game/{game.id}/round/1" and one.dialog is None
+    # again, and this time use mine: asked for, so it replaces theirs
+    one.go(f"/game/{game.id}/round/1/edit")
+    again = one.screen
+    assert isinstance(again, RoundEntry)
+    fill(again, "Ala", "Ola", 30)
+    two.go(f"/game/{game.id}/round/1/edit")
+    e2 = two.screen
+    assert isinstance(e2, RoundEntry)
+    fill(e2, "Ala", "Ola", 35)
+    e2.save()
+    again.save()
+    conflict(one).use_mine()
+    assert scores(store, game.id) == [{"Ala": 101, "Ola": -30}]
+    # and as a new round
+    one.go(f"/game/{game.id}/round/1/edit")
+    third = one.screen
+    assert isinstance(third, RoundEntry)
+    fill(third, "Ala", "Ola", 7)
+    two.go(f"/game/{game.id}/round/1/edit")
+    e2 = two.screen
+    assert isinstance(e2, RoundEntry)
+    fill(e2, "Ala", "Ola", 8)
+    e2.save()
+    third.save()
+    conflict(one).as_new()
+    assert scores(store, game.id) == [{"Ala": 101, "Ola": -8}, {"Ala": 101, "Ola": -7}]
+    # discard keeps theirs
+    one.go(f"/game/{game.id}/round/1/edit")
+    fourth = one.screen
+    assert isinstance(fourth, RoundEntry)
+    fill(fourth, "Ala", "Ola", 1)
+    two.go(f"/game/{game.id}/round/1/edit")
+    e2 = two.screen
+    assert isinstance(e2, RoundEntry)
+    fill(e2, "Ala", "Ola", 2)
+    e2.save()
+    fourth.save()
+    conflict(one).discard()
+    assert scores(store, game.id) == [{"Ala": 101, "Ola": -2}, {"Ala": 101, "Ola": -7}]
+    assert one.route == f"/game/{game.id}" and one.dialog is None
+
+
+def test_editing_a_round_someone_deleted_offers_no_overwrite(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    g2 = store.save_game(games.add_round(game, r101("Ola", "Ala", 30)), game.version)
+    one, two = session(store, access, hub), session(store, access, hub)
+    two.go(f"/game/{game.id}/round/1/edit")
+    edit = two.screen
+    assert isinstance(edit, RoundEntry)
+    fill(edit, "Ala", "Ola", 40)
+    one.go(f"/game/{game.id}/round/1")
+    detail = one.screen
+    assert isinstance(detail, RoundDetail)
+    detail.delete_now()
+    edit.save()
+    dlg = conflict(two)
+    assert dlg.merged.their_index is None  # round 2 (now 1) is not "their version" of it
+    assert dlg.text.splitlines()[0] == "The host's computer deleted round 1 a moment ago."
+    assert set(dlg.buttons) == {"as_new", "discard"}
+    dlg.as_new()
+    assert scores(store, game.id) == [g2.rounds[1].scores, {"Ala": 101, "Ola": -40}]
+
+
+def test_duplicate_round_from_two_phones_is_asked_about(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    one, two = session(store, access, hub), session(store, access, hub)
+    one.go(f"/game/{game.id}/round")
+    two.go(f"/game/{game.id}/round")
+    e1, e2 = one.screen, two.screen
+    assert isinstance(e1, RoundEntry) and isinstance(e2, RoundEntry)
+    fill(e1, "Ola", "Ala", 30)
+    fill(e2, "Ola", "Ala", 30)
+    e1.save()
+    e2.save()
+    dlg = conflict(two)
+    assert "saved the same round as round 2" in dlg.text
+    assert set(dlg.buttons) == {"as_new", "discard"}
+    dlg.discard()
+    assert len(store.load_game(game.id).rounds) == 2
+
+
+def test_undo_after_someone_elses_change_is_refused(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    one, two = session(store, access, hub), session(store, access, hub)
+    one.go(f"/game/{game.id}")
+    two.go(f"/game/{game.id}/round")
+    entry = two.screen
+    assert isinstance(entry, RoundEntry)
+    sheet = one.screen
+    assert isinstance(sheet, ScoreSheet)
+    fill(entry, "Ola", "Ala", 30)
+    entry.save()
+    sheet.undo_now()  # the sheet object still holds the game before round 2
+    assert len(store.load_game(game.id).rounds) == 2
+    assert set(conflict(one).buttons) == {"discard"}
+
+
+# -- access ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("ip", "host"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),
+        ("::1", True),
+        ("::ffff:127.0.0.1", True),
+        ("", True),
+        (None, True),
+        (OWN_ADDRESS, True),  # a browser on the host's computer using its network address
+        ("192.168.1.23", False),
+        ("10.0.0.5", False),
+        ("fe80::1", False),
+        ("::ffff:192.168.1.2", False),
+        ("not an address", False),
+    ],
+)
+def test_the_host_is_whoever_comes_from_this_computer(ip: str | None, host: bool) -> None:
+    assert live.is_host_address(ip) is host
+    assert Visitor.from_ip(ip).host is host
+    assert live.is_loopback(ip) is (host and ip != OWN_ADDRESS)
+
+
+def test_own_addresses_include_the_default_route_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.__main__ import lan_address
+
+    monkeypatch.setattr(live, "_own_cache", None)
+    monkeypatch.setattr(live, "SERVER", live.ServerInfo("198.51.100.9", 8550))
+    own = live.own_addresses()
+    assert "198.51.100.9" in own
+    lan = lan_address()
+    if lan:
+        assert lan in own
+
+
+def test_join_codes_are_short_and_unambiguous() -> None:
+    codes = {live.new_join_code() for _ in range(200)}
+    assert len(codes) > 190
+    for c in codes:
+        assert len(c) == 6 and set(c) <= set(live.CODE_ALPHABET)
+    assert not set("IL01O") & set(live.CODE_ALPHABET)
+    assert live.normalize_code(" ab c-23 ") == "ABC23"
+
+
+def test_a_phone_without_the_code_watches_and_cannot_write(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    phone = session(store, access, hub, PHONE_IP)
+    pss = ss(phone)
+    assert not pss.is_host and pss.can_view(game.id) and not pss.can_edit(game.id)
+    # the screens: watching, no "Enter round", no undo, no edit/delete of a round
+    phone.go(f"/game/{game.id}")
+    sheet = phone.screen
+    assert isinstance(sheet, ScoreSheet)
+    assert sheet.enter_button is None and not sheet.editable
+    assert "You are watching" in texts(sheet.view)
+    assert "Join with a code" in labels(sheet.view)
+    phone.go(f"/game/{game.id}/round/1")
+    assert "Edit round 1" not in labels(phone.screen.view)  # type: ignore[union-attr]
+    # a round entry route sends it to the join screen
+    phone.go(f"/game/{game.id}/round")
+    assert isinstance(phone.screen, sharing.JoinScreen)
+    # the store refuses every write, whatever the screen shows
+    loaded = pss.load_game(game.id)
+    with pytest.raises(AccessError) as e:
+        pss.save_game(games.add_round(loaded, r101("Ola", "Ala", 3)), loaded.version)
+    assert e.value.reason == "join_needed"
+    for write in (
+        lambda: pss.delete_game(game.id),
+        lambda: pss.create_game(games.new_game("gin", ["A", "B"])),
+        lambda: pss.set_setting(live.VISITORS_SETTING, live.VIEW),
+        lambda: pss.set_visitors(live.VIEW),
+        lambda: pss.join_code(game.id),
+        lambda: pss.new_join_code(game.id),
+        lambda: pss.backup_now(),
+    ):
+        with pytest.raises(AccessError):
+            write()
+    assert pss.known_players() == [] and pss.notices == []
+    phone.go("/new")
+    assert "Only the host" in texts(phone.screen.view)  # type: ignore[union-attr]
+    assert len(store.load_game(game.id).rounds) == 1
+
+
+def test_the_join_code_lets_a_phone_keep_score(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    host, phone = session(store, access, hub), session(store, access, hub, PHONE_IP)
+    code = ss(host).join_code(game.id)
+    assert code == store.load_game(game.id).join_code and len(code) == 6
+    phone.go(f"/join?game={game.id}")
+    join = phone.screen
+    assert isinstance(join, sharing.JoinScreen)
+    join.code.value = "WRONG2"
+    join.join()
+    assert join.error.visible and "not right" in texts(join.error)
+    join.code.value = code.lower()[:3] + " " + code[3:]  # case and spaces do not matter
+    join.name.value = "Ola"
+    join.join()
+    assert phone.route == f"/game/{game.id}" and ss(phone).can_edit(game.id)
+    sheet = phone.screen
+    assert isinstance(sheet, ScoreSheet) and sheet.enter_button is not None
+    # the phone saves a round; the host's sheet follows and knows who it was
+    host.go(f"/game/{game.id}")
+    phone.go(f"/game/{game.id}/round")
+    entry = phone.screen
+    assert isinstance(entry, RoundEntry)
+    fill(entry, "Ola", "Ala", 30)
+    entry.save()
+    hs = host.screen
+    assert isinstance(hs, ScoreSheet) and len(hs.game.rounds) == 2
+    last = hub.last(game.id)
+    assert last is not None and last.by == "Ola" and not last.by_host
+    # a new code shuts out the phone that had the old one
+    ss(host).new_join_code(game.id)
+    assert not ss(phone).can_edit(game.id)
+    assert phone.screen is not None and not phone.screen.editable  # type: ignore[attr-defined]
+
+
+def test_the_qr_address_joins_and_a_code_alone_finds_its_game(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    code = access.ensure_code(game.id)
+    phone = session(store, access, hub, PHONE_IP)
+    phone.go(f"/game/{game.id}?code={code}")  # what the QR code holds
+    assert isinstance(phone.screen, ScoreSheet) and ss(phone).can_edit(game.id)
+    other = session(store, access, hub, "192.168.1.24")
+    other.go(f"/game/{game.id}?code=AAAAAA")
+    assert isinstance(other.screen, sharing.JoinScreen)
+    assert other.screen.error.visible
+    other.go("/join")  # no game given: the code finds it among the unfinished games
+    join = other.screen
+    assert isinstance(join, sharing.JoinScreen)
+    join.code.value = code
+    join.join()
+    assert other.route == f"/game/{game.id}" and ss(other).can_edit(game.id)
+
+
+def test_visitors_see_nothing_when_the_host_says_so(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    host, phone = session(store, access, hub), session(store, access, hub, PHONE_IP)
+    phone.go(f"/game/{game.id}")
+    assert isinstance(phone.screen, ScoreSheet)
+    host.go(f"/share?game={game.id}")
+    share = host.screen
+    assert isinstance(share, sharing.ShareScreen)
+    share.visitors.pick(live.NOTHING)
+    assert access.visitors() == live.NOTHING
+    # the watching phone is shut out at once, and the list shows it nothing
+    assert isinstance(phone.screen, sharing.JoinScreen)
+    assert ss(phone).list_games() == [] and not ss(phone).can_view(game.id)
+    with pytest.raises(AccessError):
+        ss(phone).load_game(game.id)
+    phone.go("/")
+    listed = phone.screen
+    assert isinstance(listed, GamesList) and listed.summaries == []
+    assert "Join a table with its code" in texts(listed.view)
+    assert "New game" not in texts(listed.view)
+    # with the code it sees (and keeps score in) that game only
+    assert ss(phone).join(game.id, access.code_for(game.id) or "") == game.id
+    assert [s.id for s in ss(phone).list_games()] == [game.id]
+    share.visitors.pick(live.VIEW)
+    assert access.visitors() == live.VIEW
+
+
+def test_wrong_codes_are_limited_per_address(store: Store, game: Game) -> None:
+    now = [1000.0]
+    access = live.Access(store, clock=lambda: now[0])
+    code = access.ensure_code(game.id)
+    phone = SessionStore(store, access, Visitor.from_ip(PHONE_IP), Hub())
+    for _ in range(live.MAX_TRIES):
+        assert phone.join(game.id, "ZZZZZZ") is None
+    with pytest.raises(AccessError) as e:
+        phone.join(game.id, code)  # even the right code waits now
+    assert e.value.reason == "too_many_tries" and 0 < e.value.wait <= live.TRY_WINDOW
+    other = SessionStore(store, access, Visitor.from_ip("192.168.1.99"), Hub())
+    assert other.join(game.id, code) == game.id  # another address is not held up
+    now[0] += live.TRY_WINDOW + 1
+    assert phone.join(game.id, code) == game.id
+
+
+def test_share_screen_shows_the_code_as_text_and_qr(
+    store: Store, access: live.Access, hub: Hub, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live, "SERVER", live.ServerInfo("192.168.1.10", 8600))
+    host = session(store, access, hub)
+    host.go(f"/share?game={game.id}")
+    share = host.screen
+    assert isinstance(share, sharing.ShareScreen)
+    code = store.load_game(game.id).join_code
+    assert (
+        code and share.code_text is not None and share.code_text.value == f"{code[:3]} {code[3:]}"
+    )
+    assert share.url == f"http://192.168.1.10:8600/game/{game.id}?code={code}"
+    assert share.qr is not None and isinstance(share.qr.src, bytes)
+    assert share.qr.src.startswith(b"\x89PNG")
+    assert "Phones cannot reach" not in texts(share.view)
+    monkeypatch.setattr(live, "SERVER", live.ServerInfo("127.0.0.1", 8550))
+    host.refresh()
+    assert "Phones cannot reach the app now" in texts(host.screen.view)  # type: ignore[union-attr]
+    # a phone asking for /share gets the join form
+    phone = session(store, access, hub, PHONE_IP)
+    phone.go("/share")
+    assert isinstance(phone.screen, sharing.ShareScreen) and hasattr(phone.screen, "join")
+
+
+def test_qr_png_is_a_valid_png() -> None:
+    png = live.qr_png("http://192.168.1.10:8550/game/abc?code=ABC234", scale=4, border=2)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks = 8, {}
+    while pos < len(png):
+        (n,) = struct.unpack(">I", png[pos : pos + 4])
+        kind = png[pos + 4 : pos + 8]
+        data = png[pos + 8 : pos + 8 + n]
+        (crc,) = struct.unpack(">I", png[pos + 8 + n : pos + 12 + n])
+        assert crc == zlib.crc32(kind + data) & 0xFFFFFFFF
+        chunks[kind] = data
+        pos += 12 + n
+    w, h, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    assert w == h and w % 4 == 0 and (depth, colour) == (8, 0)
+    raw = zlib.decompress(chunks[b"IDAT"])
+    assert len(raw) == h * (w + 1)
+    assert raw[1] == 255 and 0 in raw  # a white border, dark modules
+
+
+# -- logs -----------------------------------------------------------------------------------------
+def test_no_join_code_or_player_name_reaches_the_logs(
+    store: Store, access: live.Access, hub: Hub, caplog: pytest.LogCaptureFixture
+) -> None:
+    live.install_log_hygiene()
+    for name in ("flet", "uvicorn.access", "flet_transport"):
+        assert logging.getLogger(name).getEffectiveLevel() >= logging.WARNING
+    caplog.set_level(logging.DEBUG)
+    host = session(store, access, hub)
+    phone = session(store, access, hub, PHONE_IP)
+    g = ss(host).create_game(games.new_game("rummy101", ["Zofia", "Jadwiga"]))
+    code = ss(host).join_code(g.id)
+    assert ss(phone).join(g.id, "QQQQQQ") is None
+    assert ss(phone).join(g.id, code, "Bartek") == g.id
+    phone.go(f"/game/{g.id}?code={code}")
+    phone.go(f"/game/{g.id}/round")
+    entry = phone.screen
+    assert isinstance(entry, RoundEntry)
+    fill(entry, "Zofia", "Jadwiga", 12)
+    entry.save()
+    # what the app and the libraries might log, each kind once
+    logging.getLogger("app").warning("opened %s for %s", f"/game/{g.id}?code={code}", "Zofia")
+    logging.getLogger("app").error("cannot show %s", f"/join?game={g.id}&code={code.lower()}")
+    logging.getLogger("uvicorn.error").error(
+        '%s - "%s %s HTTP/%s" %d', "192.168.1.23:5000", "GET", f"/g?code={code}", "1.1", 200
+    )
+    try:
+        raise games.GameError(f"player 'Jadwiga' with code {code}")
+    except games.GameError:
+        logging.getLogger("app").exception("save failed")
+    with pytest.raises(AccessError):
+        ss(session(store, access, hub, "10.0.0.9")).save_game(store.load_game(g.id), 1)
+    logged = caplog.text + "\n".join(str(r.args) + (r.exc_text or "") for r in caplog.records)
+    assert "code=***" in logged and "save failed" in logged
+    for secret in (code, code.lower(), "Zofia", "Jadwiga", "Bartek"):
+        assert secret not in logged, secret
+    # the record's shape is kept for formatters that unpack the arguments (uvicorn access)
+    r = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, "%s %s", ("a", 3), None)
+    made = logging.getLogRecordFactory()(
+        "x", logging.INFO, __file__, 1, "%s %s", ("Zofia", 3), None
+    )
+    assert made.args == ("***", 3) and r.args == ("a", 3)
+
+
+# -- one process per data file --------------------------------------------------------------------
+def test_a_second_app_process_on_the_same_data_is_refused(store: Store) -> None:
+    env = dict(os.environ, CI="true", PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "--data", str(store.path), "--port", "0", "--no-browser"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "cannot open" in out.stderr and "already open" in out.stderr, out.stderr
