@@ -17,11 +17,25 @@ problems", 2015), run as a depth-first search with a per-heap memo of failed sta
   those places; a run of length 1–2 must continue; the state after the last number may hold only
   runs of length ≥ 3, and every joker must be placed.
 
-Pruning that keeps it exact: a run of length ≥ 3 is never closed while a run of the same colour
-starts at the same number (continuing it is always at least as good); the pieces of the next two
-numbers (plus spare jokers) must be able to continue every run of length 1–2; each real piece
-must have some candidate meld before the search starts. Every split returned is re-checked meld
-by meld and against the heap before it is handed out.
+Pruning that keeps it exact:
+
+* a run of length ≥ 3 is never closed while a run of the same colour starts at the same number
+  (continuing it is always at least as good);
+* look-ahead: first (phase 0) the pieces of the next two numbers plus spare jokers must be able
+  to continue every run of length 1–2; later (phase 1) a per-colour lower bound on the jokers
+  its runs and pairs still need (each colour alone, groups free where other colours could make
+  one), summed over colours, must not exceed the jokers left;
+* dominance: a state is as good as another if, colour by colour, each of the other's runs has
+  its own run at least as long and its remaining runs are ≥ 3 long; a state dominated by one
+  that failed is not searched;
+* Carousel: the aces kept back for ``Q-K-A`` only matter from 12 on, so numbers 2–11 are
+  searched once for a whole set of kept-back vectors (a bit mask) rather than once per vector;
+* each real piece must have some candidate meld before the search starts.
+
+Search order: from 1 up and from 13 down (the mirrored heap) in turns, with budgets of state
+expansions that double, phase 0 first; both are exact, the first to answer wins, and the memo
+of each survives between its turns. Every split returned is re-checked meld by meld and against
+the heap before it is handed out. Memos live for one call only (nothing is cached across heaps).
 
 Limits: at most :data:`MAX_COPIES` copies of each numbered piece and :data:`MAX_JOKERS` jokers
 (every set in the project fits: 106 tiles, two 53-card decks). With at most two jokers, no meld
@@ -79,6 +93,24 @@ _SLOT_STATES: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 _SLOT_INDEX: Final[dict[tuple[int, ...], int]] = {s: i for i, s in enumerate(_SLOT_STATES)}
 _STATE_BITS: Final = 6  # 35 slot states fit in 6 bits
+
+
+def _dominates(b: tuple[int, ...], a: tuple[int, ...]) -> bool:
+    """Slot state ``b`` is at least as good as ``a`` for the same colour at the same number:
+    each run of ``a`` can be given its own run of ``b`` at least as long (a run of length 3
+    may do all that a shorter one may), every run of ``b`` shorter than 3 being given one (a
+    run of ``b`` with length ≥ 3 and no partner simply closes)."""
+    short_b = sorted(x for x in b if x < 3)
+    if len(b) < len(a) or len(short_b) > len(a):
+        return False
+    # the shortest runs of a go to b's short runs, the rest to b's runs of length 3
+    return all(x <= y for x, y in zip(sorted(a), short_b, strict=False))
+
+
+_DOMINATED_BY: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(_dominates(b, a) for b in _SLOT_STATES) for a in _SLOT_STATES
+)
+"""``_DOMINATED_BY[a][b]``: slot state ``b`` dominates ``a`` (see :func:`_dominates`)."""
 
 # A move of one colour at one number:
 # (new_slot_index, to_groups, jokers, need_next, need_next2, cont3, starts, run_jokers,
@@ -281,6 +313,11 @@ def _searcher(heap: _Heap) -> Callable[[int], list[_Choice] | str]:
     moves_table = _MOVES
     group_jg = _GROUP_JG
     bad: dict[int, int] = {}
+    # failed states by (number, jokers left): a state dominated, family by family, by a failed
+    # one fails too (for the same kept-back vectors), so it is never searched
+    failed_at: dict[int, list[tuple[int, int, int, int, int]]] = {}
+    dom = _DOMINATED_BY
+    scan = _DOMINANCE_SCAN[ace_high]
     path: list[_Choice] = []
     sb = _STATE_BITS
     spent = [0, 0]  # expansions so far, budget limit
@@ -299,6 +336,13 @@ def _searcher(heap: _Heap) -> Callable[[int], list[_Choice] | str]:
         range(min(counts[1][f], counts[12][f] + J0, counts[13][f] + J0) + 1)
         for f in range(_FAMILIES)
     ]
+    # the order to try them in: aces go high as far as Q-K can take them and A-2-3 cannot
+    keep_order: list[tuple[int, ...]] = []
+    for f in range(_FAMILIES):
+        low = min(counts[2][f], counts[3][f])
+        high = min(counts[12][f], counts[13][f])
+        pref = max(0, min(counts[1][f] - low, high))
+        keep_order.append(tuple(sorted(per_fam[f], key=lambda k: (abs(k - pref), k))))
     if ace_high:
         kept_options = [
             (a, b, c, d)
@@ -391,7 +435,7 @@ def _searcher(heap: _Heap) -> Callable[[int], list[_Choice] | str]:
         cheap = phase[0] == 0
         nxt1 = n + 1 <= last
         nxt2 = n + 2 <= last
-        keep_range = per_fam[f] if first_ace else (k_fixed,)
+        keep_range = keep_order[f] if first_ace else (k_fixed,)
         for keep in keep_range:
             if at_top:
                 t = keep
@@ -479,7 +523,7 @@ def _searcher(heap: _Heap) -> Callable[[int], list[_Choice] | str]:
                         if (at_top and gi) or not group_jg[gi][J - base]:
                             continue
                         cands.append((base, g0 + g1 + g2 + g3, gi, l0, l1, l2, l3))
-        cands.sort(key=lambda c: (c[1], c[0]))
+        cands.sort(key=lambda c: (0,))
         for _base, _gs, gi, l0, l1, l2, l3 in cands:
             jg_row = group_jg[gi]
             m1 = l1[0][0]
@@ -520,6 +564,15 @@ def _searcher(heap: _Heap) -> Callable[[int], list[_Choice] | str]:
         want &= ~known
         if not want:
             return 0
+        fl = failed_at.get(n << 2 | J)
+        if fl:
+            d0, d1, d2, d3 = dom[slots[0]], dom[slots[1]], dom[slots[2]], dom[slots[3]]
+            for b0, b1, b2, b3, mask in reversed(fl[-scan:]):
+                if want & mask and d0[b0] and d1[b1] and d2[b2] and d3[b3]:
+                    want &= ~mask
+                    if not want:
+                        bad[key] = known | mask
+                        return 0
         spent[0] += 1
         if spent[0] > spent[1]:
             raise _OutOfBudget
@@ -583,6 +636,7 @@ def _searcher(heap: _Heap) -> Callable[[int], list[_Choice] | str]:
                         path.append((n, mvs, no_keep, jg))
                         return found
         bad[key] = known | want
+        failed_at.setdefault(n << 2 | J, []).append((*slots, want))
         return 0
 
     def run(budget: int) -> list[_Choice] | str:
@@ -599,8 +653,14 @@ def _searcher(heap: _Heap) -> Callable[[int], list[_Choice] | str]:
     return run
 
 
-_FIRST_BUDGET: Final = 200
-_BUDGET_GROWTH: Final = 4
+_DOMINANCE_SCAN: Final = (128, 16)
+"""How many of the latest failed states at a number a new state is compared with, without and
+with the ace high (the most recent failures are the likeliest to dominate it; any number keeps
+the search exact; with the ace high, failures hold for only some kept-back vectors, so a long
+scan rarely pays)."""
+
+_FIRST_BUDGET: Final = 100
+_BUDGET_GROWTH: Final = 2
 
 
 def _race(heap: _Heap, pieces: Sequence[Piece]) -> tuple[_Heap, list[_Choice]] | None:
