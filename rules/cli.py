@@ -191,11 +191,12 @@ def describe(resp: dict[str, Any]) -> str:
             f"also reads as a {alt['kind']} worth {alt['value']}: {' '.join(alt['tiles'])}"
             + (f" (jokers: {', '.join(alt['jokers'])})" if alt.get("jokers") else "")
         )
-    if "by" in resp:
+    if resp.get("by") == "pairs":
         lines.append(
-            f"opening by {resp['by']}: value {resp.get('value')}, pairs {resp.get('pairs')}, "
-            f"needed {resp.get('needed')}"
+            f"opening by pairs: {resp.get('pairs')} pairs, {resp.get('pairs_needed')} needed"
         )
+    elif resp.get("by"):
+        lines.append(f"opening by melds: {resp.get('value')} points, {resp.get('needed')} needed")
     if "deadwood" in resp and not isinstance(resp["deadwood"], dict):
         melds = ["  ".join(" ".join(m) for m in resp.get("melds", []))]
         lines.append(f"deadwood {resp['deadwood']}; melds: {melds[0] or 'none'}")
@@ -210,7 +211,11 @@ def describe(resp: dict[str, Any]) -> str:
         )
     if "melds" in resp and "deadwood" not in resp and resp.get("valid"):
         for m in resp["melds"]:
-            lines.append("  " + " ".join(m))
+            if isinstance(m, dict):
+                kind = f"{m.get('kind')} worth {m.get('value')}: " if m.get("kind") else ""
+                lines.append("  " + kind + " ".join(m.get("tiles", [])))
+            else:
+                lines.append("  " + " ".join(m))
     if "played" in resp:
         lines.append("played: " + " ".join(resp["played"]))
     if resp.get("scores"):

@@ -251,11 +251,28 @@ def _run_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRul
     )
 
 
+def _wraps(nums: Sequence[int], jokers: int) -> bool:
+    """Would these numbers make a run only by going round the corner (… 13, 1, 2 …)?"""
+    if not nums or max(nums) < 11 or min(nums) > 3:
+        return False
+    shifted = [v + 13 if v <= 3 else v for v in nums]
+    lo, hi = min(shifted), max(shifted)
+    return hi - lo + 1 <= 13 and hi - lo + 1 - len(shifted) <= jokers and hi > 14
+
+
 def _run_failure(known: Sequence[tuple[int, int]], jokers: int, rules: MeldRules) -> MeldReading:
     nums = [s[0] for s in known]
     noun = _noun(rules)
     if len(set(nums)) != len(nums):
         return _bad("run_repeated_number", "a run cannot hold the same number twice")
+    if _wraps(nums, jokers):
+        ends_at_ace = 1 in nums and all(v == 1 or v >= 11 for v in nums)
+        if rules.ace_high or not ends_at_ace:
+            return _bad(
+                "run_wraps",
+                "a run cannot go round the corner from the king to the ace and on "
+                "(K-A-2 is a wrap)" + ("" if rules.ace_high else "; 1 comes only before 2"),
+            )
     if 1 in nums:
         # would it be a run if the ace came after the king?
         wrapped = [14 if v == 1 else v for v in nums]

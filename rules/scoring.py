@@ -441,3 +441,41 @@ def request_game(
             winners = tuple(w)
         rounds.append(({n: parsed.get(n, 0) for n in names}, winners))
     return list(names), rounds
+
+
+SET_NUMBERED_VALUE = 2 * 4 * sum(range(1, 14))
+"""Points of all 104 numbered tiles of the 106-tile set together (728)."""
+
+
+def racks_value_problem(
+    racks: Sequence[tuple[str, Sequence[Piece] | None, int | None]], rule: str
+) -> RoundResult | None:
+    """An impossible round when the racks together hold more numbered points than the set.
+
+    Args:
+        racks: ``(name, tiles or None, hand_value or None)`` per player; tiles count by number,
+            a typed ``hand_value`` as given (jokers are counted elsewhere).
+        rule: the rule reference for the message.
+
+    Returns:
+        ``impossible_hand_value`` when the numbered tiles left add up to more than the 104
+        numbered tiles of the 106-tile set hold (728 points, RULES.md §1), else ``None``.
+    """
+    total = 0
+    for _name, tiles, value in racks:
+        if tiles is not None:
+            total += sum(p.number for p in tiles if isinstance(p, Tile))
+        elif value is not None:
+            total += value
+    if total > SET_NUMBERED_VALUE:
+        names = [n for n, t, v in racks if t or v]
+        who = f"{names[0]}'s rack holds" if len(names) == 1 else "the racks together hold"
+        return impossible_round(
+            "impossible_hand_value",
+            f"{who} {total} points of numbered tiles, but all 104 "
+            f"numbered tiles of the 106-tile set are worth only {SET_NUMBERED_VALUE} "
+            f"(RULES.md §1)",
+            rule,
+            total=total,
+        )
+    return None

@@ -45,6 +45,7 @@ from rules.scoring import (
     obj_int,
     obj_str,
     player_count_problem,
+    racks_value_problem,
     request_game,
     request_players,
     sign,
@@ -440,6 +441,11 @@ def _check_round(finish: Finish, players: Sequence[Rummy101Player]) -> RoundResu
                 RULE,
                 player=p.name,
             )
+    too_much = racks_value_problem(
+        [(p.name, p.hand, p.hand_value) for p in players if not p.winner], RULE
+    )
+    if too_much is not None:
+        return too_much
     everything: list[Piece] = []
     for p in players:
         if p.hand is not None:

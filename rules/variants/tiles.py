@@ -48,6 +48,7 @@ from rules.scoring import (
     obj_int,
     obj_str,
     player_count_problem,
+    racks_value_problem,
     request_game,
     request_players,
     sign,
@@ -321,6 +322,9 @@ def _check_round(
             f"{' and '.join(empty)} both have empty racks; only one player goes out ({RULE})",
             rule,
         )
+    too_much = racks_value_problem([(p.name, p.hand, p.hand_value) for p in players], rule)
+    if too_much is not None:
+        return too_much
     everything: list[Piece] = []
     for p in players:
         if p.hand is not None:
