@@ -61,6 +61,7 @@ import csv
 import dataclasses
 import io
 import json
+import re
 import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
@@ -129,6 +130,8 @@ MAX_ENTRY_CHARS: Final = 100_000
 """Largest round entry, as JSON text."""
 MAX_IMPORT_CHARS: Final = 20_000_000
 """Largest JSON export accepted by :func:`import_json`."""
+MAX_IMPORT_MESSAGE: Final = 300
+"""Longest :class:`GameImportError` message (characters)."""
 MAX_PENDING_PENALTIES: Final = 200
 """Most pending penalties one game holds (:func:`record_penalty`)."""
 
@@ -172,9 +175,19 @@ class RoundError(GameError):
 
 
 class GameImportError(GameError):
-    """A file that is not a usable game export; the message names the place and the problem."""
+    """A file that is not a usable game export; the message names the place and the problem.
+
+    The message is one line of at most :data:`MAX_IMPORT_MESSAGE` characters: a value from the
+    file quoted in it (a 1 MB "variant", a deeply nested "preset") is cut in the middle.
+    """
 
     code = "bad_import"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        message = " ".join(message.split())
+        if len(message) > MAX_IMPORT_MESSAGE:
+            message = f"{message[:200]} … {message[-(MAX_IMPORT_MESSAGE - 203) :]}"
+        super().__init__(message, code)
 
 
 # -- data ----------------------------------------------------------------------------------------
@@ -610,7 +623,7 @@ def new_game(
         raise GameError(
             f"first dealer {first_dealer} is not a seat 0–{len(names) - 1}", "bad_dealer"
         )
-    if not isinstance(notes, str) or len(notes) > MAX_NOTES:
+    if not isinstance(notes, str) or len(notes) > MAX_NOTES or not _is_unicode(notes):
         raise GameError(f"notes must be text of at most {MAX_NOTES} characters", "bad_notes")
     now = now_iso()
     return Game(
@@ -688,6 +701,39 @@ def _round_winners(
     return tuple(n for n, s in scores.items() if s > 0)
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _is_unicode(text: str) -> bool:
+    """False when ``text`` holds a lone UTF-16 surrogate (JSON ``"\\ud800"``), which no file
+    can store as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _broken_text_at(doc: Any) -> str | None:
+    """Where the first string (key or value) with a lone surrogate sits in ``doc``, as
+    ``game.rounds[2].entry.note``; None when every string is good."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, str):
+            if not _is_unicode(value):
+                return where or "the top"
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, dict):
+            for k, v in reversed(list(value.items())):
+                name = k if _is_unicode(k) else repr(k)
+                if name is not k:
+                    return f"{where}.{name}".lstrip(".")
+                stack.append((v, f"{where}.{k}".lstrip(".")))
+    return None
+
+
 def _clean_entry(entry: Any) -> dict[str, Any]:
     if not isinstance(entry, Mapping):
         raise GameError("a round entry must be an object", "bad_entry")
@@ -699,6 +745,8 @@ def _clean_entry(entry: Any) -> dict[str, Any]:
         )
     except (TypeError, ValueError, RecursionError):
         raise GameError("a round entry must be plain JSON data", "bad_entry") from None
+    if not _is_unicode(text):
+        raise GameError("a round entry holds broken text (a lone surrogate)", "bad_entry")
     if len(text) > MAX_ENTRY_CHARS:
         raise GameError("the round entry is too large", "bad_entry")
     cleaned: dict[str, Any] = json.loads(text)
@@ -1393,6 +1441,9 @@ def import_json(text: str | bytes) -> Game:
         raise GameImportError("the file is nested too deeply") from None
     except ValueError as e:
         raise GameImportError(f"the file is not JSON ({e})") from None
+    maybe_broken = not _is_unicode(text) or _SURROGATE_ESCAPE.search(text) is not None
+    if maybe_broken and (where := _broken_text_at(doc)) is not None:
+        raise GameImportError(f"the file has broken text (a lone surrogate) at {where}")
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise GameImportError(
             f'the file is not a game exported by this app (no "format": "{EXPORT_FORMAT}")'

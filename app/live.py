@@ -728,6 +728,11 @@ class SessionStore:
         """The store's recovery notices (the host's only)."""
         return list(self._store.notices) if self.visitor.host else []
 
+    @notices.setter
+    def notices(self, value: list[Any]) -> None:
+        if self.visitor.host:
+            self._store.notices = value
+
     def dismiss_notices(self) -> None:
         """Dismiss the notices (the host only; ignored elsewhere)."""
         if self.visitor.host:
@@ -957,7 +962,7 @@ def qr_png(text: str, scale: int = 8, border: int = 3) -> bytes:
 
     Made with ``qrcode`` (its matrix only: no Pillow needed) and written as an 8-bit grey PNG.
     """
-    import qrcode
+    import qrcode  # type: ignore[import-untyped]
 
     qr = qrcode.QRCode(border=border, error_correction=qrcode.constants.ERROR_CORRECT_M)
     qr.add_data(text)

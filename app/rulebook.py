@@ -202,7 +202,7 @@ REASON_SECTIONS: Final[dict[str, str | dict[str, str]]] = {
     "winner_has_tiles": {"rummy101": "finishing", "*": "scoring"},
     "empty_hand": "finishing",
     "negative_hand_value": "scoring",
-    "impossible_hand_value": "scoring",
+    "impossible_hand_value": {"gin": "deadwood", "*": "scoring"},
     "empty_rack_not_winner": "scoring",
     "knock_above_limit": "knock",
     "knocker_not_a_player": "knock",

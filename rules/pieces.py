@@ -208,7 +208,7 @@ class PieceSet:
                 if limit == 0:
                     raise TooManyCopiesError(f"{piece} is not in {self.name}{suffix}")
                 raise TooManyCopiesError(
-                    f"{n} × {piece}{suffix}, but there are only {limit} in {self.name}"
+                    f"{n} × {piece}{suffix}, but {self.name} holds only {limit}"
                 )
 
 

@@ -435,6 +435,25 @@ def test_the_same_round_edited_on_two_screens_shows_the_conflict(
     assert one.route == f"/game/{game.id}" and one.dialog is None
 
 
+def test_use_mine_asks_again_when_their_round_changed_once_more(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    one = session(store, access, hub)
+    one.go(f"/game/{game.id}/round/1/edit")
+    mine = one.screen
+    assert isinstance(mine, RoundEntry)
+    fill(mine, "Ala", "Ola", 25)
+    theirs = store.save_game(games.replace_round(game, 0, r101("Ala", "Ola", 20)), game.version)
+    mine.save()
+    first = conflict(one)
+    store.save_game(games.replace_round(theirs, 0, r101("Ala", "Ola", 21)), theirs.version)
+    first.use_mine()  # round 1 changed again since the dialog opened: not overwritten blindly
+    second = conflict(one)
+    assert second is not first and "Round 1 now: Ala +101, Ola \u221221" in second.text
+    second.use_mine()
+    assert scores(store, game.id) == [{"Ala": 101, "Ola": -25}]
+
+
 def test_editing_a_round_someone_deleted_offers_no_overwrite(
     store: Store, access: live.Access, hub: Hub, game: Game
 ) -> None:

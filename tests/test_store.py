@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import queue
 import random
 import shutil
 import signal
@@ -634,68 +635,133 @@ def test_second_store_in_one_process_is_refused(store: Store, path: Path) -> Non
 
 
 # -- killed writers ------------------------------------------------------------------------------
+# A fork server: it imports the app once, then forks one writer per "go"/"new" line on stdin, so a
+# kill costs milliseconds instead of an interpreter start. Each writer opens its own Store (lock,
+# recovery, temp-file clean-up, backups every 7 writes), continues the newest game under 40 rounds
+# (or starts one for "new"), says "READY <id> <rounds loaded>" and appends rounds, saying
+# "ACK <id> <rounds>" after each save returned. The server says "PID <pid>" after forking and
+# "DONE" once that writer is dead; the test SIGKILLs the writer, sometimes before READY (while the
+# Store opens), mostly while it appends.
 WRITER = """
-import sys
+import os, sys, traceback
 from app import games as g
 from app.store import Store
-s = Store(sys.argv[1])
-s.backup_every = 7
-game = s.create_game(g.new_game("tile_rummy", ["A", "B"]))
-print("READY", game.id, flush=True)
-hands = [["R5", "JK"], ["R1", "R2"], ["B13"], []]
-while True:
-    entry = {"players": [{"name": "A", "winner": True},
-                         {"name": "B", "hand": hands[len(game.rounds) % 4]}]}
-    game = s.save_game(g.add_round(game, entry))
-    print("ACK", game.id, len(game.rounds), flush=True)
+path = sys.argv[1]
+hands = [["R5", "JK"], ["R1", "R2"], ["B13"], ["K9", "Y2"]]
+
+def say(*words):  # one write(2) per line: a kill never leaves half a line
+    os.write(1, (" ".join(map(str, words)) + "\\n").encode())
+
+def write(new):
+    s = Store(path)
+    s.backup_every = 7
+    open_games = [x for x in s.list_games() if x.round_count < 40]
+    if open_games and not new:
+        game = s.load_game(open_games[0].id)
+    else:
+        game = s.create_game(g.new_game("tile_rummy", ["A", "B"]))
+    say("READY", game.id, len(game.rounds))
+    while True:
+        entry = {"players": [{"name": "A", "winner": True},
+                             {"name": "B", "hand": hands[len(game.rounds) % 4]}]}
+        game = s.save_game(g.add_round(game, entry))
+        say("ACK", game.id, len(game.rounds))
+
+for line in sys.stdin:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            write(line.strip() == "new")
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(1)
+    say("PID", pid)
+    os.waitpid(pid, 0)
+    say("DONE")
 """
 
 
-def _read_lines(stream: Any, lines: list[bytes]) -> None:
-    lines.extend(iter(stream.readline, b""))
+def _read_lines(stream: Any, lines: queue.Queue[str]) -> None:
+    for raw in iter(stream.readline, b""):
+        if raw.endswith(b"DONE\n"):
+            raw = b"DONE\n"  # after half a line of a killed writer, were there one
+        if raw.endswith(b"\n"):
+            lines.put(raw.decode(errors="replace"))
+    lines.put("EOF\n")
 
 
-def test_killed_writers_lose_no_acknowledged_round(path: Path) -> None:
-    """SIGKILL a writer at random moments; every acknowledged round must be there.
+def _kill_runs() -> int:
+    """``KILL_TEST_RUNS`` if set, else 200 (issue 6) — about a minute on two cores."""
+    return int(os.environ.get("KILL_TEST_RUNS", "200"))
 
-    ``KILL_TEST_RUNS`` sets the number of kills (default 12 here; 200 for the long run of
-    issue 6).
+
+def test_killed_writers_lose_no_acknowledged_round(path: Path, tmp_path: Path) -> None:
+    """SIGKILL a writer at random moments; after every kill the data loads cleanly and every
+    acknowledged round is there (at most one more round, written but not yet acknowledged).
+
+    ``KILL_TEST_RUNS`` sets the number of kills (default 200, the figure of issue 6; the README
+    documents a longer run).
     """
-    runs = int(os.environ.get("KILL_TEST_RUNS", "12"))
+    runs = _kill_runs()
     rng = random.Random(6)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    errors = tmp_path / "writer-stderr.txt"
     acked: dict[str, int] = {}
-    for _ in range(runs):
-        proc = subprocess.Popen(
+    with errors.open("wb") as err:
+        server = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(path)],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=err,
             cwd=ROOT,
             env=env,
         )
-        assert proc.stdout is not None
-        lines: list[bytes] = []
-        reader = threading.Thread(target=_read_lines, args=(proc.stdout, lines))
-        reader.start()
-        deadline = time.monotonic() + 30
-        while not lines and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.01)
-        assert lines, proc.stderr.read().decode() if proc.stderr else "writer did not start"
-        time.sleep(rng.uniform(0.0, 0.4))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
-        reader.join(timeout=30)
-        for line in lines:
-            parts = line.decode(errors="replace").split()
-            if line.endswith(b"\n") and len(parts) == 3 and parts[0] == "ACK":
-                acked[parts[1]] = max(acked.get(parts[1], 0), int(parts[2]))
-        # the data always loads, with every acknowledged round
-        with Store(path) as s:
-            assert not [n for n in s.notices if n.code != "backup_failed"], s.notices
-            listed = {x.id: x for x in s.list_games()}
-            for gid, n in acked.items():
-                game = s.load_game(gid)
-                assert len(game.rounds) in (n, n + 1)
-                assert listed[gid].round_count == len(game.rounds)
-                assert game.version == len(game.rounds) + 1
-    assert sum(acked.values()) > 0
+    assert server.stdin is not None and server.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=_read_lines, args=(server.stdout, lines), daemon=True)
+    reader.start()
+
+    def next_line() -> list[str]:
+        try:
+            parts = lines.get(timeout=60).split()
+        except queue.Empty:
+            parts = ["TIMEOUT"]
+        assert parts[0] not in ("EOF", "TIMEOUT"), errors.read_text(errors="replace")
+        return parts
+
+    def record(parts: list[str]) -> None:
+        if parts[0] in ("READY", "ACK") and len(parts) == 3 and parts[2].isdigit():
+            acked[parts[1]] = max(acked.get(parts[1], 0), int(parts[2]))
+
+    try:
+        for run in range(runs):
+            server.stdin.write(b"new\n" if run % 5 == 0 else b"go\n")
+            server.stdin.flush()
+            parts = next_line()
+            assert parts[0] == "PID", parts
+            pid = int(parts[1])
+            if rng.random() < 0.2:
+                time.sleep(rng.uniform(0.0, 0.03))  # while the Store opens
+            else:
+                while (parts := next_line())[0] != "READY":
+                    assert parts[0] != "DONE", errors.read_text(errors="replace")
+                record(parts)
+                time.sleep(rng.uniform(0.0, 0.25))  # while it appends rounds
+            os.kill(pid, signal.SIGKILL)
+            while (parts := next_line())[0] != "DONE":
+                record(parts)
+            # the data always loads, with every acknowledged round
+            with Store(path) as s:
+                assert not [n for n in s.notices if n.code != "backup_failed"], s.notices
+                listed = {x.id: x for x in s.list_games()}
+                assert set(acked) <= set(listed)
+                for gid, summary in listed.items():
+                    game = s.load_game(gid)
+                    assert len(game.rounds) in (acked.get(gid, 0), acked.get(gid, 0) + 1), gid
+                    assert summary.round_count == len(game.rounds)
+                    assert game.version == len(game.rounds) + 1
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+    assert sum(acked.values()) > runs

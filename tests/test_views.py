@@ -829,3 +829,202 @@ def test_rummy101_stock_out_has_no_winner(app: App) -> None:
     f.opened["Ola"].pick("none")
     sheet = save(app, entry)
     assert totals(sheet) == {"Ala": "\u22125", "Ola": "\u2212202"}  # §3: everybody pays
+
+
+# -- small fixes: switch labels, stale messages, live hand lines, the winner banner --------------
+def test_option_switches_name_the_option_without_a_state(app: App) -> None:
+    from rules.options import PRESETS
+
+    app.go("/new")
+    ng = app.screen
+    assert isinstance(ng, NewGame)
+    seen = 0
+    for variant in PRESETS:
+        ng.variant.pick(variant)
+        assert ng.options is not None
+        for field in ng.options.fields.values():
+            if field.kind != "int?":
+                continue
+            seen += 1
+            assert field.switch is not None
+            for on in (False, True, False):
+                field.switch.value = on
+                field._switched()
+                label = field.switch.label
+                assert label == field.label, label  # the switch itself says on or off
+                assert not str(label).endswith((": on", ": off")), label
+    assert seen >= 3  # turn timer, target score, rounds, big gin bonus …
+
+
+def test_options_message_goes_once_the_field_is_fixed(app: App) -> None:
+    app.go("/new")
+    ng = app.screen
+    assert isinstance(ng, NewGame)
+    ng.variant.pick("gin")
+    ng.names[0].value, ng.names[1].value = "Ala", "Bob"
+    form = ng.options
+    assert form is not None
+    field = form.fields["knock_max"]
+    assert field.text is not None
+    field.text.value = "1000"
+    ng.start()
+    assert isinstance(app.screen, NewGame)
+    assert ng.error.visible
+    assert "not allowed" in ng.error.content.value  # type: ignore[union-attr]
+    field.text.value = "2000"  # still wrong: the message stays
+    form._field_changed(field)
+    assert ng.error.visible
+    field.text.value = "7"
+    form._field_changed(field)
+    assert not ng.error.visible
+    assert not field.error.visible
+    # solo mode: the message stays until gin solo is turned off again
+    form.fields["mode"].set("solo")
+    ng.start()
+    assert ng.error.visible
+    form.fields["knock_max"].text.value = "8"  # type: ignore[union-attr]
+    form._field_changed(form.fields["knock_max"])
+    assert ng.error.visible
+    form.fields["mode"].set("duel")
+    form._field_changed(form.fields["mode"])
+    assert not ng.error.visible
+
+
+GIN_OVER = "AS 2S 3S 4H 5H 6H 7D 8D 9D KC"  # deadwood 10 (K), over the seed limit 9
+GIN_DEF = "4S 5S 8H 9H KD QH 2D 3C 6C JC"  # a defender's hand sharing no card with those
+
+
+def test_gin_banner_goes_when_the_entry_changes(app: App) -> None:
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.knocker.pick("Ala")
+    f.hands["Ala"].pieces.field.value = GIN_OVER
+    f.hands["Bob"].pieces.field.value = GIN_DEF
+    assert not entry.check()
+    assert entry.error.visible
+    assert "10" in entry.error.content.value  # type: ignore[union-attr]
+    f.mode.pick("deadwood")
+    assert not entry.error.visible
+    assert not f.error.visible
+    # the form's own complaint ("tap who knocked") goes too once someone is tapped
+    entry = open_entry(app, sheet)
+    f = entry.form
+    assert not entry.check()
+    assert f.error.visible and entry.error.visible
+    f.knocker.pick("Bob")
+    assert not f.error.visible and not entry.error.visible
+
+
+def test_gin_live_line_says_big_gin_where_the_preset_has_it(app: App) -> None:
+    eleven = "AS 2S 3S 4H 5H 6H 7D 8D 9D 10D JD"  # all 11 melded
+    app.go("/new")
+    ng = app.screen
+    assert isinstance(ng, NewGame)
+    ng.variant.pick("gin")
+    ng.preset.pick("modern")  # big_gin_bonus 31
+    ng.names[0].value, ng.names[1].value = "Ala", "Bob"
+    ng.start()
+    sheet = app.screen
+    assert isinstance(sheet, ScoreSheet)
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.knocker.pick("Ala")
+    f.hands["Ala"].pieces.field.value = eleven
+    f.hands["Ala"]._changed()
+    line = f.hands["Ala"].info.value
+    assert "big gin!" in line and "discards" not in line and "deadwood 0" in line
+    assert "10D JD" in line  # the five-card run of the big gin
+    f.hands["Bob"].pieces.field.value = GIN_DEF
+    assert entry.check()
+    assert entry.result is not None and entry.result.breakdown.get("result") == "big_gin"
+    # §5 seed: no big gin bonus, so the same hand is gin after the discard
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f = entry.form
+    f.hands["Ala"].pieces.field.value = eleven
+    f.hands["Ala"]._changed()
+    line = f.hands["Ala"].info.value
+    assert "discards JD" in line and line.endswith("gin!") and "big gin" not in line
+
+
+def test_live_line_says_the_knocker_may_not_knock(app: App) -> None:
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.hands["Ala"].pieces.field.value = GIN_OVER
+    f.hands["Ala"]._changed()
+    assert "may" not in f.hands["Ala"].info.value  # nobody knocked yet
+    f.knocker.pick("Ala")
+    line = f.hands["Ala"].info.value
+    assert line.endswith("may not knock: deadwood 10 is over the limit 9"), line
+    f.knocker.pick("Bob")
+    assert "may not knock" not in f.hands["Ala"].info.value  # the defender does not knock
+    # Carousel (§6): knock limit 5
+    sheet = start_game(app, "carousel", ["Ala", "Bob", "Cel"])
+    entry = open_entry(app, sheet)
+    f = entry.form
+    f.knocker.pick("Bob")
+    f.hands["Bob"].pieces.field.value = "9D"
+    f.hands["Bob"]._changed()
+    assert f.hands["Bob"].info.value.endswith("may not knock: deadwood 9 is over the limit 5")
+    f.hands["Bob"].pieces.field.value = "3D"
+    f.hands["Bob"]._changed()
+    assert f.hands["Bob"].info.value.endswith("may knock")
+
+
+def test_rummy101_target_banner_is_one_sentence(app: App) -> None:
+    app.go("/new")
+    ng = app.screen
+    assert isinstance(ng, NewGame)
+    ng.variant.pick("rummy101")
+    ng.count.set(2, notify=True)
+    ng.names[0].value, ng.names[1].value = "Ala", "Ola"
+    ng.end_target.value = "1"
+    ng.start()
+    sheet = app.screen
+    assert isinstance(sheet, ScoreSheet)
+    sheet = rummy101_round(app, sheet, "Ola", {"Ala": 20})
+    assert sheet.standings.finished and sheet.standings.finished_by == "target"
+    text = screen_text(app)
+    assert "The agreed target score is reached." in text
+    assert "agree on a number of rounds" not in text
+
+
+def test_a_reload_drops_old_snack_bars(store: Store) -> None:
+    class FakePage:
+        """What App.start and App.drop_messages touch of a Flet page."""
+
+        def __init__(self) -> None:
+            self.route = "/"
+            self.views: list[Any] = []
+            self.on_connect: Any = None
+            self.on_route_change: Any = None
+            self.on_view_pop: Any = None
+            self.title = self.theme_mode = self.theme = None
+            self._dialogs = type("Dialogs", (), {})()
+            self._dialogs.controls = []
+            self.updates = 0
+
+        def update(self) -> None:
+            self.updates += 1
+
+    page = FakePage()
+    connects: list[Any] = []
+    page.on_connect = connects.append  # sharing.attach's handler runs as well
+    a = App(store, page)  # type: ignore[arg-type]
+    a.start()
+    snack = ft.SnackBar(ft.Text("Round 2 deleted"))
+    dialog = ft.AlertDialog(title=ft.Text("Delete?"))
+    page._dialogs.controls += [snack, dialog]
+    page.on_connect("reload")
+    assert page._dialogs.controls == [dialog]  # an open question stays; the old news goes
+    assert not snack.open
+    assert connects == ["reload"]
+
+
+def test_rule_line_names_the_seed_by_number() -> None:
+    assert readable("RULES.md §5; seed 002_…") == "RULES.md §5; seed 002"
+    assert readable("RULES.md §5 solo mode; seed 002_… (last paragraph)") == (
+        "RULES.md §5 solo mode; seed 002 (last paragraph)"
+    )

@@ -88,7 +88,9 @@ def score_lines(
         if reason:
             column.append(ft.Text(reason, size=14))
         if rule:
-            column.append(ft.Text(_("Rule: {rule}").format(rule=rule), size=12, color=MUTED))
+            column.append(
+                ft.Text(_("Rule: {rule}").format(rule=readable(rule)), size=12, color=MUTED)
+            )
         label = _("{name}: {points}").format(name=name, points=signed(pts))
         if reason:
             label += ". " + reason
@@ -186,5 +188,7 @@ def breakdown_panel(result: Mapping[str, Any], players: Sequence[str]) -> ft.Con
         controls.append(ft.Text(readable(message), size=14, italic=True))
     rule = result.get("rule")
     if isinstance(rule, str) and rule:
-        controls.append(ft.Text(_("Rule: {rule}").format(rule=rule), size=12, color=MUTED))
+        controls.append(
+            ft.Text(_("Rule: {rule}").format(rule=readable(rule)), size=12, color=MUTED)
+        )
     return card(ft.Column(controls, spacing=6), bgcolor=ft.Colors.BLUE_GREY_50)

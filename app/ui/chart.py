@@ -94,5 +94,8 @@ def totals_chart(
     return ft.Semantics(
         label=summary,
         container=True,
-        content=ft.Column([chart, legend], spacing=6),
+        # right padding: the last x-axis label is centred on the chart's edge and was cut off
+        content=ft.Column(
+            [ft.Container(chart, padding=ft.Padding.only(right=14)), legend], spacing=6
+        ),
     )

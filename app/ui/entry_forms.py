@@ -30,6 +30,7 @@ from app.ui.widgets import ERROR_COLOUR, MUTED, ChoiceChips, Stepper, player_col
 from rules import judge
 from rules.errors import RulesError
 from rules.notation import parse_pieces
+from rules.options import options_for
 from rules.variant import meld_rules, piece_set
 
 Changed = Callable[[], None]
@@ -582,6 +583,12 @@ class HandInput:
         self.pieces.field.max_lines = 3
         self.info = ft.Text("", size=14, color=MUTED)
         self.control = ft.Column([self.pieces.field, self.info], spacing=2)
+        self.knocker = False
+        """This hand is the knocker's (the line then says when it may not knock)."""
+        try:
+            self.big_gin_bonus = getattr(options_for(variant, dict(options)), "big_gin_bonus", None)
+        except RulesError:
+            self.big_gin_bonus = None
 
     def _changed(self) -> None:
         self.analyse()
@@ -609,7 +616,14 @@ class HandInput:
             self.info.value = verdict_text.error_message(answer, {"variant": self.variant})
             self.info.color = ERROR_COLOUR
             return None
-        if self.variant == "gin":
+        if self.variant == "gin" and answer.get("big_gin") and self.big_gin_bonus is not None:
+            # all 11 melded where the preset has big gin: scored as big gin, no discard (§5)
+            parts = [
+                _("Melds: {melds}").format(melds=melds_text(answer.get("big_gin_melds"))),
+                _("deadwood {n}").format(n=0),
+                _("big gin!"),
+            ]
+        elif self.variant == "gin":
             parts = [
                 _("Melds: {melds}").format(melds=melds_text(answer.get("melds"))),
                 _("deadwood {n}").format(n=answer.get("deadwood")),
@@ -620,18 +634,36 @@ class HandInput:
                 parts.append(_("discards {card}").format(card=answer.get("discard")))
             if answer.get("gin"):
                 parts.append(_("gin!"))
-            elif answer.get("can_knock"):
-                parts.append(_("may knock"))
+            else:
+                parts += self._knock_words(answer)
         else:
             parts = [
                 ngettext("{n} card, value {v}", "{n} cards, value {v}", len(cards)).format(
                     n=len(cards), v=answer.get("deadwood")
                 )
             ]
-            if answer.get("can_knock"):
-                parts.append(_("may knock"))
+            parts += self._knock_words(answer)
         self.info.value = " · ".join(parts)
         return answer
+
+    def _knock_words(self, answer: Mapping[str, Any]) -> list[str]:
+        """The words after the deadwood: "may knock", or for the knocker over the limit, why
+        not (RULES.md §5, §6)."""
+        if answer.get("can_knock"):
+            return [_("may knock")]
+        if self.knocker:
+            return [
+                _("may not knock: deadwood {n} is over the limit {limit}").format(
+                    n=answer.get("deadwood"), limit=answer.get("knock_max")
+                )
+            ]
+        return []
+
+    def set_knocker(self, knocker: bool) -> None:
+        """Mark this hand as the knocker's (or not) and say again what it may do."""
+        if knocker != self.knocker:
+            self.knocker = knocker
+            self.analyse()
 
 
 class GinForm(EntryForm):
@@ -717,6 +749,7 @@ class GinForm(EntryForm):
             self.hands[p].control.visible = cards
             self.deadwood[p].visible = not cards
             self.gin_kind[p].control.visible = (not cards) and self.knocker.value == p
+            self.hands[p].set_knocker(self.knocker.value == p)
         if notify:
             self.changed()
 
@@ -805,7 +838,7 @@ class CarouselForm(EntryForm):
             [(p, _("{name} knocked").format(name=p)) for p in self.players]
             + [(STOCK_OUT, _("Stock ran out"))],
             None,
-            on_change=lambda _k: self.changed(),
+            on_change=lambda _k: self._knocker_changed(),
         )
         n = len(self.players)
         self.hands = {p: HandInput(variant, options, n, p, (), self.changed) for p in self.players}
@@ -821,6 +854,11 @@ class CarouselForm(EntryForm):
             *blocks,
             self.error,
         ]
+
+    def _knocker_changed(self) -> None:
+        for p, hand in self.hands.items():
+            hand.set_knocker(self.knocker.value == p)
+        self.changed()
 
     def clear_errors(self) -> None:
         super().clear_errors()
@@ -844,6 +882,8 @@ class CarouselForm(EntryForm):
     def load(self, entry: Mapping[str, Any]) -> None:
         knocker = entry.get("knocker")
         self.knocker.set(STOCK_OUT if knocker is None else str(knocker))
+        for p, hand in self.hands.items():
+            hand.knocker = p == knocker
         for p in entry.get("players", []):
             name = p.get("name")
             if name in self.hands and isinstance(p.get("hand"), list):

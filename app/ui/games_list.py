@@ -72,11 +72,8 @@ class GamesList:
         if self.host:
             controls.append(primary_button(_("New game"), self._new, ft.Icons.ADD))
         else:
-            controls.append(
-                primary_button(
-                    _("Join a table with its code"), lambda _e=None: app.go("/join"), ft.Icons.KEY
-                )
-            )
+            join = primary_button(_("Join a table with its code"), self._join, ft.Icons.KEY)
+            controls.append(join)
         controls.append(  # the referee's checkers, no game needed (app/ui/checkers.py)
             ft.OutlinedButton(
                 content=_("Referee: check a meld, turn or hand"),
@@ -203,21 +200,22 @@ class GamesList:
         tap = ft.Semantics(
             label=action.format(title=title), button=True, container=True, content=body, expand=True
         )
-        buttons = ft.Column(
-            [
-                icon_button(
-                    ft.Icons.IOS_SHARE,
-                    _("Export {title}").format(title=title),
-                    lambda _e=None: self._export(s),
-                ),
+        actions: list[ft.Control] = [
+            icon_button(
+                ft.Icons.IOS_SHARE,
+                _("Export {title}").format(title=title),
+                lambda _e=None: self._export(s),
+            ),
+        ]
+        if self.host:  # deleting a game is the host's
+            actions.append(
                 icon_button(
                     ft.Icons.DELETE_OUTLINE,
                     _("Delete {title}").format(title=title),
                     lambda _e=None: self._delete(s),
-                ),
-            ][: 2 if self.host else 1],  # deleting a game is the host's
-            spacing=0,
-        )
+                )
+            )
+        buttons = ft.Column(actions, spacing=0)
         return ft.Container(
             content=ft.Row([tap, buttons], vertical_alignment=ft.CrossAxisAlignment.START),
             bgcolor=LEADER_BG if not s.finished else ft.Colors.SURFACE_CONTAINER_LOW,
@@ -228,6 +226,9 @@ class GamesList:
     # -- actions ------------------------------------------------------------------------------
     def _new(self, _e: Any = None) -> None:
         self.app.go("/new")
+
+    def _join(self, _e: Any = None) -> None:
+        self.app.go("/join")
 
     def _export(self, s: GameSummary) -> None:
         game = self.app.store.load_game(s.id)

@@ -103,6 +103,8 @@ class NewGame:
             spacing=6,
         )
         self.error = error_box()
+        self.error_from_options = False
+        """The form-level message is about the options (cleared once they are all fine)."""
         self.start_button = primary_button(_("Start the game"), self.start, ft.Icons.PLAY_ARROW)
 
         controls: list[ft.Control] = [
@@ -142,6 +144,8 @@ class NewGame:
         self.preset.set_choices([(p, labels.preset_name(p)) for p in presets], DEFAULT_PRESET[v])  # type: ignore[index]
         self.preset.control.visible = len(presets) > 1
         self.options = OptionsForm(v, DEFAULT_PRESET[v])  # type: ignore[index]
+        self.options.on_change = self._options_changed
+        self._options_changed()
         self.options_box.controls = [self.options.summary, self.options.control]
         self.options.control.visible = self.options_visible
         lo, hi = PLAYER_COUNTS[v]  # type: ignore[index]
@@ -160,6 +164,21 @@ class NewGame:
         if key is None or self.options is None:
             return
         self.options.set_preset(key)
+
+    def _options_changed(self) -> None:
+        """An option changed: drop the form-level message about the options once none is
+        flagged and they go together (what :meth:`start` checks)."""
+        if not self.error_from_options or self.options is None:
+            return
+        if any(f.error.visible for f in self.options.fields.values()):
+            return
+        try:
+            if self.options.values().get("mode") == "solo":
+                return
+        except ValueError:
+            return
+        self.error_from_options = False
+        show_error(self.error, None)
 
     def _toggle_options(self, _e: Any = None) -> None:
         self.options_visible = not self.options_visible
@@ -240,6 +259,7 @@ class NewGame:
     def start(self, _e: Any = None) -> None:
         """Check the form; create and open the game, or flag what is wrong."""
         show_error(self.error, None)
+        self.error_from_options = False
         ok = True
         names = self.seat_names()
         seen: dict[str, int] = {}
@@ -261,6 +281,7 @@ class NewGame:
             if not self.options_visible:
                 self._toggle_options()
             show_error(self.error, str(e))
+            self.error_from_options = True
             return
         if options.get("mode") == "solo":
             # Gin solo (one player against "the joker", RULES.md §5) is for the referee's
@@ -271,6 +292,7 @@ class NewGame:
             if not self.options_visible:
                 self._toggle_options()
             show_error(self.error, _("Please fix the marked fields."))
+            self.error_from_options = True
             return
         agreed_rounds = agreed_target = None
         if self.variant_key == "rummy101":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -66,9 +67,9 @@ class OptionField:
                 expand=True,
             )
             if kind == "int?":
-                self.switch = ft.Switch(
-                    label=_("{label}: on").format(label=label), on_change=self._switched
-                )
+                # the switch shows its state itself (and screen readers say it): the label
+                # names the option only, or it would read "on" when it is off
+                self.switch = ft.Switch(label=label, on_change=self._switched)
                 rows.append(self.switch)
             rows.append(self.text)
         elif kind == "bool":
@@ -198,6 +199,8 @@ class OptionsForm:
             )
         self.summary = ft.Text("", size=13, color=MUTED)
         self.control = ft.Column([f.control for f in self.fields.values()], spacing=12)
+        self.on_change: Callable[[], None] | None = None
+        """Called after a field or the preset changed (the form's owner clears its messages)."""
         self.set_preset(preset)
 
     def set_preset(self, preset: str) -> None:
@@ -208,10 +211,14 @@ class OptionsForm:
             field.set_default(getattr(base, name))
             field.set(getattr(base, name))
         self._summarise()
+        if self.on_change is not None:
+            self.on_change()
 
     def _field_changed(self, field: OptionField) -> None:
         self.check_field(field)
         self._summarise()
+        if self.on_change is not None:
+            self.on_change()
 
     def check_field(self, field: OptionField) -> bool:
         """Flag ``field`` if its value is not allowed; True when it is fine."""

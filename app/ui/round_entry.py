@@ -118,6 +118,10 @@ class RoundEntry:
         """Any change: the breakdown shown no longer matches."""
         if not self._built:
             return
+        # a complaint was about the entry as it was checked: "Show the scores" checks again
+        if self.error.visible:
+            show_error(self.error, None)
+        self.form.error.visible = False
         if self.result is not None or self.save_button.visible:
             self.result = None
             self.preview.controls = []
@@ -164,8 +168,12 @@ class RoundEntry:
         except games.GameError as e:
             show_error(self.error, e.message)
             return
-        stored = save_game(self.app, new, self.game.version)
+        refused: list[str] = []
+        stored = save_game(self.app, new, self.game.version, on_error=refused.append)
         if stored is None:
+            if refused:  # disk full, read-only, no right: stay, keep what was typed, say why
+                show_error(self.error, refused[-1])
+                return
             self.app.go(f"/game/{self.game.id}")
             return
         step = games.last_change(stored)  # saved on top of another phone's round: n moved

@@ -9,6 +9,7 @@ nobody else touched) is re-applied on top of theirs, a real clash is shown to th
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.i18n import _
@@ -21,13 +22,22 @@ if TYPE_CHECKING:
 log = logging.getLogger("app")
 
 
-def save_game(app: App, game: Game, expected_version: int, base: Game | None = None) -> Game | None:
+def save_game(
+    app: App,
+    game: Game,
+    expected_version: int,
+    base: Game | None = None,
+    on_error: Callable[[str], None] | None = None,
+) -> Game | None:
     """Store ``game`` if nobody saved it since ``expected_version`` — or re-apply the change on
     top of what they saved, when the two do not clash.
 
     Args:
         base: the game the change was made from (default: the game of the screen shown, if it
             is the one at ``expected_version``); it tells what the change was.
+        on_error: also called with the message when the change was refused (no right to
+            change the game, or the disk refused: full, read-only), so that a screen can keep
+            what was typed and show why; not called for a clash (its dialog is shown).
 
     Returns:
         The stored game (possibly saved on top of someone else's change: its ``version`` is
@@ -46,8 +56,11 @@ def save_game(app: App, game: Game, expected_version: int, base: Game | None = N
     try:
         return sharing.save(app, game, expected_version, base)
     except AccessError as e:
-        app.notify(sharing.access_message(e), error=True)
+        message = sharing.access_message(e)
     except StoreError as e:
         log.exception("save failed")
-        app.notify(_("Could not save: {reason}").format(reason=e.message), error=True)
+        message = _("Could not save: {reason}").format(reason=e.message)
+    app.notify(message, error=True)
+    if on_error is not None:
+        on_error(message)
     return None

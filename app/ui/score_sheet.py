@@ -225,7 +225,9 @@ class ScoreSheet:
         if isinstance(detail, list) and detail and all(isinstance(x, str) for x in detail):
             detail = verdict_text.game_lines(st.judge, self.game.variant, self.game.options)
             lines.append(ft.Text(readable("\n".join(detail)), size=14))
-        message = verdict_text.game_message(st.judge, self.game.variant)
+        # an agreed end (``why``) is the one sentence: the judge's line is about the game
+        # without it ("the players agree on a number of rounds; …")
+        message = "" if why else verdict_text.game_message(st.judge, self.game.variant)
         if message:
             lines.append(ft.Text(readable(message), size=13, color=MUTED, italic=True))
         return ft.Semantics(

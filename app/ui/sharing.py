@@ -126,7 +126,8 @@ def attach(app: App, hub: live.Hub | None = None) -> int:
     if ss is not None:
         ss.visitor.sub = sid
     if page is not None:
-        was_connect, was_close = page.on_connect, page.on_close
+        was_connect: Any = page.on_connect
+        was_close: Any = page.on_close
 
         def connected(e: Any = None) -> None:
             if stale[0]:
@@ -300,6 +301,7 @@ class ConflictDialog:
         self, app: App, base: Game | None, new: Game, merged: Merge, current: Game
     ) -> None:
         self.app = app
+        self.base = base
         self.new = new
         self.merged = merged
         self.current = current
@@ -426,11 +428,16 @@ class ConflictDialog:
         self.app.close_dialog()
         theirs = self.current.rounds[j]
         now = [i for i, r in enumerate(latest.rounds) if r == theirs]
-        if len(now) != 1:  # changed again meanwhile: show it rather than guess
-            self.app.notify(_("That round changed again; nothing was changed."), error=True)
+        if len(now) == 1:
+            self._apply(latest, lambda g: games.replace_round(g, now[0], entry))
+        elif any(r.time == theirs.time for r in latest.rounds):
+            # changed again meanwhile: ask again, about the newest version
+            ConflictDialog(
+                self.app, self.base, self.new, live.merge(self.base, self.new, latest), latest
+            ).open()
+        else:
+            self.app.notify(_("That round is gone; nothing was changed."), error=True)
             self.app.go(self._sheet)
-            return
-        self._apply(latest, lambda g: games.replace_round(g, now[0], entry))
 
     def as_new(self) -> None:
         """Add my entry as a new round at the end."""
@@ -463,19 +470,28 @@ def share_button(app: App, game_id: str | None = None) -> ft.Control | None:
     """The top-bar button: "Share this table" (the host), "Join with a code" (a visitor who
     may not change the game), or None (a visitor who joined)."""
     query = f"?game={game_id}" if game_id else ""
+
+    def share(_e: Any = None) -> None:
+        app.go(f"/share{query}")
+
+    def join(_e: Any = None) -> None:
+        app.go(f"/join{query}")
+
     if is_host(app):
-        return icon_button(
-            ft.Icons.QR_CODE_2, _("Share this table"), lambda _e=None: app.go(f"/share{query}")
-        )
+        return icon_button(ft.Icons.QR_CODE_2, _("Share this table"), share)
     if game_id is not None and can_edit(app, game_id):
         return None
-    return icon_button(ft.Icons.KEY, _("Join with a code"), lambda _e=None: app.go(f"/join{query}"))
+    return icon_button(ft.Icons.KEY, _("Join with a code"), join)
 
 
 def access_banner(app: App, game: Game) -> ft.Control | None:
     """On a game a visitor may only look at: say so, and offer the join code."""
     if can_edit(app, game.id):
         return None
+
+    def join(_e: Any = None) -> None:
+        app.go(f"/join?game={game.id}")
+
     return card(
         ft.Column(
             [
@@ -489,11 +505,7 @@ def access_banner(app: App, game: Game) -> ft.Control | None:
                         ),
                     ]
                 ),
-                secondary_button(
-                    _("Enter the join code"),
-                    lambda _e=None: app.go(f"/join?game={game.id}"),
-                    ft.Icons.KEY,
-                ),
+                secondary_button(_("Enter the join code"), join, ft.Icons.KEY),
             ],
             spacing=8,
         ),

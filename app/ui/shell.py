@@ -105,6 +105,14 @@ class App:
         page.theme = ft.Theme(color_scheme_seed=ft.Colors.INDIGO)
         page.on_route_change = self._route_changed
         page.on_view_pop = self._view_popped
+        was_connect: Any = page.on_connect  # sharing.attach catches up on reconnect too
+
+        def connected(e: Any = None) -> None:
+            self.drop_messages()
+            if callable(was_connect):
+                was_connect(e)
+
+        page.on_connect = connected
         self.show(page.route or "/")
 
     def _route_changed(self, e: ft.RouteChangeEvent) -> None:
@@ -204,6 +212,25 @@ class App:
                 )
             )
             self.page_update()
+
+    def drop_messages(self) -> None:
+        """Take the short messages still on the page away. A browser reload brings the same
+        session back (``page.on_connect``) and Flet would show its snack bars again, e.g.
+        "Round 2 deleted" long after; they no longer apply."""
+        page = self.page
+        dialogs = getattr(page, "_dialogs", None) if page is not None else None
+        controls = getattr(dialogs, "controls", None)
+        if not isinstance(controls, list):
+            return
+        stale = [d for d in controls if isinstance(d, ft.SnackBar)]
+        if not stale:
+            return
+        for snack in stale:  # closed first: a snack bar merely removed stays on the screen
+            snack.open = False
+        self.page_update()
+        for snack in stale:
+            controls.remove(snack)
+        self.page_update()
 
     def confirm(
         self, title: str, text: str, yes: str, on_yes: Callable[[], None], danger: bool = True

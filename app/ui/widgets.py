@@ -8,6 +8,7 @@ Flet after the handler returns, so the blocks work in logic tests without a page
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -47,10 +48,15 @@ _GLYPHS = str.maketrans(
 )
 
 
+_SEED_FILE = re.compile(r"\b(seed \d+)_(?:\u2026|\.\.\.|\w+(?:\.\w+)?)")
+"""``seed 002_…`` (a seed file named in a verdict's ``rule``): people read ``seed 002``."""
+
+
 def readable(text: str) -> str:
     """Text the offline web client can draw: its bundled font (Roboto, no CDN fallback) has no
-    arrows, card suits or stars, so those are spelled with plain characters."""
-    return text.translate(_GLYPHS)
+    arrows, card suits or stars, so those are spelled with plain characters. A seed file
+    named in a rule (``seed 002_…``) is shown by its number (``seed 002``)."""
+    return _SEED_FILE.sub(r"\1", text.translate(_GLYPHS))
 
 
 def player_colour(i: int) -> str:
