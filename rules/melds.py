@@ -323,18 +323,15 @@ def _group_reading(
                 "group_repeated_colour",
                 f"a group needs {n} different {what}s; {_fam_name(rules, f)} appears twice",
             )
-    # real pieces by colour/suit, jokers last; with a single real piece the jokers go first,
-    # so that the normalised order does not re-read as a run worth more (JK JK R10 vs R10 JK JK)
-    jokers_first = len(known) == 1
+    # real pieces by colour/suit, jokers last
     order = sorted(
         range(n),
-        key=lambda i: (
-            (slots[i] is None) != jokers_first,
-            slots[i][1] if slots[i] is not None else 0,  # type: ignore[index]
-            i,
-        ),
+        key=lambda i: (slots[i] is None, slots[i][1] if slots[i] is not None else 0, i),  # type: ignore[index]
     )
     norm = tuple(pieces[i] for i in order)
+    value = _value(rules, number) * n
+    if len(known) == 1:
+        norm = _group_order_that_rereads(norm, rules, value)
     jokers: list[str] = []
     jp: list[Tile | Card | None] = []
     for i in order:
@@ -347,7 +344,6 @@ def _group_reading(
                 piece = _piece(rules, s[0], s[1])
                 jokers.append(str(piece))
                 jp.append(piece)
-    value = _value(rules, number) * n
     return MeldReading(
         valid=True,
         kind="group",
@@ -357,6 +353,27 @@ def _group_reading(
         joker_pieces=tuple(jp),
         message=f"valid group worth {value} ({RULE_MELDS})",
     )
+
+
+def _group_order_that_rereads(
+    norm: tuple[Piece, ...], rules: MeldRules, value: int
+) -> tuple[Piece, ...]:
+    """A group of one real piece and jokers, ordered so that re-reading it gives the group.
+
+    Such pieces may also read as a run; in the given order the run is worth at most the group
+    (else the run would stand), but another order could read as a run worth more
+    (``R10 JK JK`` = 10-11-12). The real piece goes last, then second, …: the first order whose
+    run reading is not worth more than the group is the normalised one.
+    """
+    real = norm[0]
+    jokers = norm[1:]
+    n = len(norm)
+    for pos in [n - 1, *range(1, n - 1), 0]:
+        cand = (*jokers[:pos], real, *jokers[pos:])
+        run = _run_reading(_slots(cand, None), cand, rules)
+        if not run.valid or run.value <= value:
+            return cand
+    return norm
 
 
 def _pair_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRules) -> MeldReading:

@@ -149,4 +149,9 @@ def test_turn_timer_penalty_goes_into_the_round(phone: Phone, server: Server) ->
     phone.wait_text(re.compile("Penalty draws: Ala ×1"))
     phone.shot("68-round-with-timer-penalty")
     log = server.log.read_text(errors="replace")
-    assert "Traceback" not in log and "turn timer stopped" not in log, log[-3000:]
+    # a reload drops the old websocket; Flet's web server may log that disconnect with a
+    # traceback (WebSocketDisconnect), which is not an error of the app
+    tracebacks = [
+        chunk for chunk in log.split("Traceback")[1:] if "WebSocketDisconnect" not in chunk
+    ]
+    assert not tracebacks and "turn timer stopped" not in log, log[-3000:]
