@@ -748,3 +748,23 @@ def test_every_tap_target_has_a_name(app: App) -> None:
                 assert id(c) in named or spoken(c) or texts(c), type(screen).__name__
             if isinstance(c, ft.TextField):
                 assert c.label, type(screen).__name__
+
+
+def test_typed_text_with_too_many_copies_gives_no_verdict(app: App) -> None:
+    # typing B7 B7 B7: the third copy is refused (RULES.md §1: two of each tile), so the
+    # checker must not judge the two good tiles as a "valid pair"
+    screen = MeldChecker(app, variant="rummy101")
+    screen.keyboard.type_text("B7 B7 B7")
+    assert screen.keyboard.problem
+    assert screen.answer is None
+    assert "Valid" not in verdict_text(screen)
+    screen.keyboard.type_text("B7 B7")
+    assert screen.keyboard.problem is None
+    assert "Valid pair" in verdict_text(screen)
+
+
+def test_opening_with_a_bad_typed_meld_is_not_judged(app: App) -> None:
+    screen = OpeningChecker(app, variant="rummy101")
+    screen.melds.keyboard.type_text("R10 R11 R14")
+    answer = screen.check()
+    assert answer["ok"] is False and answer["error"] == "bad_token"

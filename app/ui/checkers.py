@@ -620,6 +620,16 @@ class Checker:
         """Put a verdict on the screen."""
         self.verdict.controls = controls
 
+    def typed_problem(self, *editors: Any) -> dict[str, Any] | None:
+        """An ``ok: false`` answer naming the first problem of typed text in ``editors`` (piece
+        keyboards or meld editors), so that no verdict is given on half-read pieces."""
+        for editor in editors:
+            keyboard = getattr(editor, "keyboard", editor)
+            problem = getattr(keyboard, "problem", None)
+            if problem:
+                return {"ok": False, "error": "bad_token", "message": problem}
+        return None
+
     def clear_verdict(self) -> None:
         """Remove the verdict (the inputs changed since)."""
         self.verdict.controls = []
@@ -696,8 +706,12 @@ class MeldChecker(Checker):
         self.show([panel([ft.Text(hint, size=16, color=MUTED)], None)])
 
     def check(self) -> dict[str, Any] | None:
-        """Judge the meld entered (a hint while it is empty)."""
+        """Judge the meld entered (a hint while it is empty; nothing while the typed text has
+        a problem, which the keyboard names under its field)."""
         pieces = self.keyboard.value
+        if self.keyboard.problem:
+            self.clear_verdict()
+            return None
         if not pieces:
             self.show_empty()
             return None
@@ -881,6 +895,10 @@ class OpeningChecker(Checker):
 
     def check(self) -> dict[str, Any]:
         """Judge the opening entered."""
+        typed = self.typed_problem(self.melds)
+        if typed is not None:
+            self.show(self.render(typed))
+            return typed
         fields: dict[str, Any] = {"melds": self.melds.value}
         if self.variant == "rummy101":
             previous: list[dict[str, Any]] = []
@@ -1130,6 +1148,12 @@ class TurnChecker(Checker):
 
     def check(self) -> dict[str, Any]:
         """Judge the turn entered."""
+        typed = self.typed_problem(
+            *(getattr(self, name, None) for name in ("rack", "before", "after", "heap"))
+        )
+        if typed is not None:
+            self.show(self.render(typed))
+            return typed
         fields: dict[str, Any] = {
             "rack": self.rack.value,
             "table_before": self.before.value,
@@ -1238,8 +1262,12 @@ class HandChecker(Checker):
         self.check()
 
     def check(self) -> dict[str, Any] | None:
-        """Judge the hand when it is complete (gin: 10 or 11 cards)."""
+        """Judge the hand when it is complete (gin: 10 or 11 cards); nothing while the typed
+        text has a problem."""
         cards = self.keyboard.value
+        if self.keyboard.problem:
+            self.clear_verdict()
+            return None
         gin = self.variant == "gin"
         if (gin and len(cards) not in (10, 11)) or not cards:
             self.clear_verdict()

@@ -420,6 +420,16 @@ class PieceKeyboard:
         """The pieces in canonical notation."""
         return list(self.pieces)
 
+    @property
+    def problem(self) -> str | None:
+        """What is wrong with the typed text (a bad token, too many copies), else ``None``.
+
+        While there is a problem the pieces shown are only the good ones before it, so no
+        verdict should be given on them.
+        """
+        error = self.field.error
+        return error if isinstance(error, str) and error else None
+
     # -- inside ---------------------------------------------------------------------------------
     def _check(self, codes: Sequence[str]) -> None:
         """Raise a RulesError when ``codes`` (with :attr:`others`) exceed the set's copies."""

@@ -443,14 +443,8 @@ class RulebookView:
                     return
                 try:
                     await self.view.scroll_to(scroll_key=ft.ScrollKey(key), duration=300)
-                    import sys
-
-                    print("SCROLL OK", delay, file=sys.stderr, flush=True)
                     return
-                except Exception as e:  # noqa: BLE001 - scrolling is a nicety; try again
-                    import sys
-
-                    print("SCROLL FAIL", delay, repr(e), file=sys.stderr, flush=True)
+                except Exception:  # noqa: BLE001 - scrolling is a nicety; try again
                     log.debug("scroll failed", exc_info=True)
 
         page.run_task(do)
