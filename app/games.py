@@ -497,6 +497,10 @@ class GameSummary:
 
 
 # -- creating a game -----------------------------------------------------------------------------
+_NAME_FORMAT_OK = frozenset("\u200d\u200c\ufe0e\ufe0f")
+"""Format characters allowed in names: zero-width (non-)joiner, text/emoji variation selectors."""
+
+
 def _check_name(name: Any) -> str:
     if not isinstance(name, str):
         raise GameError("a player name must be text", "bad_player_name")
@@ -508,8 +512,19 @@ def _check_name(name: Any) -> str:
             f"player name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters",
             "bad_player_name",
         )
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
-        raise GameError(f"player name {name!r} contains control characters", "bad_player_name")
+    # emoji sequences use the zero-width joiner and variation selectors (format characters):
+    # those are fine; control, surrogate, private-use and unassigned characters are not
+    bad = [
+        c
+        for c in name
+        if unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")
+        or (unicodedata.category(c) == "Cf" and c not in _NAME_FORMAT_OK)
+    ]
+    if bad:
+        raise GameError(
+            f"player name {name!r} contains a character that cannot be shown (U+{ord(bad[0]):04X})",
+            "bad_player_name",
+        )
     return str(name)
 
 

@@ -129,3 +129,12 @@ def test_cli_split_and_round_print_without_error() -> None:
     p = _cli("round", "gin", "--request", json.dumps(req))
     # B: 43 deadwood, lays off 8C onto 9C-10C-JC → 35; A scores 35 − 4 = 31
     assert p.returncode == 0 and "A +31" in p.stdout
+
+
+def test_player_names_may_hold_emoji_sequences_but_not_control_characters() -> None:
+    from app import games
+
+    family = "Zo\u00eb \U0001f3b2\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert games._check_name(family) == family
+    with pytest.raises(games.GameError):
+        games._check_name("a\x00b")
