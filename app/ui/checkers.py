@@ -620,14 +620,12 @@ class Checker:
         """Put a verdict on the screen."""
         self.verdict.controls = controls
 
-    def typed_problem(self, *editors: Any) -> dict[str, Any] | None:
+    def typed_problem(self, *editors: PieceKeyboard | MeldsEditor | None) -> dict[str, Any] | None:
         """An ``ok: false`` answer naming the first problem of typed text in ``editors`` (piece
         keyboards or meld editors), so that no verdict is given on half-read pieces."""
         for editor in editors:
-            keyboard = getattr(editor, "keyboard", editor)
-            problem = getattr(keyboard, "problem", None)
-            if problem:
-                return {"ok": False, "error": "bad_token", "message": problem}
+            if editor is not None and editor.problem:
+                return {"ok": False, "error": "bad_token", "message": editor.problem}
         return None
 
     def clear_verdict(self) -> None:

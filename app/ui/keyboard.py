@@ -644,6 +644,11 @@ class MeldsEditor:
         """The melds entered (empty ones left out)."""
         return [list(m) for m in self.melds if m]
 
+    @property
+    def problem(self) -> str | None:
+        """What is wrong with the text typed into the meld being edited, else ``None``."""
+        return self.keyboard.problem
+
     def set_faults(self, faults: set[int]) -> None:
         """Frame the melds at ``faults`` (indexes into :attr:`value`) in red."""
         # map indexes of value (non-empty melds) onto indexes of self.melds
