@@ -3,8 +3,10 @@
 Measures, on seeded random hands:
 
 - least deadwood of 10,000 10-card hands and best discard of 2,000 11-card hands: median and p95
-  µs per hand, for the mask-level search (``deadwood_mask`` / ``discard_mask`` on a hand mask)
-  and for the Card-level calls with melds (``best_arrangement`` / ``best_discard``);
+  µs per hand, for the mask-level search (``deadwood_mask`` / ``discard_mask`` on a hand mask),
+  the mask-level calls with the melds as masks (``melds_mask`` / ``discard_melds_mask``) and
+  the Card-level calls with melds (``best_arrangement`` / ``best_discard``); side by side with
+  OpenSpiel and RLCard: ``benchmarks/peers.py``;
 - agreement with plain enumeration of disjoint melds (``brute_force_deadwood``) over 100,000
   hands, 10- and 11-card, half uniform and half from meld-rich pools: the disagreement count;
 - ``python -m rules judge``: start-up time to the first answered line (ms) and throughput
@@ -58,12 +60,19 @@ def time_search(rng: random.Random) -> None:
     t = time.perf_counter()
     dw._tables()
     build_ms = (time.perf_counter() - t) * 1e3
-    print(f"module import {IMPORT_MS:.1f} ms; run table build {build_ms:.2f} ms")
+    t = time.perf_counter()
+    dw._layout_tables()
+    layout_ms = (time.perf_counter() - t) * 1e3
+    print(
+        f"module import {IMPORT_MS:.1f} ms; run table build {build_ms:.2f} ms; "
+        f"layout tables {layout_ms:.2f} ms"
+    )
     clock = time.perf_counter_ns
     for n, count in ((10, 10_000), (11, 2_000)):
         masks = [mask_of(rng.sample(range(52), n)) for _ in range(count)]
         dense = [mask_of(rng.sample(POOLS[1 + i % 3], n)) for i in range(count)]
         fn = dw.deadwood_mask if n == 10 else dw.discard_mask
+        melds_fn = dw.melds_mask if n == 10 else dw.discard_melds_mask
         card_fn = dw.best_arrangement if n == 10 else dw.best_discard
         for label, hands in (("uniform", masks), ("meld-rich", dense)):
             ts = []
@@ -71,6 +80,11 @@ def time_search(rng: random.Random) -> None:
                 a = clock()
                 fn(h)
                 ts.append(clock() - a)
+            mts = []
+            for h in hands:
+                a = clock()
+                melds_fn(h)
+                mts.append(clock() - a)
             card_hands = [dw.decode(h) for h in hands]
             cts = []
             for c in card_hands:
@@ -78,7 +92,8 @@ def time_search(rng: random.Random) -> None:
                 card_fn(c)
                 cts.append(clock() - a)
             print(
-                f"{n}-card {label:9s} x{count}: search {stats(ts)} | with Cards+melds {stats(cts)}"
+                f"{n}-card {label:9s} x{count}: search {stats(ts)} | with melds as masks "
+                f"{stats(mts)} | with Cards+melds {stats(cts)}"
             )
 
 

@@ -16,6 +16,11 @@ against the heap, and a ``valid`` heap that does not split stops the run.
     .venv/bin/python benchmarks/bench_split.py              # full run (about half a minute)
     .venv/bin/python benchmarks/bench_split.py --quick      # short run, tile_rummy only
     .venv/bin/python benchmarks/bench_split.py --clock cpu  # CPU time (busy machine)
+    .venv/bin/python benchmarks/bench_split.py --climb 60   # longer search for slow heaps
+
+Then the slow-heap hunt: the stored adversarial heaps (:data:`ADVERSARIAL`) and a bounded
+hill-climbing search of its own (:func:`climb`, on the search's work in state expansions),
+each heap timed (the least of three runs); the worst is compared with the 50 ms target.
 """
 
 from __future__ import annotations
@@ -25,12 +30,14 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from rules.notation import parse_pieces  # noqa: E402
 from rules.pieces import JOKER, Piece, make_piece  # noqa: E402
-from rules.search.split import find_split  # noqa: E402
+from rules.search.split import Deadline, find_split  # noqa: E402
 from rules.variant import MeldRules, meld_rules  # noqa: E402
 
 SIZES = (14, 22, 40, 60, 90, 106)
@@ -173,6 +180,121 @@ def random_heap(rng: random.Random, rules: MeldRules, size: int, jokers: int) ->
 
 MAKERS = {"valid": valid_heap, "near": near_heap, "random": random_heap}
 
+ADVERSARIAL: dict[str, list[str]] = {
+    "carousel": [
+        (
+            "AS 2S 2S 3S 4S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 9S 10S 10S JS QS KS KS AH AH 2H 4H 5H 5H "
+            "6H 7H 7H 8H 8H 9H 9H 10H JH JH QH QH KH KH AD 2D 2D 3D 3D 4D 5D 5D 6D 6D 7D 7D 8D 8D "
+            "9D 9D 10D 10D JD QD QD KD KD AC AC 2C 2C 3C 4C 4C 5C 5C 6C 6C 7C 7C 8C 8C 9C 9C 10C "
+            "10C JC JC QC QC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 10S 10S JS JS AH AH 2H 3H 4H 4H 5H 5H 6H 6H "
+            "7H 8H 8H 9H 9H 10H JH JH QH QH KH KH AD AD 2D 2D 3D 3D 4D 4D 5D 5D 6D 6D 7D 7D 8D 9D "
+            "9D 10D JD JD QD QD KD KD AC 2C 2C 3C 3C 4C 4C 5C 5C 6C 6C 7C 7C 8C 8C 9C 9C 10C 10C "
+            "JC JC QC KC KC JK JK"
+        ),
+        (
+            "AS 2S 3S 3S 4S 4S 5S 5S 6S 7S 7S 9S 10S JS JS QS KS AH AH 2H 2H 3H 3H 4H 5H 5H 6H 8H "
+            "9H 9H 10H JH JH QH KH AD AD 2D 2D 3D 3D 4D 4D 5D 6D 6D 7D 8D 8D 9D 9D JD JD QD KD AC "
+            "AC 2C 2C 3C 3C 4C 4C 5C 6C 7C 7C 8C 9C 9C 10C JC JC QC KC JK"
+        ),
+        (
+            "AS 2S 2S 3S 4S 4S 5S 6S 7S 7S 8S 9S 9S 10S 10S JS JS KS KS AH AH 3H 3H 4H 4H 5H 6H "
+            "7H 7H 8H 8H 9H 9H 10H 10H JH QH QH KH KH AD 2D 2D 3D 4D 4D 5D 6D 6D 7D 7D 8D 8D 9D "
+            "10D 10D JD QD QD KD KD AC AC 2C 3C 3C 4C 4C 5C 5C 6C 6C 7C 7C 8C 8C 9C 10C 10C JC JC "
+            "KC KC JK JK"
+        ),
+        (
+            "AS 2S 2S 3S 4S 4S 5S 6S 6S 7S 8S 8S 9S 9S 10S JS JS QS KS AH AH 2H 2H 3H 4H 4H 5H 5H "
+            "7H 8H 8H 10H JH JH QH QH KH KH AD 2D 2D 3D 4D 4D 5D 5D 6D 6D 7D 8D 8D 9D 9D JD QD KD "
+            "AC 2C 2C 3C 4C 4C 5C 5C 6C 7C 7C 8C 9C 10C 10C JC JC QC KC JK"
+        ),
+    ],
+}
+"""The slowest heaps found so far by :func:`climb` (two decks with jokers), kept so that the
+figures can be compared from run to run."""
+
+
+def search_cost(heap: list[Piece], rules: MeldRules) -> int:
+    """The work of one split in state expansions (deterministic: the same on any machine)."""
+    budget = Deadline(600.0)
+    find_split(heap, rules, budget)
+    return budget.expansions
+
+
+def best_time(
+    heap: list[Piece], rules: MeldRules, now: Callable[[], float], reps: int = 3
+) -> float:
+    """The least of ``reps`` timings of one split, in milliseconds."""
+    best = float("inf")
+    for _ in range(reps):
+        t0 = now()
+        find_split(heap, rules, Deadline(600.0))
+        best = min(best, (now() - t0) * 1000)
+    return best
+
+
+def climb(
+    rules: MeldRules, rng: random.Random, seconds: float, lo: int, hi: int
+) -> tuple[int, list[Piece]]:
+    """Hill-climbing for a slow heap of ``lo``–``hi`` pieces from the full set: change, add or
+    remove one piece at random and keep the change when the search's work (state expansions,
+    not time, so that a busy machine does not steer it) does not drop. Stops after
+    ``seconds``; returns the work and the heap."""
+    everything = full_set(rules)
+    chosen = set(rng.sample(range(len(everything)), rng.randint(lo, hi)))
+
+    def pieces(idx: set[int]) -> list[Piece]:
+        return [everything[i] for i in sorted(idx)]
+
+    cost = search_cost(pieces(chosen), rules)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        new = set(chosen)
+        out = sorted(set(range(len(everything))) - new)
+        r = rng.random()
+        if r < 0.7 or len(new) in (lo, hi):
+            new.remove(rng.choice(sorted(new)))
+            new.add(rng.choice(out))
+        elif r < 0.85:
+            new.add(rng.choice(out))
+        else:
+            new.remove(rng.choice(sorted(new)))
+        if not lo <= len(new) <= hi:
+            continue
+        c = search_cost(pieces(new), rules)
+        if c >= cost:
+            chosen, cost = new, c
+    return cost, pieces(chosen)
+
+
+def run_climbs(
+    variants: list[str], seconds: float, starts: int, seed: int, now: Callable[[], float]
+) -> float:
+    """Hill-climb ``starts`` times per variant (``seconds`` each) and time the stored
+    adversarial heaps; print each heap's work and time. Returns the worst time (ms)."""
+    worst = 0.0
+    print(f"\n{'variant':<10} {'heap':<12} {'pieces':>6} {'work':>7} {'ms':>8} {'split':>6}")
+    for variant in variants:
+        rules = meld_rules(variant)
+        lo, hi = (60, 90) if variant == "carousel" else (40, 106)
+        found: list[tuple[str, list[Piece]]] = [
+            (f"stored {i + 1}", parse_pieces(h, rules.material))
+            for i, h in enumerate(ADVERSARIAL.get(variant, []))
+        ]
+        for k in range(starts):
+            rng = random.Random(f"{seed}-climb-{variant}-{k}")
+            _cost, heap = climb(rules, rng, seconds, lo, hi)
+            found.append((f"climb {k + 1}", heap))
+        for name, heap in found:
+            work = search_cost(heap, rules)
+            ms = best_time(heap, rules, now)
+            worst = max(worst, ms)
+            yes = find_split(heap, rules, Deadline(600.0)) is not None
+            print(f"{variant:<10} {name:<12} {len(heap):>6} {work:>7} {ms:>8.1f} {str(yes):>6}")
+    return worst
+
 
 def run(variants: list[str], count: int, seed: int, clock: str = "wall") -> bool:
     """Time ``count`` heaps per variant, size and kind; print a table. True if all targets met."""
@@ -223,6 +345,12 @@ def main(argv: list[str] | None = None) -> int:
         default="wall",
         help="wall-clock time (default) or this process's CPU time (steadier on a busy machine)",
     )
+    parser.add_argument(
+        "--climb",
+        type=float,
+        default=None,
+        help="seconds of hill-climbing per start for slow heaps (default 20; 5 with --quick)",
+    )
     args = parser.parse_args(argv)
     count = args.count or (20 if args.quick else 200)
     variants = args.variant or (
@@ -230,6 +358,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ok = run(variants, count, args.seed, args.clock)
     print("targets (median ≤ 5 ms, p95 ≤ 50 ms):", "met" if ok else "NOT met")
+    now = time.perf_counter if args.clock == "wall" else time.process_time
+    seconds = args.climb if args.climb is not None else (5.0 if args.quick else 20.0)
+    starts = 1 if args.quick else 2
+    worst = run_climbs(args.variant or ["carousel", "tile_rummy"], seconds, starts, args.seed, now)
+    print(f"worst heap found: {worst:.1f} ms; target ≤ 50 ms:", "met" if worst <= 50 else "NOT met")
     return 0
 
 

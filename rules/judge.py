@@ -20,6 +20,7 @@ from typing import IO, Any, Final
 
 from rules.errors import RulesError
 from rules.options import VARIANTS
+from rules.verdict import english, params_json
 
 CHECKS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "meld": ("rules.checks.meld", VARIANTS),
@@ -41,6 +42,17 @@ _HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {}
 def error(code: str, message: str) -> dict[str, Any]:
     """An ``ok: false`` response."""
     return {"ok": False, "error": code, "message": message}
+
+
+def keyed_error(code: str, key: str, **params: Any) -> dict[str, Any]:
+    """An ``ok: false`` response whose message is rendered from ``key`` (rules.messages)."""
+    return {
+        "ok": False,
+        "error": code,
+        "message": english(key, params),
+        "key": key,
+        "params": params_json(params),
+    }
 
 
 def _handler(check: str) -> Callable[[Any], dict[str, Any]] | None:
@@ -70,25 +82,32 @@ def answer(request: Any) -> dict[str, Any]:
 
     try:
         if not isinstance(request, Mapping):
-            return error("bad_request", "a request must be a JSON object")
+            return keyed_error("bad_request", "request.not_object")
         check = request.get("check")
         if check is None:
-            return error("missing_field", "missing field 'check'")
+            return keyed_error("missing_field", "field.missing", name="check")
         if not isinstance(check, str) or check not in CHECKS:
             known = ", ".join(CHECKS)
-            return error("unknown_check", f"unknown check {check!r} (checks: {known})")
+            return keyed_error(
+                "unknown_check", "judge.unknown_check", check=repr(check), checks=known
+            )
         if request.get("variant") is None:
-            return error("missing_field", "missing field 'variant'")
+            return keyed_error("missing_field", "field.missing", name="variant")
         variant = request["variant"]
         if variant not in VARIANTS:
-            return error(
-                "unknown_variant", f"unknown variant {variant!r} (variants: {', '.join(VARIANTS)})"
+            return keyed_error(
+                "unknown_variant",
+                "option.unknown_variant",
+                variant=repr(variant),
+                variants=", ".join(VARIANTS),
             )
         if variant not in CHECKS[check][1]:
-            return error(
+            return keyed_error(
                 "unsupported_check",
-                f"check {check!r} does not apply to {variant} "
-                f"(it applies to {', '.join(CHECKS[check][1])})",
+                "judge.check_not_for_variant",
+                check=check,
+                variant=variant,
+                variants=", ".join(CHECKS[check][1]),
             )
         handler = _handler(check)
         if handler is None:
@@ -97,15 +116,19 @@ def answer(request: Any) -> dict[str, Any]:
         result = handler(req)
         return {"ok": True, **result}
     except RulesError as e:
-        return error(e.code, e.message)
+        out = error(e.code, e.message)
+        if e.line is not None:
+            out["key"] = e.line.key
+            out["params"] = params_json(e.line.params)
+        return out
     except ModuleNotFoundError as e:
         if e.name and e.name.startswith("rules."):
             return error("unsupported_check", f"check {check!r} is not built yet for {variant}")
-        return error("internal_error", f"internal error ({type(e).__name__}); please report it")
+        return keyed_error("internal_error", "judge.internal", kind=type(e).__name__)
     except RecursionError:
-        return error("too_large", "request nested too deeply")
+        return keyed_error("too_large", "judge.too_deep")
     except Exception as e:  # noqa: BLE001 - the judge must answer every line
-        return error("internal_error", f"internal error ({type(e).__name__}); please report it")
+        return keyed_error("internal_error", "judge.internal", kind=type(e).__name__)
 
 
 def answer_line(line: bytes | str) -> dict[str, Any]:
@@ -113,24 +136,24 @@ def answer_line(line: bytes | str) -> dict[str, Any]:
     if isinstance(line, bytes):
         line = line.rstrip(b"\r\n")
         if len(line) > MAX_LINE:
-            return error("too_large", f"request line longer than {MAX_LINE} bytes")
+            return keyed_error("too_large", "judge.line_too_long", most=MAX_LINE)
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
-            return error("bad_json", "request line is not UTF-8")
+            return keyed_error("bad_json", "judge.not_utf8")
     else:
         text = line.rstrip("\r\n")
         if len(text.encode("utf-8", "surrogatepass")) > MAX_LINE:
-            return error("too_large", f"request line longer than {MAX_LINE} bytes")
+            return keyed_error("too_large", "judge.line_too_long", most=MAX_LINE)
     text = text.strip().lstrip("\ufeff")
     if not text:
-        return error("bad_json", "empty line; expected one JSON object")
+        return keyed_error("bad_json", "judge.empty_line")
     try:
         request = json.loads(text)
     except RecursionError:
-        return error("too_large", "request nested too deeply")
+        return keyed_error("too_large", "judge.too_deep")
     except ValueError as e:
-        return error("bad_json", f"not JSON: {e}")
+        return keyed_error("bad_json", "judge.not_json", detail=str(e))
     return answer(request)
 
 
@@ -167,7 +190,7 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
                     rest = inp.readline(MAX_LINE)
                     if not rest or rest.endswith(b"\n"):
                         break
-                response = error("too_large", f"request line longer than {MAX_LINE} bytes")
+                response = keyed_error("too_large", "judge.line_too_long", most=MAX_LINE)
             else:
                 response = answer_line(line)
             try:

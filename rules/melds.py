@@ -33,21 +33,15 @@ from typing import Any, Final, Literal
 from rules.notation import format_open_joker
 from rules.pieces import COLOURS, JOKER, SUITS, Card, Piece, Tile, make_piece
 from rules.variant import MeldRules
+from rules.verdict import Line, RuleRef, add_line, english, rule_ref
 
 MeldKind = Literal["run", "group", "pair"]
 RULE_MELDS: Final = "RULES.md §2"
 RULE_READING: Final = "RULES.md §1"
-
-_FAMILY_NAMES: Final = {
-    "R": "red",
-    "B": "blue",
-    "K": "black",
-    "Y": "yellow",
-    "S": "spades",
-    "H": "hearts",
-    "D": "diamonds",
-    "C": "clubs",
-}
+REF_MELDS: Final = rule_ref(RULE_MELDS, None, "melds")
+REF_READING: Final = rule_ref(RULE_READING, None, "reading")
+REF_DECLARE: Final = rule_ref("RULES.md §6", "carousel", "jokers")
+_REFS: Final = {RULE_MELDS: REF_MELDS, RULE_READING: REF_READING, "RULES.md §6": REF_DECLARE}
 
 
 @dataclass(frozen=True)
@@ -66,9 +60,10 @@ class MeldReading:
         numbers: for a run, the number each position of ``pieces`` stands for (an ace high in
             Carousel is 14); empty otherwise.
         reason: stable code when invalid (``run_gap``, ``group_repeated_colour``, …).
-        message: one English line naming the rule.
+        text: the English line of a valid reading (see :attr:`message`).
         rule: ``"RULES.md §2"`` (or §1 for reading questions).
         alternatives: the other valid readings (e.g. ``JK JK R10`` as a run beside the group).
+        line: the message as data (:class:`rules.verdict.Line`).
     """
 
     valid: bool
@@ -79,20 +74,38 @@ class MeldReading:
     joker_pieces: tuple[Tile | Card | None, ...] = ()
     numbers: tuple[int, ...] = ()
     reason: str | None = None
-    message: str = ""
+    text: str = ""
     rule: str = RULE_MELDS
     alternatives: tuple[MeldReading, ...] = field(default=())
+    line: Line | None = None
+
+    @property
+    def message(self) -> str:
+        """One English line naming the rule: ``text`` where given, else rendered from ``line``
+        on first use (a failed reading that loses to another is never rendered)."""
+        if self.text or self.line is None:
+            return self.text
+        return f"{english(self.line.key, self.line.params)} ({self.rule})"
+
+    @property
+    def ref(self) -> RuleRef:
+        """The rule applied, structured."""
+        return _REFS.get(self.rule, REF_MELDS)
 
     def to_json(self) -> dict[str, Any]:
         """The judge's ``meld`` answer fields (JUDGE.md): valid, kind, value, tiles, jokers,
         alternatives; reason and message when invalid."""
         if not self.valid:
-            return {
-                "valid": False,
-                "reason": self.reason,
-                "message": self.message,
-                "rule": self.rule,
-            }
+            return add_line(
+                {
+                    "valid": False,
+                    "reason": self.reason,
+                    "message": self.message,
+                    "rule": self.rule,
+                },
+                self.line,
+                self.ref,
+            )
         out: dict[str, Any] = {
             "valid": True,
             "kind": self.kind,
@@ -112,7 +125,7 @@ class MeldReading:
                 }
                 for a in self.alternatives
             ]
-        return out
+        return add_line(out, self.line, self.ref)
 
 
 # A slot is what one position of the meld is known to be: (number, family index) for a real
@@ -131,13 +144,9 @@ def _piece(rules: MeldRules, number: int, fam: int) -> Tile | Card:
     return make_piece(rules.material, 1 if number == 14 else number, fam)
 
 
-def _noun(rules: MeldRules) -> str:
-    return "tile" if rules.material == "tiles" else "card"
-
-
-def _fam_name(rules: MeldRules, fam: int) -> str:
+def _fam_line(rules: MeldRules, fam: int) -> Line:
     family = COLOURS[fam] if rules.material == "tiles" else SUITS[fam]
-    return _FAMILY_NAMES[family.value]
+    return Line(f"family.{family.value}", {})
 
 
 def _number_options(rules: MeldRules, number: int) -> tuple[int, ...]:
@@ -204,13 +213,13 @@ def _run_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRul
     n = len(slots)
     known = [s for s in slots if s is not None]
     fams = {s[1] for s in known}
-    noun = _noun(rules)
+    m = rules.material
     if len(fams) > 1:
-        return _bad("run_mixed_colours", f"a run is one {'colour' if noun == 'tile' else 'suit'}")
+        return _bad("run_mixed_colours", f"meld.run_mixed_colours.{m}")
     if n > rules.max_run:
-        return _bad("run_too_long", f"a run has at most {rules.max_run} {noun}s; this one has {n}")
+        return _bad("run_too_long", f"meld.run_too_long.{m}", max=rules.max_run, n=n)
     if n < 3:
-        return _bad("too_short", f"a run needs at least 3 {noun}s")
+        return _bad("too_short", f"meld.kind_too_short.run.{m}")
     fam = known[0][1]
     nums = _run_in_order(slots, rules, +1) or _run_in_order(slots, rules, -1)
     if nums is not None:
@@ -218,7 +227,7 @@ def _run_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRul
         numbers = tuple(nums[i] for i in order)
         norm = tuple(pieces[i] for i in order)
         jk_nums = [nums[i] for i in order if pieces[i] is JOKER]
-        how = "as entered"
+        how = Line("meld.how.as_entered", {})
     else:
         re = _run_rearranged(slots, rules)
         if re is None:
@@ -236,7 +245,7 @@ def _run_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRul
         numbers = tuple(e[0] for e in entries)
         norm = tuple(e[1] for e in entries)
         jk_nums = [e[0] for e in entries if e[1] is JOKER]
-        how = "rearranged: jokers fill gaps first, then extend upward, then downward"
+        how = Line("meld.how.rearranged", {})
     jp = tuple(_piece(rules, v, fam) for v in jk_nums)
     value = sum(_value(rules, v) for v in numbers)
     return MeldReading(
@@ -247,7 +256,8 @@ def _run_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRul
         jokers=tuple(str(p) for p in jp),
         joker_pieces=jp,
         numbers=numbers,
-        message=f"valid run worth {value} ({how}; {RULE_MELDS})",
+        text=f"valid run worth {value} ({english(how.key, how.params)}; {RULE_MELDS})",
+        line=Line("meld.valid_run", {"value": value, "how": how}),
     )
 
 
@@ -262,17 +272,12 @@ def _wraps(nums: Sequence[int], jokers: int) -> bool:
 
 def _run_failure(known: Sequence[tuple[int, int]], jokers: int, rules: MeldRules) -> MeldReading:
     nums = [s[0] for s in known]
-    noun = _noun(rules)
     if len(set(nums)) != len(nums):
-        return _bad("run_repeated_number", "a run cannot hold the same number twice")
+        return _bad("run_repeated_number", "meld.run_repeated_number")
     if _wraps(nums, jokers):
         ends_at_ace = 1 in nums and all(v == 1 or v >= 11 for v in nums)
         if rules.ace_high or not ends_at_ace:
-            return _bad(
-                "run_wraps",
-                "a run cannot go round the corner from the king to the ace and on "
-                "(K-A-2 is a wrap)" + ("" if rules.ace_high else "; 1 comes only before 2"),
-            )
+            return _bad("run_wraps", "meld.run_wraps" if rules.ace_high else "meld.run_wraps.tiles")
     if 1 in nums:
         # would it be a run if the ace came after the king?
         wrapped = [14 if v == 1 else v for v in nums]
@@ -281,23 +286,20 @@ def _run_failure(known: Sequence[tuple[int, int]], jokers: int, rules: MeldRules
         if rules.ace_high:
             # K-A-2: the ace as a bridge between high and low numbers
             if len(nums) > 1:
-                return _bad(
-                    "run_wraps",
-                    "an ace is low (A-2-3) or high (Q-K-A) in a run, never both: K-A-2 is a wrap",
-                )
+                return _bad("run_wraps", "meld.run_wraps_ace")
         elif fits_high:
-            if rules.material == "tiles":
-                return _bad("ace_after_king", "1 comes only before 2: 12-13-1 is not a run")
-            return _bad("ace_after_king", "the ace is low only: A-2-3 is a run, Q-K-A is not")
+            return _bad("ace_after_king", f"meld.ace_after_king.{rules.material}")
     lo, hi = min(nums), max(nums)
     missing = hi - lo + 1 - len(nums)
+    if missing <= jokers:
+        return _bad("run_gap", f"meld.no_run.{rules.material}")
     return _bad(
         "run_gap",
-        f"a run needs consecutive numbers: {missing} missing between {lo} and {hi} "
-        f"and only {jokers} joker{'s' if jokers != 1 else ''} to fill "
-        f"{'them' if missing != 1 else 'it'}"
-        if missing > jokers
-        else f"these {noun}s do not make a run",
+        "meld.run_gap.many" if missing != 1 else "meld.run_gap.one",
+        missing=missing,
+        lo=lo,
+        hi=hi,
+        jokers=jokers,
     )
 
 
@@ -306,22 +308,23 @@ def _group_reading(
 ) -> MeldReading:
     n = len(slots)
     known = [s for s in slots if s is not None]
-    noun = _noun(rules)
+    m = rules.material
     numbers = {s[0] for s in known}
     if len(numbers) > 1:
-        return _bad("group_mixed_numbers", f"a group is {noun}s of one number")
+        return _bad("group_mixed_numbers", f"meld.group_mixed_numbers.{m}")
     number = known[0][0]
     if n > rules.max_group:
-        return _bad("group_too_big", f"a group has at most {rules.max_group} {noun}s; this has {n}")
+        return _bad("group_too_big", f"meld.group_too_big.{m}", max=rules.max_group, n=n)
     if n < 3:
-        return _bad("too_short", f"a group needs at least 3 {noun}s")
+        return _bad("too_short", f"meld.kind_too_short.group.{m}")
     fams = [s[1] for s in known]
     for f in fams:
         if fams.count(f) > 1:
-            what = "colour" if noun == "tile" else "suit"
             return _bad(
                 "group_repeated_colour",
-                f"a group needs {n} different {what}s; {_fam_name(rules, f)} appears twice",
+                f"meld.group_repeated_colour.{m}",
+                n=n,
+                family=_fam_line(rules, f),
             )
     # real pieces by colour/suit, jokers last
     order = sorted(
@@ -351,7 +354,8 @@ def _group_reading(
         pieces=norm,
         jokers=tuple(jokers),
         joker_pieces=tuple(jp),
-        message=f"valid group worth {value} ({RULE_MELDS})",
+        text=f"valid group worth {value} ({RULE_MELDS})",
+        line=Line("meld.valid_group", {"value": value}),
     )
 
 
@@ -379,11 +383,7 @@ def _group_order_that_rereads(
 def _pair_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRules) -> MeldReading:
     known = [s for s in slots if s is not None]
     if len(known) == 2 and known[0] != known[1]:
-        return _bad(
-            "not_a_pair",
-            "a pair is two identical tiles (same number and colour); "
-            "same number in another colour is not a pair",
-        )
+        return _bad("not_a_pair", "meld.not_a_pair")
     number, fam = known[0]
     real = next(p for p in pieces if p is not JOKER)
     norm = (real, pieces[1] if pieces[0] is not JOKER else pieces[0])
@@ -396,12 +396,14 @@ def _pair_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRu
         pieces=norm,
         jokers=tuple(str(p) for p in jp),
         joker_pieces=jp,
-        message=f"valid pair worth {value} ({RULE_MELDS})",
+        text=f"valid pair worth {value} ({RULE_MELDS})",
+        line=Line("meld.valid_pair", {"value": value}),
     )
 
 
-def _bad(reason: str, text: str, rule: str = RULE_MELDS) -> MeldReading:
-    return MeldReading(valid=False, reason=reason, message=f"{text} ({rule})", rule=rule)
+def _bad(reason: str, key: str, rule: str = RULE_MELDS, **params: Any) -> MeldReading:
+    """An invalid reading; its message is rendered from ``key`` and ``params`` when read."""
+    return MeldReading(valid=False, reason=reason, rule=rule, line=Line(key, params))
 
 
 def _slots(pieces: Sequence[Piece], declared: Sequence[Card | Tile | None] | None) -> list[_Slot]:
@@ -442,29 +444,32 @@ def read_meld(
     Rules: RULES.md §1 (reading order, jokers) and §2 (melds per variant).
     """
     n = len(pieces)
-    noun = _noun(rules)
+    m = rules.material
     if n == 0:
-        return _bad("empty_meld", "a meld needs pieces")
+        return _bad("empty_meld", "meld.empty_meld")
     if all(p is JOKER for p in pieces):
-        return _bad("no_real_tile", f"a meld needs at least one real {noun}", RULE_READING)
+        return _bad("no_real_tile", f"meld.no_real_tile.{m}", RULE_READING)
     if declared is not None:
         jokers = sum(1 for p in pieces if p is JOKER)
         if len(declared) > jokers:
             return _bad(
                 "bad_declaration",
-                f"{len(declared)} jokers declared but the meld holds {jokers}",
+                "meld.bad_declaration",
                 "RULES.md §6",
+                declared=len(declared),
+                jokers=jokers,
             )
     slots = _slots(pieces, declared)
     if n == 1 or (n == 2 and not rules.pairs):
-        need = "2 (a pair) or 3" if rules.pairs else "3"
-        return _bad("too_short", f"a meld needs at least {need} {noun}s; this has {n}")
+        if rules.pairs:
+            return _bad("too_short", "meld.too_short_pair_or_3", n=n)
+        return _bad("too_short", f"meld.too_short.{m}", need=3, n=n)
     if n == 2:
         if as_ not in (None, "pair"):
-            return _bad("too_short", f"a {as_} needs at least 3 {noun}s")
+            return _bad("too_short", f"meld.kind_too_short.{as_}.{m}")
         return _pair_reading(slots, pieces, rules)
     if as_ == "pair":
-        return _bad("not_a_pair", "a pair is exactly two tiles")
+        return _bad("not_a_pair", "meld.pair_exactly_two")
     run = _run_reading(slots, pieces, rules)
     group = _group_reading(slots, pieces, rules)
     if as_ == "run":
@@ -475,7 +480,7 @@ def read_meld(
     # place at the table, and its normalised order then re-reads the same: JK JK QS in Carousel)
     valid = [r for r in (group, run) if r.valid]
     if not valid:
-        return _explain(slots, run, group)
+        return _explain(slots, run, group, rules)
     best = max(valid, key=lambda r: r.value)  # max keeps the first (the group) on a tie
     others = tuple(r for r in valid if r is not best)
     if others:
@@ -485,7 +490,9 @@ def read_meld(
     return best
 
 
-def _explain(slots: Sequence[_Slot], run: MeldReading, group: MeldReading) -> MeldReading:
+def _explain(
+    slots: Sequence[_Slot], run: MeldReading, group: MeldReading, rules: MeldRules
+) -> MeldReading:
     """Pick the more telling failure: the group's when all numbers agree, the run's when all
     colours/suits agree, else "neither a run nor a group"."""
     known = [s for s in slots if s is not None]
@@ -493,11 +500,7 @@ def _explain(slots: Sequence[_Slot], run: MeldReading, group: MeldReading) -> Me
         return group
     if len({s[1] for s in known}) == 1:
         return run
-    return _bad(
-        "not_a_meld",
-        "neither a run (consecutive numbers, one colour/suit) "
-        "nor a group (one number, different colours/suits)",
-    )
+    return _bad("not_a_meld", f"meld.not_a_meld.{rules.material}")
 
 
 def is_meld(pieces: Sequence[Piece], rules: MeldRules) -> bool:

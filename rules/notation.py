@@ -27,6 +27,7 @@ from rules.pieces import (
     Suit,
     Tile,
 )
+from rules.verdict import Line
 
 _SPLIT: Final = re.compile(r"[\s,;]+")
 _TILE: Final = re.compile(r"^([A-Z])(\d+)$|^(\d+)([A-Z])$")
@@ -61,7 +62,11 @@ def tokens_of(text: str | Iterable[str]) -> list[str]:
         return [t for t in _SPLIT.split(text.strip()) if t]
     out: list[str] = []
     for item in text:
-        parts = [t for t in _SPLIT.split(str(item).strip()) if t]
+        one = str(item).strip()
+        if one and not any(c.isspace() or c in ",;" for c in one):
+            out.append(one)  # the common case, one token per entry: no regex split
+            continue
+        parts = [t for t in _SPLIT.split(one) if t]
         out.extend(parts or [""])  # an empty entry stays, to be reported as a bad token
     return out
 
@@ -91,12 +96,12 @@ def parse_piece(
     raw = token
     t = token.strip().upper().replace("\ufe0f", "")
     if not t:
-        raise NotationError(raw, "empty token", position)
+        raise NotationError(raw, Line("token.empty", {}), position)
     joker_words = _TILE_JOKERS if material == "tiles" else _CARD_JOKERS
     if t in joker_words:
         if not jokers_allowed:
             who = variant_name or "this variant"
-            raise NotationError(raw, f"{who} is played without jokers", position)
+            raise NotationError(raw, Line("token.no_jokers", {"variant": who}), position)
         return JOKER
     if material == "tiles":
         return _parse_tile(raw, t, position)
@@ -107,15 +112,15 @@ def _parse_tile(raw: str, t: str, position: int | None) -> Tile:
     m = _TILE.match(t)
     if m is None:
         if t and t[0] in _SUITS and len(t) > 1:
-            raise NotationError(raw, "looks like a card; tiles are colour R/B/K/Y + 1–13", position)
-        raise NotationError(raw, "a tile is a colour R/B/K/Y and a number 1–13, or JK", position)
+            raise NotationError(raw, Line("token.card_not_tile", {}), position)
+        raise NotationError(raw, Line("token.not_a_tile", {}), position)
     letter, digits = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
     colour = _COLOURS.get(letter)
     if colour is None:
-        raise NotationError(raw, f"unknown colour {letter!r} (colours are R, B, K, Y)", position)
+        raise NotationError(raw, Line("token.unknown_colour", {"letter": letter}), position)
     number = int(digits)
     if not 1 <= number <= 13:
-        raise NotationError(raw, f"number {number} is out of range (tiles are 1–13)", position)
+        raise NotationError(raw, Line("token.number_out_of_range", {"number": number}), position)
     return Tile(colour, number)
 
 
@@ -128,12 +133,8 @@ def _parse_card(raw: str, t: str, position: int | None) -> Card:
         if alt_suit is not None and t[1:] in _RANKS:
             return Card(_RANKS[t[1:]], alt_suit)
         if suit is None:
-            raise NotationError(
-                raw, "a card is a rank A 2–10 J Q K and a suit S H D C (♠ ♥ ♦ ♣), or JK", position
-            )
-        raise NotationError(
-            raw, f"unknown rank {rank_text!r} (ranks are A 2–10 J Q K, T = 10)", position
-        )
+            raise NotationError(raw, Line("token.not_a_card", {}), position)
+        raise NotationError(raw, Line("token.unknown_rank", {"rank": rank_text}), position)
     return Card(_RANKS[rank_text], suit)
 
 

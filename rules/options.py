@@ -240,8 +240,11 @@ def check_variant(variant: object) -> VariantName:
         OptionError: code ``unknown_variant``.
     """
     if variant not in VARIANTS:
-        raise OptionError(
-            f"unknown variant {variant!r} (variants: {', '.join(VARIANTS)})", "unknown_variant"
+        raise OptionError.keyed(
+            "option.unknown_variant",
+            "unknown_variant",
+            variant=repr(variant),
+            variants=", ".join(VARIANTS),
         )
     return variant
 
@@ -256,24 +259,30 @@ def _coerce(variant: str, name: str, value: Any, default: Any, nullable: bool) -
         return None
     if name == "joker_rule" and isinstance(value, int) and not isinstance(value, bool):
         if not 0 <= value < len(JOKER_RULES):
-            raise OptionError(f"joker_rule level {value} is out of range 0–4", "bad_option")
+            raise OptionError.keyed("option.joker_level_range", "bad_option", value=value)
         value = JOKER_RULES[value]
     if name in _CHOICES:
         if value not in _CHOICES[name]:
             allowed = ", ".join(_CHOICES[name])
-            raise OptionError(f"{name} {value!r} is not one of: {allowed}", "bad_option")
+            raise OptionError.keyed(
+                "option.not_choice", "bad_option", name=name, value=repr(value), choices=allowed
+            )
         if name == "joker_rule" and (value == "my_rummy") != (variant == "my_rummy"):
-            raise OptionError(f"joker_rule {value!r} does not fit {variant}", "bad_option")
+            raise OptionError.keyed(
+                "option.joker_rule_variant", "bad_option", value=repr(value), variant=variant
+            )
         return value
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise OptionError(f"{name} must be true or false, not {value!r}", "bad_option")
+            raise OptionError.keyed("option.not_bool", "bad_option", name=name, value=repr(value))
         return value
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(f"{name} must be a whole number, not {value!r}", "bad_option")
+        raise OptionError.keyed("option.not_int", "bad_option", name=name, value=repr(value))
     lo, hi = _INT_RANGES[name]
     if not lo <= value <= hi:
-        raise OptionError(f"{name} {value} is out of range {lo}–{hi}", "bad_option")
+        raise OptionError.keyed(
+            "option.out_of_range", "bad_option", name=name, value=value, lo=lo, hi=hi
+        )
     return value
 
 
@@ -294,17 +303,22 @@ def options_for(variant: str, given: Mapping[str, Any] | None = None) -> Options
             (``bad_option``).
     """
     v = check_variant(variant)
-    given = dict(given or {})
+    if not given:  # the common case: the default preset, a shared frozen value
+        return PRESETS[v][DEFAULT_PRESET[v]]
+    given = dict(given)
     if not isinstance(given, dict):
-        raise OptionError("options must be an object", "bad_option")
+        raise OptionError.keyed("request.options_not_object", "bad_option")
     preset_name = given.pop("preset", None) or DEFAULT_PRESET[v]
     if not isinstance(preset_name, str):
-        raise OptionError(f"preset must be a name, not {preset_name!r}", "unknown_option")
+        raise OptionError.keyed("option.preset_not_name", "unknown_option", value=repr(preset_name))
     table = PRESETS[v]
     if preset_name not in table:
-        raise OptionError(
-            f"unknown preset {preset_name!r} for {v} (presets: {', '.join(table)})",
+        raise OptionError.keyed(
+            "option.unknown_preset",
             "unknown_option",
+            preset=repr(preset_name),
+            variant=v,
+            presets=", ".join(table),
         )
     base = table[preset_name]
     types = {f.name: str(f.type) for f in dataclasses.fields(base) if f.name != "preset"}
@@ -312,9 +326,12 @@ def options_for(variant: str, given: Mapping[str, Any] | None = None) -> Options
     changes: dict[str, Any] = {}
     for name, value in given.items():
         if name not in names:
-            raise OptionError(
-                f"unknown option {name!r} for {v} (options: {', '.join(sorted(names))})",
+            raise OptionError.keyed(
+                "option.unknown",
                 "unknown_option",
+                name=repr(name),
+                variant=v,
+                options=", ".join(sorted(names)),
             )
         changes[name] = _coerce(v, name, value, getattr(base, name), "None" in types[name])
     return dataclasses.replace(base, **changes)

@@ -201,15 +201,10 @@ class PieceSet:
             where: optional context for the message, e.g. ``"in Ola's hand"``.
         """
         counts = Counter(pieces)
-        suffix = f" {where}" if where else ""
         for piece, n in counts.items():
             limit = self.jokers if piece is JOKER else self.copies
             if n > limit:
-                if limit == 0:
-                    raise TooManyCopiesError(f"{piece} is not in {self.name}{suffix}")
-                raise TooManyCopiesError(
-                    f"{n} × {piece}{suffix}, but {self.name} holds only {limit}"
-                )
+                raise TooManyCopiesError.of(str(piece), n, limit, self.name, where)
 
 
 TILE_SET: Final = PieceSet("tiles", 2, 2, "the 106-tile set")

@@ -16,6 +16,7 @@ from rules.notation import parse_pieces, tokens_of
 from rules.options import Options, VariantName, check_variant, options_for
 from rules.pieces import Piece, PieceSet
 from rules.variant import MeldRules, meld_rules, piece_set
+from rules.verdict import Line
 
 MAX_PIECES: Final = 320
 """Most pieces accepted in one list (a 106-tile table fits three times over)."""
@@ -36,13 +37,13 @@ class Request:
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
         if not isinstance(raw, Mapping):
-            raise RequestError("a request must be a JSON object", "bad_request")
+            raise RequestError.keyed("request.not_object", "bad_request")
         self.raw = raw
         self.check: str = self.string("check")
         self.variant: VariantName = check_variant(self.string("variant"))
         opts = raw.get("options")
         if opts is not None and not isinstance(opts, Mapping):
-            raise RequestError("options must be an object", "bad_field")
+            raise RequestError.keyed("request.options_not_object", "bad_field")
         self.options: Options = options_for(self.variant, opts)
         self.rules: MeldRules = meld_rules(self.variant)
 
@@ -55,11 +56,17 @@ class Request:
         """A string field (required unless ``default`` is given), optionally one of ``choices``."""
         value = self.raw.get(name, default)
         if value is None:
-            raise RequestError(f"missing field {name!r}", "missing_field")
+            raise RequestError.keyed("field.missing", "missing_field", name=name)
         if not isinstance(value, str):
-            raise RequestError(f"field {name!r} must be a string", "bad_field")
+            raise RequestError.keyed("field.not_string", "bad_field", name=name)
         if choices and value not in choices:
-            raise RequestError(f"{name} {value!r} is not one of: {', '.join(choices)}", "bad_field")
+            raise RequestError.keyed(
+                "field.not_choice",
+                "bad_field",
+                name=name,
+                value=repr(value),
+                choices=", ".join(choices),
+            )
         return value
 
     def integer(
@@ -72,9 +79,9 @@ class Request:
         """A true/false field (required unless ``default`` is given)."""
         value = self.raw.get(name, default)
         if value is None:
-            raise RequestError(f"missing field {name!r}", "missing_field")
+            raise RequestError.keyed("field.missing", "missing_field", name=name)
         if not isinstance(value, bool):
-            raise RequestError(f"field {name!r} must be true or false", "bad_field")
+            raise RequestError.keyed("field.not_bool", "bad_field", name=name)
         return value
 
     def items(
@@ -83,12 +90,12 @@ class Request:
         """A list field (required unless ``default`` is given), at most ``limit`` long."""
         value = self.raw.get(name, default)
         if value is None:
-            raise RequestError(f"missing field {name!r}", "missing_field")
+            raise RequestError.keyed("field.missing", "missing_field", name=name)
         if not isinstance(value, list):
-            raise RequestError(f"field {name!r} must be a list", "bad_field")
+            raise RequestError.keyed("field.not_list", "bad_field", name=name)
         if len(value) > limit:
-            raise RequestError(
-                f"field {name!r} has {len(value)} entries; at most {limit}", "too_large"
+            raise RequestError.keyed(
+                "field.too_many_entries", "too_large", name=name, n=len(value), most=limit
             )
         return value
 
@@ -124,12 +131,12 @@ class Request:
         if value is None:
             value = self.raw.get(name)
         if value is None:
-            raise RequestError(f"missing field {name!r}", "missing_field")
+            raise RequestError.keyed("field.missing", "missing_field", name=name)
         if not isinstance(value, list):
-            raise RequestError(f"field {name!r} must be a list of melds", "bad_field")
+            raise RequestError.keyed("field.not_melds", "bad_field", name=name)
         if len(value) > MAX_MELDS:
-            raise RequestError(
-                f"field {name!r} has {len(value)} melds; at most {MAX_MELDS}", "too_large"
+            raise RequestError.keyed(
+                "field.too_many_melds", "too_large", name=name, n=len(value), most=MAX_MELDS
             )
         return [read_pieces(self, f"{name}[{i}]", m, True, None) for i, m in enumerate(value)]
 
@@ -137,11 +144,13 @@ class Request:
 def as_int(value: Any, name: str, lo: int = -(10**9), hi: int = 10**9) -> int:
     """``value`` as a whole number in ``lo..hi``, or a :class:`RequestError` naming ``name``."""
     if value is None:
-        raise RequestError(f"missing field {name!r}", "missing_field")
+        raise RequestError.keyed("field.missing", "missing_field", name=name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(f"field {name!r} must be a whole number, not {value!r}", "bad_field")
+        raise RequestError.keyed("field.not_int", "bad_field", name=name, value=repr(value))
     if not lo <= value <= hi:
-        raise RequestError(f"field {name!r} is {value}; allowed {lo}–{hi}", "bad_field")
+        raise RequestError.keyed(
+            "field.out_of_range", "bad_field", name=name, value=value, lo=lo, hi=hi
+        )
     return value
 
 
@@ -150,26 +159,28 @@ def read_pieces(
 ) -> list[Piece]:
     """Pieces of the variant from tokens or a string (see :meth:`Request.pieces`)."""
     if value is None:
-        raise RequestError(f"missing field {name!r}", "missing_field")
+        raise RequestError.keyed("field.missing", "missing_field", name=name)
     if isinstance(value, str):
         if len(value) > MAX_PIECES * 8:
-            raise RequestError(f"field {name!r} is too long", "too_large")
+            raise RequestError.keyed("field.too_long", "too_large", name=name)
         tokens = tokens_of(value)
     elif isinstance(value, list):
         if len(value) > MAX_PIECES:
-            raise RequestError(
-                f"field {name!r} has {len(value)} pieces; at most {MAX_PIECES}", "too_large"
+            raise RequestError.keyed(
+                "field.too_many_pieces", "too_large", name=name, n=len(value), most=MAX_PIECES
             )
         if not all(isinstance(t, str) for t in value):
-            raise RequestError(f"field {name!r} must list pieces as strings", "bad_field")
+            raise RequestError.keyed("field.pieces_not_strings", "bad_field", name=name)
         if any(len(t) > 16 for t in value):
-            raise NotationError(next(t for t in value if len(t) > 16)[:16] + "…", "token too long")
+            raise NotationError(
+                next(t for t in value if len(t) > 16)[:16] + "…", Line("token.too_long", {})
+            )
         tokens = tokens_of(value)
     else:
-        raise RequestError(f"field {name!r} must be a list of pieces", "bad_field")
+        raise RequestError.keyed("field.not_pieces", "bad_field", name=name)
     if len(tokens) > MAX_PIECES:
-        raise RequestError(
-            f"field {name!r} has {len(tokens)} pieces; at most {MAX_PIECES}", "too_large"
+        raise RequestError.keyed(
+            "field.too_many_pieces", "too_large", name=name, n=len(tokens), most=MAX_PIECES
         )
     pset = req.piece_set(players)
     try:
@@ -182,6 +193,6 @@ def read_pieces(
             where=f"in {name}",
         )
     except NotationError as e:
-        raise NotationError(e.token, f"{e.reason} (in {name})", e.position) from None
+        raise NotationError(e.token, e.why, e.position, name) from None
     except RulesError:
         raise

@@ -18,6 +18,7 @@ from rules.options import VariantName
 from rules.pieces import Card, Piece, Tile, piece_value
 from rules.request import MAX_PLAYERS, Request, as_int
 from rules.variant import PLAYER_COUNTS, meld_rules
+from rules.verdict import Line, RuleRef, add_line
 
 # ---------------------------------------------------------------------------------------------
 # Result types shared by the variant modules
@@ -46,10 +47,12 @@ class ScoreLine:
     rule: str
     role: Literal["winner", "loser", "other"]
     detail: dict[str, Any] = field(default_factory=dict)
+    line: Line | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "points", "why", "rule", "role", ...detail}``."""
-        return {
+        """``{"name", "points", "why", "rule", "role", ...detail}`` plus ``key``/``params``
+        (the ``why`` line as data) where known."""
+        out = {
             "name": self.name,
             "points": self.points,
             "why": self.why,
@@ -57,6 +60,7 @@ class ScoreLine:
             "role": self.role,
             **self.detail,
         }
+        return add_line(out, self.line)
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,8 @@ class RoundResult:
     breakdown: tuple[ScoreLine, ...] = ()
     winners: tuple[str, ...] = ()
     detail: dict[str, Any] = field(default_factory=dict)
+    line: Line | None = None
+    ref: RuleRef | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The judge's ``round`` answer fields (JUDGE.md); no scores when not valid."""
@@ -93,21 +99,32 @@ class RoundResult:
                 "rule": self.rule,
             }
             out.update(self.detail)
-            return out
-        return {
+            return add_line(out, self.line, self.ref)
+        out = {
             "valid": True,
             "scores": dict(self.scores),
             "winners": list(self.winners),
-            "breakdown": [line.to_json() for line in self.breakdown],
+            "breakdown": [sl.to_json() for sl in self.breakdown],
             "message": self.message,
             "rule": self.rule,
             **self.detail,
         }
+        return add_line(out, self.line, self.ref)
 
 
-def impossible_round(reason: str, message: str, rule: str, **detail: Any) -> RoundResult:
-    """A round that cannot have happened: ``valid=False``, no scores."""
-    return RoundResult(False, reason, message, rule, detail=dict(detail))
+def impossible_round(
+    reason: str, message: str | Line, rule: str, *, cite: str | None = None, **detail: Any
+) -> RoundResult:
+    """A round that cannot have happened: ``valid=False``, no scores.
+
+    ``message`` is the English line, or the line as data (:mod:`rules.messages`); then the
+    English message is that line with ``cite`` (default: ``rule``) in brackets after it.
+    """
+    ln = None
+    if isinstance(message, Line):
+        ln = message
+        message = f"{ln.english()} ({rule if cite is None else cite})"
+    return RoundResult(False, reason, message, rule, detail=dict(detail), line=ln)
 
 
 @dataclass(frozen=True)
@@ -140,30 +157,38 @@ class GameResult:
     message: str = ""
     rule: str = ""
     detail: dict[str, Any] = field(default_factory=dict)
+    line: Line | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The judge's ``game`` answer (JUDGE.md): totals, finished, winner, bonuses, …"""
+        """The judge's ``game`` answer (JUDGE.md): totals, finished, winner, bonuses, …;
+        ``key``/``params`` of the message where known."""
         if not self.valid:
-            return {
-                "valid": False,
-                "reason": self.reason,
+            return add_line(
+                {
+                    "valid": False,
+                    "reason": self.reason,
+                    "message": self.message,
+                    "rule": self.rule,
+                    **self.detail,
+                },
+                self.line,
+            )
+        return add_line(
+            {
+                "valid": True,
+                "totals": dict(self.totals),
+                "finished": self.finished,
+                "winner": self.winner,
+                "winners": list(self.winners),
+                "leaders": list(self.leaders),
+                "bonuses": dict(self.bonuses),
+                "rounds": self.rounds,
                 "message": self.message,
                 "rule": self.rule,
                 **self.detail,
-            }
-        return {
-            "valid": True,
-            "totals": dict(self.totals),
-            "finished": self.finished,
-            "winner": self.winner,
-            "winners": list(self.winners),
-            "leaders": list(self.leaders),
-            "bonuses": dict(self.bonuses),
-            "rounds": self.rounds,
-            "message": self.message,
-            "rule": self.rule,
-            **self.detail,
-        }
+            },
+            self.line,
+        )
 
 
 @dataclass(frozen=True)
@@ -188,9 +213,10 @@ class MeldCount:
     jokers: tuple[str, ...] = ()
     reason: str | None = None
     message: str = ""
+    line: Line | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form; ``reason``/``message`` only when invalid."""
+        """JSON form; ``reason``/``message`` (and ``key``/``params``) only when invalid."""
         out: dict[str, Any] = {
             "valid": self.valid,
             "kind": self.kind,
@@ -201,6 +227,7 @@ class MeldCount:
         if not self.valid:
             out["reason"] = self.reason
             out["message"] = self.message
+            add_line(out, self.line)
         return out
 
 
@@ -236,6 +263,8 @@ class OpeningVerdict:
     rule: str = "RULES.md §3"
     melds: tuple[MeldCount, ...] = ()
     params: dict[str, Any] = field(default_factory=dict)
+    line: Line | None = None
+    ref: RuleRef | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The judge's ``opening`` answer (JUDGE.md)."""
@@ -253,7 +282,7 @@ class OpeningVerdict:
         out["rule"] = self.rule
         out["melds"] = [m.to_json() for m in self.melds]
         out.update(self.params)
-        return out
+        return add_line(out, self.line, self.ref)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -290,6 +319,7 @@ def count_meld(index: int, pieces: Sequence[Piece], variant: str) -> MeldCount:
             0,
             reason=reading.reason,
             message=reading.message,
+            line=reading.line,
         )
     return MeldCount(
         index,
@@ -318,9 +348,9 @@ def check_names(names: Sequence[str]) -> None:
     seen: set[str] = set()
     for n in names:
         if not n:
-            raise RequestError("every player needs a name", "bad_field")
+            raise RequestError.keyed("players.no_name", "bad_field")
         if n in seen:
-            raise RequestError(f"player name {n!r} appears twice", "bad_field")
+            raise RequestError.keyed("players.appears_twice", "bad_field", player=n)
         seen.add(n)
 
 
@@ -331,7 +361,7 @@ def player_count_problem(variant: VariantName, count: int, rule: str) -> RoundRe
         return None
     return impossible_round(
         "player_count",
-        f"{count} players: this variant is played by {lo}–{hi} ({rule})",
+        Line("round.player_count", {"n": count, "lo": lo, "hi": hi}),
         rule,
         players=count,
     )
@@ -469,13 +499,10 @@ def racks_value_problem(
             total += value
     if total > SET_NUMBERED_VALUE:
         names = [n for n, t, v in racks if t or v]
-        who = f"{names[0]}'s rack holds" if len(names) == 1 else "the racks together hold"
-        return impossible_round(
-            "impossible_hand_value",
-            f"{who} {total} points of numbered tiles, but all 104 "
-            f"numbered tiles of the 106-tile set are worth only {SET_NUMBERED_VALUE} "
-            f"(RULES.md §1)",
-            rule,
-            total=total,
-        )
+        said = {"total": total, "most": SET_NUMBERED_VALUE}
+        if len(names) == 1:
+            ln = Line("round.racks_value_one", {"name": names[0], **said})
+        else:
+            ln = Line("round.racks_value_all", said)
+        return impossible_round("impossible_hand_value", ln, rule, cite="RULES.md §1", total=total)
     return None

@@ -17,19 +17,24 @@ Checks, in this order (the first that fails is the verdict's ``reason``):
 3. **Initial meld** (Tile/My Rummy, ``opened`` false): every meld before must still lie on the
    table intact (``manipulated_before_initial_meld``) unless ``manipulate_on_initial_turn``; the
    new melds, made only of rack tiles, must be worth ≥ ``initial_meld`` (``below_initial_meld``
-   with ``value`` and ``needed``). Carousel has no threshold and no initial-meld restriction: any
-   turn that adds ≥ 1 card from the hand may rearrange.
+   with ``value`` and ``needed``). With ``manipulate_on_initial_turn`` the initial meld is laid
+   first and the table may then be rearranged, the fresh melds included: the value counted is
+   the best set of valid melds that some of the played tiles make on their own
+   (:func:`best_new_melds`), wherever those tiles end up after the turn. Carousel has no
+   threshold and no initial-meld restriction: any turn that adds ≥ 1 card from the hand may
+   rearrange.
 4. **Jokers** (``joker_rule``): Tile Rummy levels 0–4, My Rummy's rule, Carousel's declared
    identities (below).
 
 How the table before is matched to the table after
 --------------------------------------------------
 *Intact melds.* A before-meld is **intact** when an after-meld holds exactly the same pieces (as
-multisets; the order may be normalised). Intact melds are paired one to one (a multiset of
-melds) and take no further part: their pieces, jokers included, did not move. In Carousel a meld
-is intact only if its jokers also keep a compatible identity (``5H 6H JK`` → ``JK 5H 6H`` moves
-the joker from 7H to 4H and is a change); in Tile/My Rummy a joker whose place shifts inside an
-otherwise identical meld is taken as the same meld, order normalised.
+multisets; the order may be normalised) and its jokers keep a compatible identity. Intact
+melds are paired one to one (a multiset of melds) and take no further part: their pieces, jokers
+included, did not move. A joker slid to another place in the same pieces is a change
+(``5H 6H JK`` → ``JK 5H 6H`` moves the joker from 7H to 4H; Tile/My Rummy ``R5 R6 JK`` →
+``JK R5 R6`` from R7 to R4, refused from joker level 1 on, RULES.md §4); a run entered
+descending, or a group in another order, keeps its jokers' identities and stays intact.
 
 *Origins.* Every piece of a changed after-meld came from the rack (played) or from one changed
 before-meld. Identical pieces (two copies) make this ambiguous; the judge looks for **any**
@@ -84,9 +89,10 @@ The verdict's ``reason`` for every joker fault is ``joker_rule``; the message na
 (e.g. "joker level 2 (match_from_rack): the R6 that replaced the joker of table_before[0] (R4 R5
 JK) came from the table, not the rack (RULES.md §4)").
 
-Approximation: with ``manipulate_on_initial_turn`` the initial-meld value (the best set of
-after-melds made only of rack tiles) and the joker rules are each judged favourably on their own,
-not jointly.
+Approximation: with ``manipulate_on_initial_turn`` the initial-meld value (the best new melds
+the played tiles make on their own) and the joker rules are each judged favourably on their own,
+not jointly: a joker laid in the initial meld and moved on in the same turn is judged as a joker
+played from the rack.
 """
 
 from __future__ import annotations
@@ -94,14 +100,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import permutations, product
-from typing import Any, Final
+from itertools import combinations, permutations, product
+from typing import TYPE_CHECKING, Any, Final
 
 from rules.errors import RequestError
 from rules.melds import MeldReading, read_meld
 from rules.options import JOKER_RULES, CarouselOptions, TileRummyOptions
 from rules.pieces import JOKER, Card, Piece, Tile, make_piece, sort_pieces
 from rules.variant import MeldRules
+from rules.verdict import Line, RuleRef, add_line, rule_ref
+
+if TYPE_CHECKING:
+    from rules.search.split import Deadline
 
 Real = Tile | Card
 """A numbered piece (not a joker)."""
@@ -154,6 +164,8 @@ class TurnVerdict:
     rule: str = ""
     params: dict[str, Any] = field(default_factory=dict)
     melds: tuple[tuple[Piece, ...], ...] | None = None
+    line: Line | None = None
+    ref: RuleRef | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``turn`` answer of JUDGE.md: ``valid``, ``played`` (canonical strings),
@@ -172,7 +184,7 @@ class TurnVerdict:
             out.setdefault(k, v)
         if self.melds is not None:
             out["melds"] = [[str(p) for p in m] for m in self.melds]
-        return out
+        return add_line(out, self.line, self.ref)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,8 +213,9 @@ class _Meld:
     def key(self) -> tuple[Piece, ...]:
         return tuple(sort_pieces(self.pieces))
 
-    def label(self) -> str:
-        return f"{self.name} ({_text(self.pieces)})"
+    def ref(self) -> Line:
+        """The meld named as data: its request field and pieces (``turn.meld``)."""
+        return Line("turn.meld", {"field": self.name, "tiles": _text(self.pieces)})
 
 
 def _text(pieces: Iterable[Piece]) -> str:
@@ -218,6 +231,14 @@ def _ident_text(ident: frozenset[Real]) -> str:
     if not names:
         return "?"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _ident_line(ident: frozenset[Real]) -> str | Line:
+    """What a joker stood for as a line param: one piece, or ``pieces.or`` ("R7, B7 or Y7")."""
+    names = [str(p) for p in _sort_real(ident)]
+    if len(names) < 2:
+        return names[0] if names else "?"
+    return Line("pieces.or", {"first": ", ".join(names[:-1]), "last": names[-1]})
 
 
 def _identities(reading: MeldReading, rules: MeldRules) -> tuple[frozenset[Real], ...]:
@@ -297,7 +318,7 @@ class _Req:
 
     stage: str
     options: tuple[tuple[_Demand, ...], ...]
-    fault: str
+    fault: Line = field(compare=False)
     params: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
@@ -338,36 +359,53 @@ class _Turn:
         opened: bool,
     ) -> None:
         if rules.variant not in TURN_VARIANTS:
-            raise RequestError(
-                f"a turn on a shared table is judged for {', '.join(TURN_VARIANTS)}, "
-                f"not {rules.variant}",
+            raise RequestError.keyed(
+                "turn.unsupported",
                 "unsupported_check",
+                variants=", ".join(TURN_VARIANTS),
+                variant=rules.variant,
             )
         self.rules = rules
         self.variant = rules.variant
         self.options = options
         self.opened = opened or self.variant == "carousel"
         self.rule = _RULE[self.variant]
-        self.noun = "card" if rules.material == "cards" else "tile"
-        self.hand = "hand" if rules.material == "cards" else "rack"
+        self.material = "cards" if rules.material == "cards" else "tiles"
 
     # -- verdicts ----------------------------------------------------------------------------
+    def ref(self, section: str, rule: str | None = None, seed: bool = False) -> RuleRef:
+        """The rule applied: RULES.md § and seed, the rule-book section, the options in force
+        that a turn verdict turns on (the initial meld, the joker rule)."""
+        text = rule or (self.rule + (f", {_SEED[self.variant]}" if seed else ""))
+        opts: dict[str, Any] = {}
+        if isinstance(self.options, TileRummyOptions):
+            if section == "opening":
+                opts["initial_meld"] = self.options.initial_meld
+                opts["manipulate_on_initial_turn"] = self.options.manipulate_on_initial_turn
+            elif section == "jokers":
+                opts["joker_rule"] = self.options.joker_rule
+        if self.variant == "carousel" and section in ("turn", "opening"):
+            section = "melding"
+        return rule_ref(text, self.variant, section, **opts)
+
     def bad(
         self,
         reason: str,
-        message: str,
+        line: Line,
         played: Sequence[Piece] = (),
         seed: bool = False,
         initial: int | None = None,
         rule: str | None = None,
+        section: str = "turn",
         **params: Any,
     ) -> TurnVerdict:
-        """A not-valid verdict; ``message`` gets the rule appended unless ``rule`` is given
-        (then the message already names it)."""
-        if rule is None:
-            rule = self.rule + (f", {_SEED[self.variant]}" if seed else "")
-            message = f"{message} ({rule})"
-        return TurnVerdict(False, tuple(played), initial, reason, message, rule, params)
+        """A not-valid verdict; its English message is ``line`` and the rule (``rule``, when
+        given, is the rule of a nested meld verdict: RULES.md §2)."""
+        ref = self.ref(section, rule, seed)
+        message = f"{line.english()} ({ref.text})"
+        return TurnVerdict(
+            False, tuple(played), initial, reason, message, ref.text, params, None, line, ref
+        )
 
     # -- 1. conservation ---------------------------------------------------------------------
     def conservation(
@@ -381,14 +419,14 @@ class _Turn:
             first = taken[0]
             n_before, n_after = cb[first], ca[first]
             if first is JOKER:
-                text = (
-                    f"a joker left the table ({n_before} before, {n_after} after): a freed joker "
-                    f"must be used on the table in the same turn, never taken to the {self.hand}"
+                text = Line(
+                    f"turn.joker_left_table.{self.material}",
+                    {"n_before": n_before, "n_after": n_after},
                 )
             else:
-                text = (
-                    f"{first} left the table ({n_before} on it before, {n_after} after): no "
-                    f"{self.noun} goes from the table to the {self.hand}"
+                text = Line(
+                    f"turn.left_table.{self.material}",
+                    {"tile": str(first), "n_before": n_before, "n_after": n_after},
                 )
             return self.bad(
                 "tile_taken_from_table",
@@ -403,8 +441,10 @@ class _Turn:
             first = missing[0]
             return self.bad(
                 "tile_not_on_rack",
-                f"{first} is new on the table ({diff[first]} played) but the {self.hand} held "
-                f"{cr[first]}: only {self.noun}s from the {self.hand} may be played",
+                Line(
+                    f"turn.not_on_rack.{self.material}",
+                    {"tile": str(first), "played": diff[first], "held": cr[first]},
+                ),
                 played,
                 tile=str(first),
                 tiles=[str(p) for p in missing for _ in range(diff[p] - cr[p])],
@@ -412,8 +452,7 @@ class _Turn:
         if not played:
             return self.bad(
                 "nothing_played",
-                f"no {self.noun} was played from the {self.hand}: a turn adds at least one "
-                f"{self.noun} to the table (a player who plays nothing draws instead)",
+                Line(f"turn.nothing_played.{self.material}", {}),
             )
         return played
 
@@ -430,14 +469,29 @@ class _Turn:
             r = _readings(m, self.rules, decl)
             name = f"table_after[{j}]"
             if not r.valid:
+                params: dict[str, Any] = {
+                    "meld": j,
+                    "tiles": [str(p) for p in m],
+                    "meld_reason": r.reason,
+                }
+                meld = Line("turn.meld", {"field": name, "tiles": _text(m)})
+                if r.line is None:  # a reading without a keyed line (none known today)
+                    return TurnVerdict(
+                        False,
+                        tuple(played),
+                        None,
+                        "invalid_meld",
+                        f"{name} ({_text(m)}) is not a valid meld: {r.message}",
+                        r.rule,
+                        params,
+                    )
                 return self.bad(
                     "invalid_meld",
-                    f"{name} ({_text(m)}) is not a valid meld: {r.message}",
+                    Line("turn.invalid_meld", {"meld": meld, "why": r.line}),
                     played,
                     rule=r.rule,
-                    meld=j,
-                    tiles=[str(p) for p in m],
-                    meld_reason=r.reason,
+                    section="melds",
+                    **params,
                 )
             melds.append(_Meld(name, j, tuple(m), (r, *r.alternatives)))
         return melds
@@ -451,11 +505,15 @@ class _Turn:
             r = _readings(m, self.rules, decl)
             name = f"table_before[{i}]"
             if not r.valid:
-                raise RequestError(
+                message = (
                     f"{name} ({_text(m)}) is not a valid meld, so it cannot have been on the "
-                    f"table: {r.message}",
-                    "bad_field",
+                    f"table: {r.message}"
                 )
+                ln = None
+                if r.line is not None:
+                    meld = Line("turn.meld", {"field": name, "tiles": _text(m)})
+                    ln = Line("turn.before_invalid", {"meld": meld, "why": r.line})
+                raise RequestError(message, "bad_field", ln)
             melds.append(_Meld(name, i, tuple(m), (r, *r.alternatives)))
         return melds
 
@@ -470,7 +528,7 @@ class _Turn:
                 a = after[j]
                 if a.key != b.key:
                     continue
-                if self.variant == "carousel" and b.jokers:
+                if b.jokers:
                     bo = _joker_options(b, self.rules)
                     ao = _joker_options(a, self.rules)
                     if not any(_compatible(x, y) for x in bo for y in ao):
@@ -495,23 +553,21 @@ class _Turn:
                 b = changed_before[0]
                 return self.bad(
                     "manipulated_before_initial_meld",
-                    f"{b.label()} is no longer on the table as it was: until the initial meld "
-                    "is down a player may not add to, rearrange or take jokers from table melds, "
-                    "nor in the initial-meld turn itself (option manipulate_on_initial_turn is "
-                    "off)",
+                    Line("turn.manipulated_before_initial_meld", {"meld": b.ref()}),
                     played,
+                    section="opening",
                     meld=b.index,
                     tiles=[str(p) for p in b.pieces],
                 )
             value = sum(a.readings[0].value for a in changed_after)
         else:
-            value = _best_rack_melds(changed_after, Counter(played))
+            value = best_new_melds(played, self.rules)
         if value < need:
             return self.bad(
                 "below_initial_meld",
-                f"the initial meld needs {need} points in new melds of the player's own tiles; "
-                f"these make {value}",
+                Line("turn.below_initial_meld", {"need": need, "value": value}),
                 played,
+                section="opening",
                 initial=value,
                 value=value,
                 needed=need,
@@ -520,21 +576,23 @@ class _Turn:
 
     # -- 4. jokers ---------------------------------------------------------------------------
     def stages(self) -> list[tuple[str, str]]:
-        """(stage, message prefix) in the order they are checked."""
+        """(stage, key of the message prefix) in the order they are checked."""
         if self.variant == "carousel":
-            return [("match", "Carousel joker rule")]
+            return [("match", "joker.rule.carousel")]
         assert isinstance(self.options, TileRummyOptions)
         if self.options.joker_rule == "my_rummy":
             return [
-                ("match", "My Rummy joker rule (as joker level 1, match)"),
-                ("rack", "My Rummy joker rule (as joker level 2, match_from_rack)"),
-                ("my_initial", "My Rummy joker rule"),
-                ("my_exact", "My Rummy joker rule"),
-                ("my_other", "My Rummy joker rule"),
+                ("match", "joker.rule.my_rummy_match"),
+                ("rack", "joker.rule.my_rummy_rack"),
+                ("my_initial", "joker.rule.my_rummy"),
+                ("my_exact", "joker.rule.my_rummy"),
+                ("my_other", "joker.rule.my_rummy"),
             ]
         level = self.options.joker_level
         names = ("match", "rack", "no_split", "new_meld")
-        return [(names[k - 1], f"joker level {k} ({JOKER_RULES[k]})") for k in range(1, level + 1)]
+        # the prefixes name the levels of JOKER_RULES: "joker level 2 (match_from_rack)"
+        assert len(JOKER_RULES) == 5
+        return [(names[k - 1], f"joker.rule.level{k}") for k in range(1, level + 1)]
 
     def jokers(
         self,
@@ -560,11 +618,18 @@ class _Turn:
                     fault, params = req.fault, req.params
                 else:
                     fault, params = culprit
-                extra: dict[str, Any] = {"joker_rule": self.joker_rule_name()}
+                extra: dict[str, Any] = {"joker_rule": self.joker_rule_name(), "stage": stage}
                 if self.variant == "tile_rummy":
                     extra["level"] = [s for s, _ in stages].index(stage) + 1
                 extra.update(params)
-                return self.bad("joker_rule", f"{prefix}: {fault}", played, seed=True, **extra)
+                return self.bad(
+                    "joker_rule",
+                    Line("joker.fault", {"rule": Line(prefix, {}), "fault": fault}),
+                    played,
+                    seed=True,
+                    section="jokers",
+                    **extra,
+                )
             passing = nxt
             done.append(stage)
         return None
@@ -576,7 +641,7 @@ class _Turn:
 
     def scenarios(
         self, before: Sequence[_Meld], after: Sequence[_Meld]
-    ) -> tuple[list[tuple[_Fate, ...]], tuple[str, dict[str, Any]]]:
+    ) -> tuple[list[tuple[_Fate, ...]], tuple[Line, dict[str, Any]]]:
         """Every (readings, joker mapping, fates) combination; and, for the case where some
         joker has no possible fate at all, the fault to report."""
         bj = [b for b, m in enumerate(before) if m.jokers]
@@ -584,7 +649,7 @@ class _Turn:
         b_opts = [_joker_options(before[b], self.rules) for b in bj]
         a_opts = [_joker_options(after[a], self.rules) for a in aj]
         out: list[tuple[_Fate, ...]] = []
-        culprit: tuple[str, dict[str, Any]] | None = None
+        culprit: tuple[Line, dict[str, Any]] | None = None
         for bsel in product(*b_opts):
             xs = [(b, ident) for b, ids in zip(bj, bsel, strict=True) for ident in ids]
             for asel in product(*a_opts):
@@ -604,20 +669,12 @@ class _Turn:
                             culprit = self.left_fault(before[b], ident)
                         per_x.append(opts)
                     out.extend(product(*per_x))
-        return out, culprit or ("a joker left its meld without being replaced", {})
+        return out, culprit or (Line("joker.left_unreplaced", {}), {})
 
-    def left_fault(self, meld: _Meld, ident: frozenset[Real]) -> tuple[str, dict[str, Any]]:
+    def left_fault(self, meld: _Meld, ident: frozenset[Real]) -> tuple[Line, dict[str, Any]]:
         it = _ident_text(ident)
-        if self.variant == "carousel":
-            text = (
-                f"the joker of {meld.label()} stood for {it}; it no longer does and {it} did not "
-                "take its place (a joker keeps its identity until replaced by that very card)"
-            )
-        else:
-            text = (
-                f"the joker of {meld.label()} stood for {it} and left its place without being "
-                f"replaced by {it}"
-            )
+        key = "joker.left_identity" if self.variant == "carousel" else "joker.left_place"
+        text = Line(key, {"before": meld.ref(), "joker": _ident_line(ident)})
         return text, {"meld": meld.index, "joker": it}
 
     def requirements(
@@ -637,6 +694,7 @@ class _Turn:
         for f in sc:
             bm, it = before[f.b], _ident_text(f.ident)
             base = {"meld": bm.index, "joker": it}
+            said = {"before": bm.ref(), "joker": _ident_line(f.ident)}
             if f.freed_by is None:
                 if self.variant != "carousel":
                     am = after[f.a]
@@ -644,8 +702,7 @@ class _Turn:
                         _Req(
                             "match",
                             descends(f.b, f.a),
-                            f"the joker of {bm.label()} stood for {it} and went to "
-                            f"{am.label()}, away from its meld, without being replaced by {it}",
+                            Line("joker.moved_away", {**said, "after": am.ref()}),
                             {**base, "after": am.index},
                         )
                     )
@@ -658,8 +715,7 @@ class _Turn:
                 _Req(
                     "match",
                     descends(f.b, r),
-                    f"the joker of {bm.label()} stood for {it} and left without being replaced: "
-                    f"the {t} in {rm.label()} is not in that meld's place",
+                    Line("joker.replaced_elsewhere", {**said, "tile": str(t), "after": rm.ref()}),
                     params,
                 )
             )
@@ -667,8 +723,7 @@ class _Turn:
                 _Req(
                     "rack",
                     (((t, r, RACK),),),
-                    f"the {t} that replaced the joker of {bm.label()} came from the table, not "
-                    f"the {self.hand}",
+                    Line("joker.rack", {"tile": str(t), "before": bm.ref()}),
                     params,
                 )
             )
@@ -677,8 +732,7 @@ class _Turn:
                 _Req(
                     "new_meld",
                     (tuple((s, f.a, RACK) for s in _sort_real(ym.reals)),),
-                    f"the joker freed from {bm.label()} went onto {ym.label()}, which is not a "
-                    f"new meld made of tiles from the {self.hand}",
+                    Line("joker.new_meld", {"before": bm.ref(), "after": ym.ref()}),
                     {**params, "after": ym.index},
                 )
             )
@@ -687,8 +741,7 @@ class _Turn:
                     _Req(
                         "my_initial",
                         (),
-                        f"the joker of {bm.label()} was swapped in the initial-meld turn: a "
-                        "joker may be swapped only after one's own initial meld",
+                        Line("joker.my_initial", {"before": bm.ref()}),
                         params,
                     )
                 )
@@ -700,8 +753,7 @@ class _Turn:
                 _Req(
                     "my_exact",
                     (tuple((s, r, f.b) for s in _sort_real(bm.reals)),) if exact_ok else (),
-                    f"the {t} must go exactly where the joker was: {rm.label()} is not "
-                    f"{bm.label()} with {t} in the joker's place",
+                    Line("joker.my_exact", {"tile": str(t), "after": rm.ref(), "before": bm.ref()}),
                     params,
                 )
             )
@@ -709,8 +761,7 @@ class _Turn:
                 _Req(
                     "my_other",
                     ((),) if f.a != r else (),
-                    f"the joker freed from {bm.label()} must be used in another meld, not put "
-                    f"back into {rm.label()}",
+                    Line("joker.my_other", {"before": bm.ref(), "after": rm.ref()}),
                     params,
                 )
             )
@@ -728,9 +779,7 @@ class _Turn:
                 _Req(
                     "no_split",
                     tuple(opts),
-                    f"{self.noun}s were taken from {bm.label()} while it holds a joker: no "
-                    f"{self.noun} may leave a meld holding a joker unless that joker is first "
-                    "replaced",
+                    Line("joker.no_split", {"before": bm.ref()}),
                     {"meld": bm.index},
                 )
             )
@@ -748,37 +797,103 @@ def _culprit(sc: dict[str, list[_Req]], done: Sequence[str], stage: str, labels:
     return sc[stage][-1]
 
 
-def _best_rack_melds(after: Sequence[_Meld], played: Counter[Piece]) -> int:
-    """Most points in a set of after-melds made only of played pieces (jointly within the
-    played counts): the initial meld where the player may also rearrange the table."""
-    cands = []
-    for a in after:
-        need: Counter[Piece] = Counter(a.pieces)
-        if all(played[p] >= n for p, n in need.items()):
-            cands.append((a.readings[0].value, need))
-    cands.sort(key=lambda c: -c[0])
-    total = sum(v for v, _ in cands)
-    joint: Counter[Piece] = Counter()
-    for _, need in cands:
-        joint.update(need)
-    if all(played[p] >= n for p, n in joint.items()):
-        return total
+def _candidate_melds(played: Counter[Piece], rules: MeldRules) -> list[tuple[int, Counter[Piece]]]:
+    """Every valid meld that can be made of the played pieces alone, as (value, pieces):
+    runs of ``rules.max_run`` or fewer and groups of 3–``rules.max_group``, jokers filling the
+    places no real piece fills and counting as what they stand for (RULES.md §2, §4). Runs of
+    the same pieces at different places (a joker at either end) are listed once, at their
+    highest value: the player lays each meld where it is worth most."""
+    jokers = played[JOKER]
+    material = rules.material
+    best: dict[tuple[Piece, ...], int] = {}
+
+    def add(pieces: list[Piece], value: int) -> None:
+        key = tuple(sort_pieces(pieces))
+        if best.get(key, -1) < value:
+            best[key] = value
+
+    for f in range(4):
+        have = [False] * 15
+        for n in range(1, 14):
+            have[n] = played[make_piece(material, n, f)] > 0
+        for lo in range(1, 14):
+            for hi in range(lo + 2, min(13, lo + rules.max_run - 1) + 1):
+                gaps = [n for n in range(lo, hi + 1) if not have[n]]
+                if len(gaps) > jokers:
+                    continue
+                # jokers fill the gaps, and maybe places whose tile is played elsewhere
+                filled = [n for n in range(lo, hi + 1) if have[n]]
+                for extra in range(jokers - len(gaps) + 1):
+                    for more in combinations(filled, extra):
+                        wild = set(gaps) | set(more)
+                        if len(wild) == hi - lo + 1:
+                            continue  # a meld needs a real tile
+                        pieces: list[Piece] = [
+                            JOKER if n in wild else make_piece(material, n, f)
+                            for n in range(lo, hi + 1)
+                        ]
+                        add(pieces, sum(range(lo, hi + 1)))
+    for n in range(1, 14):
+        present = [make_piece(material, n, f) for f in range(4)]
+        present = [p for p in present if played[p] > 0]
+        for size in range(3, rules.max_group + 1):
+            for k in range(max(1, size - jokers), min(size, len(present)) + 1):
+                for combo in combinations(present, k):
+                    add([*combo, *[JOKER] * (size - k)], n * size)
+    return [(v, Counter(k)) for k, v in best.items()]
+
+
+def best_new_melds(played: Sequence[Piece], rules: MeldRules) -> int:
+    """The most points the played pieces alone can make as new melds, not all of them used
+    (RULES.md §4, ``manipulate_on_initial_turn``): the value of the best set of valid melds
+    (runs and groups, jokers counting as the tile they stand for) made of some of ``played``.
+
+    Exact: a depth-first search over the melds that hold the lowest piece not yet decided
+    (used in a meld, or left for the rearrangement), bounded by the points still available.
+
+    Args:
+        played: the pieces moved from the rack to the table this turn (Tile/My Rummy tiles).
+        rules: the variant's meld rules.
+
+    Returns:
+        Points (0 when no meld can be made).
+    """
+    left: Counter[Piece] = Counter(played)
+    cands = _candidate_melds(left, rules)
+    by_piece: dict[Piece, list[tuple[int, Counter[Piece]]]] = {}
+    for c in sorted(cands, key=lambda c: -c[0]):
+        for p in c[1]:
+            if p is not JOKER:
+                by_piece.setdefault(p, []).append(c)
+    order = [p for p in sort_pieces(left) if p is not JOKER]
     best = 0
-    suffix = [0] * (len(cands) + 1)
-    for k in range(len(cands) - 1, -1, -1):
-        suffix[k] = suffix[k + 1] + cands[k][0]
 
-    def dfs(k: int, used: Counter[Piece], value: int) -> None:
+    def bound(i: int) -> int:
+        # every real piece from i on at its face value, and each joker at 13
+        return sum(left[p] * p.number for p in order[i:] if isinstance(p, Tile | Card)) + (
+            13 * left[JOKER]
+        )
+
+    def dfs(i: int, value: int) -> None:
         nonlocal best
-        best = max(best, value)
-        if k == len(cands) or value + suffix[k] <= best:
+        while i < len(order) and left[order[i]] == 0:
+            i += 1
+        if value > best:
+            best = value
+        if i == len(order) or value + bound(i) <= best:
             return
-        v, need = cands[k]
-        if all(used[p] + n <= played[p] for p, n in need.items()):
-            dfs(k + 1, used + need, value + v)
-        dfs(k + 1, used, value)
+        p = order[i]
+        for v, need in by_piece.get(p, ()):
+            if all(left[q] >= k for q, k in need.items()):
+                left.subtract(need)
+                dfs(i, value + v)
+                left.update(need)
+        # no (more) melds with this copy: leave it to the rearrangement
+        left[p] -= 1
+        dfs(i, value)
+        left[p] += 1
 
-    dfs(0, Counter(), 0)
+    dfs(0, 0)
     return best
 
 
@@ -843,16 +958,30 @@ def judge_turn(
     fault = turn.jokers(changed_before, changed_after, played)
     if fault is not None:
         return TurnVerdict(
-            False, played, initial, fault.reason, fault.message, fault.rule, fault.params
+            False,
+            played,
+            initial,
+            fault.reason,
+            fault.message,
+            fault.rule,
+            fault.params,
+            None,
+            fault.line,
+            fault.ref,
         )
-    what = f"initial meld worth {initial}" if initial is not None else "table valid"
+    if initial is not None:
+        ok = Line("turn.valid_initial", {"n": len(played), "value": initial})
+    else:
+        ok = Line(f"turn.valid.{turn.material}", {"n": len(played)})
+    ref = turn.ref("opening" if initial is not None else "turn")
     return TurnVerdict(
         True,
         played,
         initial,
-        message=f"valid turn: {len(played)} {turn.noun}{'s' if len(played) != 1 else ''} "
-        f"played, {what} ({turn.rule})",
+        message=f"{ok.english()} ({turn.rule})",
         rule=turn.rule,
+        line=ok,
+        ref=ref,
     )
 
 
@@ -869,6 +998,7 @@ def judge_turn_heap(
     opened: bool = True,
     declared_before: Sequence[Declared] | None = None,
     split: SplitFn | None = None,
+    deadline: Deadline | None = None,
 ) -> TurnVerdict:
     """Judge a turn whose table after is given as a heap of pieces (JUDGE.md ``split``).
 
@@ -881,7 +1011,12 @@ def judge_turn_heap(
     ``no_split``. Joker rules on a heap are judged on the split found, so a heap turn that needs a
     particular arrangement of jokers should be given as melds.
 
-    Args and Returns: as :func:`judge_turn`; ``heap`` is the table after, ungrouped.
+    Args and Returns: as :func:`judge_turn`; ``heap`` is the table after, ungrouped;
+    ``deadline``: the time budget all the splits of this turn share (a fresh
+    :class:`rules.search.split.Deadline` of ``TIME_BUDGET_S`` when not given).
+
+    Raises:
+        TooComplexError: the splits used up the budget (code ``too_complex``).
     """
     turn = _Turn(rules, options, opened)
     got = turn.conservation(rack, (p for m in table_before for p in m), heap)
@@ -889,9 +1024,14 @@ def judge_turn_heap(
         return got
     played = got
     if split is None:
+        from rules.search.split import Deadline as _Deadline
         from rules.search.split import split_heap
 
-        split = split_heap
+        budget = _Deadline(what="turn") if deadline is None else deadline
+
+        def split(pieces: Sequence[Piece], rules: MeldRules) -> list[list[Piece]] | None:
+            return split_heap(pieces, rules, budget)
+
     attempts: list[list[list[Piece]]] = []
 
     def attempt(kept: Sequence[Sequence[Piece]], rest: Sequence[Piece]) -> None:
@@ -909,9 +1049,9 @@ def judge_turn_heap(
     if not attempts:
         return turn.bad(
             "no_split",
-            f"the table after the turn ({len(heap)} {turn.noun}s) cannot be split into valid "
-            f"melds of at least 3 {turn.noun}s each",
+            Line(f"turn.heap_no_split.{turn.material}", {"n": len(heap)}),
             played,
+            section="melds",
         )
     first: TurnVerdict | None = None
     seen: list[list[list[Piece]]] = []
@@ -937,6 +1077,8 @@ def judge_turn_heap(
             v.rule,
             v.params,
             tuple(tuple(m) for m in melds),
+            v.line,
+            v.ref,
         )
         if v.valid:
             return v

@@ -131,6 +131,17 @@ def test_knocker_tied_with_two_players() -> None:
     assert r.winners == ("B", "C")
 
 
+def test_knocker_tied_with_three_players_gap_filled() -> None:
+    # A knocks with 3; B, C, D hold 3 as well; E holds 9C: each tied player wins 6 + 10
+    r = score_round(hands(A="3S", B="3D", C="2C AS", D="3H", E="9C"), "A")
+    assert r.winners == ("B", "C", "D")
+    assert r.scores == {"A": 0, "B": 16, "C": 16, "D": 16, "E": 0}
+    assert "gap filled" not in r.breakdown[1].why  # a knocker tie: the seed's rule, extended
+    # four players all tied with the knocker: nothing to win from the others, +10 each
+    r = score_round(hands(A="3S", B="3D", C="3C", D="3H"), "A")
+    assert r.scores == {"A": 0, "B": 10, "C": 10, "D": 10}
+
+
 def test_non_knockers_tied_for_lowest_each_win_gap_filled() -> None:
     r = score_round(hands(A="5S", B="2D", C="AS AH", D="QC 2C"), "A")
     # each winner: (5 − 2) + (12 − 2) = 13, 0 between themselves, + 10 undercut
@@ -142,10 +153,38 @@ def test_going_out_bonus() -> None:
     r = score_round(hands(A="", B="9D"), "A")
     assert r.scores == {"A": 9 + 25, "B": 0}
     assert r.breakdown[0].detail["bonuses"] == {"going_out": 25}
-    r = score_round(hands(A="4S", B="", C="8D"), "A")
-    assert r.scores == {"A": 0, "B": 4 + 8 + 10 + 25, "C": 0}
     r = score_round(hands(A="", B="9D"), "A", CarouselOptions(going_out_bonus=50))
     assert r.scores["A"] == 59
+    # stock ran out: B went out in the last turns, B wins: 4 + 8 + 25, no undercut
+    r = score_round(hands(A="4S", B="", C="8D"), None)
+    assert r.scores == {"A": 0, "B": 4 + 8 + 25, "C": 0}
+
+
+def test_nobody_else_holds_no_cards_after_a_knock() -> None:
+    # going out ends the round at once: B with no cards means A could not have knocked after
+    r = score_round(hands(A="4S", B="", C="8D"), "A")
+    assert (r.valid, r.reason, r.scores) == (False, "out_in_knocked_round", {})
+    assert r.detail["player"] == "B" and "B holds no cards" in r.message
+    # the knocker went out too: still two players with no cards
+    r = score_round(hands(A="", B="", C="8D"), "A")
+    assert (r.valid, r.reason, r.detail["player"]) == (False, "out_in_knocked_round", "B")
+    # the limit is checked first: a knock at 6 is wrong whatever else
+    r = score_round(hands(A="6S", B=""), "A")
+    assert r.reason == "knock_above_limit"
+    j = judge(
+        check="round",
+        knocker="A",
+        players=[{"name": "A", "hand": ["2S"]}, {"name": "B", "hand": []}],
+    )
+    assert j == j | {"ok": True, "valid": False, "reason": "out_in_knocked_round", "player": "B"}
+
+
+def test_several_players_out_after_the_stock_ran_out() -> None:
+    # A and B both played their last cards in the extra turns; C holds 9D KS = 19
+    r = score_round(hands(A="", B="", C="9D KS"), None)
+    assert r.valid and r.winners == ("A", "B")
+    # each: difference to C 19, 0 between themselves, + 25 going out, no undercut
+    assert r.scores == {"A": 19 + 25, "B": 19 + 25, "C": 0}
 
 
 def test_stock_exhausted() -> None:
@@ -258,6 +297,22 @@ def test_two_reach_the_target_and_tie() -> None:
     assert (g.totals, g.winner, g.winners) == ({"A": 250, "B": 250}, None, ("A", "B"))
 
 
+def test_three_tied_for_the_highest_total_share_the_win() -> None:
+    rounds = [
+        GameRound({"B": 100, "C": 100}, ("B", "C")),
+        GameRound({"A": 150, "B": 100, "C": 100}, ("A", "B", "C")),
+    ]
+    g = score_game(THREE, rounds)
+    # all three reached 150 (A 150, B 200, C 200): +100 each, no round bonus for them
+    assert g.bonuses == {"A": 100, "B": 100, "C": 100}
+    assert g.totals == {"A": 250, "B": 300, "C": 300}
+    assert (g.winner, g.winners) == (None, ("B", "C"))
+    rounds = [GameRound({"A": 50, "B": 50, "C": 50}, ("A", "B", "C"))] * 3
+    g = score_game(THREE, rounds)
+    assert g.totals == {"A": 250, "B": 250, "C": 250}
+    assert (g.winner, g.winners) == (None, ("A", "B", "C"))
+
+
 def test_highest_total_wins_even_below_the_target() -> None:
     rounds = [GameRound({"B": 28}, ("B",)) for _ in range(5)] + [GameRound({"A": 150}, ("A",))]
     g = score_game(["A", "B"], rounds)
@@ -327,6 +382,9 @@ def _rounds(draw: st.DrawFn) -> tuple[list[CarouselPlayer], str | None]:
 def test_winners_gain_the_sum_of_differences(case: tuple[list[CarouselPlayer], str | None]) -> None:
     players, knocker = case
     r = score_round(players, knocker)
+    if knocker is not None and any(not p.hand and p.name != knocker for p in players):
+        assert (r.valid, r.reason) == (False, "out_in_knocked_round")
+        return
     assert r.valid, r.message
     values = {p.name: hand_value(p.hand) for p in players}
     low = min(values.values())
@@ -348,3 +406,44 @@ def test_winners_gain_the_sum_of_differences(case: tuple[list[CarouselPlayer], s
 def test_judge_hand_refuses_an_impossible_player_count(players: object) -> None:
     r = judge(check="hand", hand=["AS"], players=players)
     assert (r["ok"], r["error"]) == (False, "bad_field")
+
+
+# ---------------------------------------------------------------------------------------------
+# The app's round entry (app/ui/round_entry.py): the new impossible round is flagged at the hand
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "sk"])
+def test_round_entry_flags_a_player_out_after_a_knock(tmp_path: Any, language: str) -> None:
+    from app import games as g
+    from app.i18n import use_language
+    from app.store import Store
+    from app.ui.round_entry import RoundEntry
+    from app.ui.shell import App
+
+    store = Store(tmp_path / "games.json")
+    try:
+        game = store.create_game(g.new_game("carousel", ["Ala", "Bob", "Cy"]))
+        with use_language(language):
+            screen = RoundEntry(App(store), game)
+            screen.form.load(
+                {
+                    "knocker": "Ala",
+                    "players": [
+                        {"name": "Ala", "hand": ["2S"]},
+                        {"name": "Bob", "hand": []},
+                        {"name": "Cy", "hand": ["9D"]},
+                    ],
+                }
+            )
+            assert screen.check() is False
+            form = screen.form
+            bob = form.hands["Bob"].pieces.field.error  # type: ignore[attr-defined]
+            assert bob and "Bob" in bob and "Ala" in bob
+            assert form.hands["Ala"].pieces.field.error is None  # type: ignore[attr-defined]
+            assert form.hands["Cy"].pieces.field.error is None  # type: ignore[attr-defined]
+            words = {"en": "holds no cards", "pl": "nie ma już kart", "sk": "už nemá karty"}
+            assert words[language] in bob
+            assert store.load_game(game.id).rounds == []
+    finally:
+        store.close()

@@ -23,13 +23,16 @@ from rules.search.deadwood import (
     best_arrangement,
     best_arrangements,
     best_discard,
+    best_discards,
     best_layoffs,
     brute_force_deadwood,
     deadwood_mask,
     decode,
     discard_mask,
+    discard_melds_mask,
     encode,
     meld_kind,
+    melds_mask,
 )
 from rules.variants.gin import (
     GameRound,
@@ -320,8 +323,9 @@ def test_knock_at_limit_and_above() -> None:
 @pytest.mark.parametrize(
     ("preset", "tie", "under"),
     [
-        # tie 9 v 9: seed "lower than" → knock worth 0 to A; modern/classic: undercut + bonus
-        ("seed", ("knock", {"A": 0, "B": 0}, "A"), {"A": 0, "B": 11}),
+        # tie 9 v 9: seed "lower than" → a knock worth 0, won by nobody (RULES.md §5 gap
+        # filled); modern/classic: undercut + bonus
+        ("seed", ("knock", {"A": 0, "B": 0}, None), {"A": 0, "B": 11}),
         ("modern", ("undercut", {"A": 0, "B": 25}, "B"), {"A": 0, "B": 26}),
         ("classic", ("undercut", {"A": 0, "B": 10}, "B"), {"A": 0, "B": 11}),
     ],
@@ -379,6 +383,68 @@ def test_round_knocker_11_cards() -> None:
     # K9 + KS: discard KS, knock with 9 v 29
     r = duel(K9 + " QS", D29)
     assert r.discard == cards("QS")[0] and r.scores == {"A": 20, "B": 0}
+
+
+# RULES.md §5: with 11 cards the knocker chooses over every discard reaching the least deadwood
+# and every arrangement of the 10 kept, together: the layout that leaves the defender most
+# deadwood after lay-offs.
+TIED_UNDERCUT = (
+    # 3C-7C, 6S 6H, 3H 3S, AS 2D. Discarding 7C, 6S or 6H all leave 9:
+    # - 7C: 6C 6S 6H + 3C 4C 5C, deadwood 3H 3S AS 2D = 9 (the card tie-break's first choice);
+    #   B lays 6D on the 6s and 2C under 3C: 2S 3D = 5 < 9, undercut 4 + 10 = 14.
+    # - 6S: 3C 3S 3H + 4C-7C, deadwood 6H AS 2D = 9; B lays off only 3D: 6D 2C 2S = 10,
+    #   knock 10 − 9 = 1.
+    "6C 6S 7C 6H 3H AS 2D 4C 3S 5C 3C",
+    "6D 2C 2S 7D 7H 7S AD AH AC 3D",  # 7s, aces; 6D 2C 2S 3D = 13
+)
+TIED_TIE = (
+    # 6s, 3s or 2H-4H, 2S 2H 4H 4C AD. Discarding 4H or 4C leaves 9:
+    # - 4H: 6s + 3s, 2S 2H 4C AD = 9; B lays 3D on the 3s: AH 2D 4S = 7, undercut 2 + 10 = 12.
+    # - 4C: 6s + 2H 3H 4H, 2S 3C 3S AD = 9; B lays AH under 2H: 3D 2D 4S = 9, a tie: no
+    #   undercut in the seed preset, 0 for both, won by nobody.
+    "6H 6D 4H 2S 2H 4C 6S 3C AD 3S 3H",
+    "3D 5H AH 5D 7H 7D 2D 4S 5S 7C",  # 7s, 5s; 3D AH 2D 4S = 10
+)
+TIED_MORE = (
+    # four 7s, four 8s, 9C 9D 3H: discarding 9D or 9C leaves 3:
+    # - 9D: 7S 7H 7D + 7C 8C 9C + 8S 8H 8D; B lays 10C and 6C on the clubs: 52 − 16 = 36,
+    #   knock 36 − 3 = 33.
+    # - 9C: 7S 7H 7C + 7D 8D 9D + 8S 8H 8C; B lays nothing off: 52, knock 52 − 3 = 49.
+    "7H 8D 8C 8S 9C 7D 9D 8H 7S 7C 3H",
+    "10C 3S AH 4C 2H 5H JD KH 6C AD",  # no meld: 52
+)
+
+
+@pytest.mark.parametrize(
+    ("hands", "discards", "kept_discard", "first", "chosen"),
+    [
+        (TIED_UNDERCUT, ["7C", "6S", "6H"], "6S", ("undercut", {"A": 0, "B": 14}), ("knock", 1)),
+        (TIED_TIE, ["4H", "4C"], "4C", ("undercut", {"A": 0, "B": 12}), ("knock", 0)),
+        (TIED_MORE, ["9D", "9C"], "9C", ("knock", {"A": 33, "B": 0}), ("knock", 49)),
+    ],
+)
+def test_knocker_11_cards_chooses_over_tied_discards(
+    hands: tuple[str, str],
+    discards: list[str],
+    kept_discard: str,
+    first: tuple[str, dict[str, int]],
+    chosen: tuple[str, int],
+) -> None:
+    knocker, defender = hands
+    assert names(best_discards(cards(knocker))) == discards
+    assert str(best_discard(cards(knocker)).discard) == discards[0]
+    # the card tie-break's discard made first, alone: what the engine used to score
+    kept = " ".join(c for c in knocker.split() if c != discards[0])
+    r = duel(kept, defender)
+    assert (r.result, r.scores) == first
+    r = duel(knocker, defender)
+    assert str(r.discard) == kept_discard
+    assert (r.result, r.scores["A"], r.scores["B"]) == (*chosen, 0)
+    assert r.winners == ([] if chosen[1] == 0 else ["A"])
+    assert f"A discards {kept_discard}." in r.breakdown
+    # the same as the 10 cards with that discard already made
+    same = duel(" ".join(c for c in knocker.split() if c != kept_discard), defender)
+    assert (same.result, same.scores, same.deadwood) == (r.result, r.scores, r.deadwood)
 
 
 def test_void_and_invalid_rounds() -> None:
@@ -598,11 +664,69 @@ def test_game_running_and_past_end() -> None:
     g = score_game(["A", "B"], rounds(("A", 60), ("A", 45), ("B", 10)))
     assert not g.verdict.valid and g.verdict.reason == "round_after_game_end"
     assert g.ended_at_round == 2
-    # a tie knock under the seed preset is a won round worth 0: it earns a box
+    # a round scoring 0 for both is won by nobody (RULES.md §5 gap filled): even passed with a
+    # winner (as stored by older versions) it earns no box, and B's win still breaks no shutout
     g = score_game(
         ["A", "B"], [*rounds(("A", 60)), GameRound({"A": 0}, ("A",)), *rounds(("A", 40))]
     )
-    assert g.boxes == {"A": 3, "B": 0} and g.totals["A"] == 100 + 100 + 75 + 100
+    assert g.boxes == {"A": 2, "B": 0} and g.totals["A"] == 100 + 100 + 50 + 100
+    assert g.shutout
+
+
+def test_round_scoring_zero_is_won_by_nobody() -> None:
+    """RULES.md §5 (gap filled): a round scoring 0 for both is won by nobody."""
+    r = duel(K9, D9, "seed")  # 9 v 9, no undercut on a tie: 0 for both
+    assert (r.result, r.scores, r.winner, r.winners) == ("knock", {"A": 0, "B": 0}, None, [])
+    assert r.to_json()["winners"] == [] and r.to_json()["winner"] is None
+    assert "nobody wins it" in r.breakdown[-1]
+    # an undercut on a tie with the bonus set to 0 also scores 0 for both
+    r = duel(K9, D9, "modern", undercut_bonus=0)
+    assert (r.result, r.scores, r.winners) == ("undercut", {"A": 0, "B": 0}, [])
+    r = duel(K9, D29)
+    assert r.winners == ["A"]
+    # the judge's game check: the tie round gives no box and does not break B's shutout
+    req = {
+        "check": "game",
+        "variant": "gin",
+        "players": ["A", "B"],
+        "rounds": [
+            {"scores": {"A": 0, "B": 60}},
+            answer(
+                {
+                    "check": "round",
+                    "variant": "gin",
+                    "knocker": "A",
+                    "players": [{"name": "A", "hand": K9}, {"name": "B", "hand": D9}],
+                }
+            ),
+            {"scores": {"A": 0, "B": 45}, "winners": ["B"]},
+        ],
+    }
+    g = answer(req)
+    assert g["boxes"] == {"A": 0, "B": 2} and g["shutout"]
+    assert g["totals"] == {"A": 0, "B": 105 + 100 + 50 + 100}
+
+
+def test_box_bonuses_do_not_count_towards_the_target() -> None:
+    # A 95 points in 4 won rounds (100 in boxes): the game goes on, no bonus yet
+    g = score_game(["A", "B"], rounds(("A", 20), ("A", 25), ("A", 25), ("A", 25)))
+    assert not g.finished and g.boxes == {"A": 4, "B": 0}
+    assert g.totals == {"A": 95, "B": 0} and g.bonuses == {"A": 0, "B": 0}
+    # 5 more: 100 reached; then 100 game + 5 boxes × 25 + 100 shutout
+    g = score_game(["A", "B"], rounds(("A", 20), ("A", 25), ("A", 25), ("A", 25), ("A", 5)))
+    assert g.finished and g.totals["A"] == 100 + 100 + 125 + 100
+
+
+def test_solo_turned_counts_the_joker() -> None:
+    # the joker that stops the turning is counted: a joker on top of the stock scores 1
+    r = solo(KL, "knock", 1)
+    assert r.verdict.valid and r.scores == {"Ala": 1, "joker": 1}
+    assert any("the joker included" in line for line in r.breakdown)
+    with pytest.raises(RequestError):
+        solo(KL, "knock", 0)
+    # the second joker shows while the player's deadwood is 0: 0 for both, won by nobody
+    r = solo(GIN, "second_joker", None)
+    assert (r.scores, r.winner, r.winners) == ({"Ala": 0, "joker": 0}, None, [])
 
 
 def test_game_json() -> None:
@@ -673,6 +797,14 @@ def test_prop_least_deadwood_matches_brute_force(hand: list[Card]) -> None:
     assert value(arr.unmatched) == arr.deadwood
     assert deadwood_mask(encode(hand)) == arr.deadwood
     assert decode(encode(hand)) == sorted(hand, key=Card.sort_key)
+    # the mask-level call with melds lays out the same arrangement
+    h = encode(hand)
+    dw, groups, runs = melds_mask(h)
+    assert dw == arr.deadwood and not groups & runs and (groups | runs) & ~h == 0
+    assert sorted(decode(groups | runs), key=Card.sort_key) == sorted(
+        (c for m in arr.melds for c in m), key=Card.sort_key
+    )
+    assert value(decode(h & ~(groups | runs))) == dw
 
 
 @settings(max_examples=200, deadline=None)
@@ -683,6 +815,14 @@ def test_prop_best_discard_matches_brute_force(hand: list[Card]) -> None:
     assert d.big_gin == (brute_force_deadwood(hand) == 0)
     kept = [c for c in hand if c != d.discard]
     assert len(kept) == 10 and brute_force_deadwood(kept) == d.arrangement.deadwood
+    dw5, bit, groups, runs, full = discard_melds_mask(encode(hand))
+    assert (dw5, decode(bit), full == 0) == (d.arrangement.deadwood, [d.discard], d.big_gin)
+    assert value(decode(encode(kept) & ~(groups | runs))) == dw5 and not (groups | runs) & bit
+    # every tied discard reaches the same least deadwood, and no other card does
+    tied = set(best_discards(hand))
+    for c in hand:
+        rest = [x for x in hand if x != c]
+        assert (brute_force_deadwood(rest) == dw5) == (c in tied)
     # the tie-break: no other discard reaching the same deadwood has a higher value
     dw, _, _ = discard_mask(encode(hand))
     for c in hand:
@@ -733,3 +873,45 @@ def test_prop_layoffs(twenty: list[Card]) -> None:
         assert meld_kind(lying[x.meld])
     left = [c for c in defender if c not in {x.card for x in lo.layoffs}]
     assert best_arrangement(left).deadwood == lo.deadwood
+
+
+ROUND_POOLS = [
+    list(range(52)),
+    [i for i in range(52) if i % 13 < 7 and i // 13 < 3],  # A-7 in three suits: 21 cards
+    [i for i in range(52) if i % 13 < 6],  # A-6 in all suits
+    [i for i in range(52) if 3 <= i % 13 < 10],  # 4-10 in all suits
+]
+
+
+@st.composite
+def round_hands(draw: st.DrawFn) -> list[Card]:
+    """21 distinct cards (11 for the knocker, 10 for the defender), often meld-rich."""
+    pool = draw(st.sampled_from(ROUND_POOLS))
+    picked = draw(st.permutations(pool))[:21]
+    return [to_card(i) for i in picked]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(round_hands(), st.sampled_from(["seed", "modern"]))
+def test_prop_eleven_card_knock_is_the_best_ten_card_answer(hand: list[Card], preset: str) -> None:
+    """An 11-card knock scores as the best, for the knocker, of the 10-card rounds over every
+    discard leaving the least deadwood (brute force: every one of the 11 discards tried)."""
+    o = opts(preset, knock_max=100)  # every hand may knock: the choice is what is tested
+    knocker, defender = hand[:11], tuple(hand[11:])
+    least = brute_force_deadwood(knocker, discards=1)
+    tens = []
+    for c in knocker:
+        kept = tuple(x for x in knocker if x != c)
+        if brute_force_deadwood(kept) == least:
+            tens.append(
+                (c, score_round([PlayerHand("A", kept), PlayerHand("B", defender)], "A", o))
+            )
+    assert tens
+    r = score_round([PlayerHand("A", tuple(knocker)), PlayerHand("B", defender)], "A", o)
+    assert r.verdict.valid
+    if r.result in ("gin", "big_gin"):
+        return
+    best = max(t.scores["A"] - t.scores["B"] for _, t in tens)
+    assert r.scores["A"] - r.scores["B"] == best
+    assert r.discard in {c for c, t in tens if t.scores["A"] - t.scores["B"] == best}
+    assert r.deadwood["B"] == max(t.deadwood["B"] for _, t in tens)

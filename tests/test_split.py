@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -642,3 +643,138 @@ def test_ordered_runs_read_as_given() -> None:
             for m in got:
                 if m.kind == "run":
                     assert ordered_run_ok(m.pieces, rules), texts([m.pieces])
+
+
+def test_rummy101_table_mixes_runs_groups_and_pairs() -> None:
+    # RULES.md §3: on the table pairs are melds like runs and groups, side by side
+    got = judge(
+        {
+            "check": "split",
+            "variant": "rummy101",
+            "tiles": "R5 R5 R6 R7 R8 B9 K9 Y9 K2 K2 JK R1 R2 R3",
+        }
+    )
+    assert got["ok"] and got["valid"]
+    assert sorted(got["kinds"]) == ["group", "pair", "pair", "run", "run"]
+    # RULES.md §1: three R5 in one table is an input error, not a verdict
+    got = judge({"check": "split", "variant": "rummy101", "tiles": "R5 R5 R5 R6 R7 JK"})
+    assert (got["ok"], got["error"]) == (False, "too_many_copies")
+    got = judge({"check": "split", "variant": "rummy101", "tiles": "R5 JK JK JK B5"})
+    assert (got["ok"], got["error"]) == (False, "too_many_copies")
+
+
+# --------------------------------------------------------------------------------------------
+# The time budget: a search past it answers too_complex instead of blocking (no timing here:
+# the clock is injected, or the budget is 0)
+
+HARD_CAROUSEL = (  # found by hill-climbing on the search time (benchmarks/bench_split.py)
+    "KH 4C 10C 5S KD 8S 6D KC 3D 5D 3C QH AH 7S 3H 2S AC 2D KD AS JC QS 2H QD 7S 2C JK 2S AC "
+    "3S AS 5H AH 2D 5C 8D 2H 7C JC 9C 10H 8D 7D QD 7D 5D 6C 3C 8C AD JK KS 10D 6S 2C 5H 4D 4S "
+    "JH JS 10H QC JD 4C"
+)
+
+
+class _FakeClock:
+    """A clock that moves ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.step
+        return self.now
+
+
+def test_search_stops_at_its_budget() -> None:
+    from rules.search.split import Deadline, TooComplexError
+
+    pieces = heap("R1 R2 R3 B5 K5 Y5 R5 JK K9 K10 K11 K12 B1 B2 B3", TILE)
+    # the clock moves 1 s a read: the budget (0.5 s) is over at the search's first check
+    clock = _FakeClock(1.0)
+    with pytest.raises(TooComplexError) as err:
+        find_split(pieces, TILE, Deadline(0.5, clock))
+    assert err.value.code == "too_complex" and err.value.budget_s == 0.5
+    assert clock.reads == 2  # started, then checked once
+    assert "too complex to decide in time" in err.value.message and "0.5 s" in err.value.message
+    # a clock that does not move never stops it: the same answer as without a budget
+    still = _FakeClock(0.0)
+    got = find_split(pieces, TILE, Deadline(2.5, still))
+    assert got is not None and still.reads >= 2
+    assert [m.pieces for m in got] == [m.pieces for m in find_split(pieces, TILE) or []]
+
+
+def test_budget_spans_every_split_of_a_heap_turn() -> None:
+    from rules.options import options_for
+    from rules.search.split import Deadline, TooComplexError
+    from rules.table import judge_turn_heap
+
+    opts = options_for("tile_rummy", {})
+    # the first attempt (the table untouched + the played tiles) already reads the clock
+    clock = _FakeClock(1.0)
+    with pytest.raises(TooComplexError):
+        judge_turn_heap(
+            heap("R4 R5 R6 R7 B8 B9 B10", TILE),
+            [heap("R1 R2 R3", TILE)],
+            heap("R1 R2 R3 R4 R5 R6 R7 B8 B9 B10", TILE),
+            rules=TILE,
+            options=opts,  # type: ignore[arg-type]
+            deadline=Deadline(0.5, clock, "turn"),
+        )
+
+
+def test_judge_answers_too_complex(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rules.search.split as search
+
+    monkeypatch.setattr(search, "TIME_BUDGET_S", 0.0)
+    got = judge({"check": "split", "variant": "carousel", "tiles": HARD_CAROUSEL})
+    assert got["ok"] is False and got["error"] == "too_complex"
+    assert "too complex to decide in time" in got["message"] and "0 s" in got["message"]
+    got = judge(
+        {
+            "check": "turn",
+            "variant": "tile_rummy",
+            "opened": True,
+            "rack": "R4 R5 R6",
+            "table_before": [["R1", "R2", "R3"]],
+            "table_after": {"heap": ["R1", "R2", "R3", "R4", "R5", "R6"]},
+        }
+    )
+    assert (got["ok"], got["error"]) == (False, "too_complex")
+    assert "stops a turn after 0 s" in got["message"]
+    # an empty heap or a lone piece needs no search: answered at once whatever the budget
+    got = judge({"check": "split", "variant": "tile_rummy", "tiles": "R5"})
+    assert got["ok"] and got["valid"] is False
+
+
+def _bench() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_split.py"
+    spec = importlib.util.spec_from_file_location("bench_split", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("index", "splits"), [(0, True), (1, True), (2, False), (3, False), (4, False)]
+)
+def test_adversarial_carousel_heaps_all_searches_agree(index: int, splits: bool) -> None:
+    """The slowest Carousel heaps found by hill-climbing (benchmarks/bench_split.py): every
+    search (both directions, both phases) gives the same answer, and a split found is valid
+    meld by meld (the independent checker above) and uses exactly the heap."""
+    pieces = heap(_bench().ADVERSARIAL["carousel"][index], CAR)
+    want = find_split(pieces, CAR)
+    assert (want is not None) == splits
+    if want is not None:
+        assert_valid_split(pieces, [m.pieces for m in want], CAR)
+    for mirror in (False, True):
+        one = _split_one_way(pieces, CAR, mirror, 1)
+        assert (one is not None) == (want is not None), mirror
+        if one is not None:
+            assert_valid_split(pieces, [m.pieces for m in one], CAR)

@@ -269,6 +269,76 @@ def test_manipulation_allowed_but_only_own_melds_count() -> None:
     ok(turn(T, "B9 B10 B12", before, after, True))
 
 
+MANIP = {"manipulate_on_initial_turn": True}
+
+
+def test_fresh_initial_meld_then_extended_from_the_table() -> None:
+    # the issue's case: Y8-Y11 (38) laid first, then Y7 taken from a four-group onto its front
+    before = ["R7 B7 K7 Y7"]
+    after = ["R7 B7 K7", "Y7 Y8 Y9 Y10 Y11"]
+    got = turn(T, "Y8 Y9 Y10 Y11 R1", before, after, False, MANIP)
+    ok(got)
+    assert got["initial_meld"] == 38
+    # without the option the four-group may not be touched in this turn
+    bad(turn(T, "Y8 Y9 Y10 Y11", before, after, False), "manipulated_before_initial_meld")
+    # My Rummy: the same (no joker is swapped)
+    ok(turn(M, "Y8 Y9 Y10 Y11", before, after, False, MANIP))
+
+
+def test_fresh_initial_meld_split_and_rejoined_with_the_table() -> None:
+    # laid first: R10 R11 R12 (33) and B10 K10 Y10 (30) = 63; then R9 is taken from the
+    # table's four-group onto the front of the fresh run
+    before = ["R9 B9 K9 Y9"]
+    after = ["B9 K9 Y9", "R9 R10 R11 R12", "B10 K10 Y10"]
+    got = turn(T, "R10 R11 R12 B10 K10 Y10", before, after, False, MANIP)
+    ok(got)
+    assert got["initial_meld"] == 33 + 30
+
+
+def test_fresh_melds_merged_into_one_table_meld() -> None:
+    # rack R4 R5 R6 (15) and R8 R9 R10 (27) = 42, laid as two runs, then joined through R7
+    # taken from the table group R7 B7 K7 Y7: nothing after is made only of rack tiles
+    before = ["R7 B7 K7 Y7"]
+    after = ["B7 K7 Y7", "R4 R5 R6 R7 R8 R9 R10"]
+    got = turn(T, "R4 R5 R6 R8 R9 R10", before, after, False, MANIP)
+    ok(got)
+    assert got["initial_meld"] == 42
+    # with the threshold at 50 the same 42 is short
+    got = turn(T, "R4 R5 R6 R8 R9 R10", before, after, False, {**MANIP, "initial_meld": 50})
+    bad(got, "below_initial_meld", "make 42")
+    assert (got["value"], got["needed"]) == (42, 50)
+
+
+def test_rack_tiles_used_only_as_lay_offs_do_not_count() -> None:
+    # R4 and R8 extend the table run R5 R6 R7; Y1 Y2 Y3 (6) is the only new meld: 6 < 30
+    before = ["R5 R6 R7"]
+    after = ["R4 R5 R6 R7 R8", "Y1 Y2 Y3"]
+    got = turn(T, "R4 R8 Y1 Y2 Y3", before, after, False, MANIP)
+    bad(got, "below_initial_meld", "make 6")
+    # R4 R8 cannot be a meld on their own (two tiles): nothing more to count
+
+
+def test_initial_meld_picks_the_best_subset_of_the_played_tiles() -> None:
+    # played R11 R12 R13 B11 K11 Y11 JK; then K11 goes onto the table's K8 K9 K10. Laid first,
+    # at best: R11 R12 R13 (36) + B11 K11 Y11 JK (44) = 80 (JK R11 R12 R13 = 46 + B11 K11
+    # Y11 = 33 is only 79)
+    before = ["K8 K9 K10"]
+    after = ["K8 K9 K10 K11", "B11 R11 Y11", "R12 R13 JK"]
+    got = turn(T, "R11 R12 R13 B11 K11 Y11 JK", before, after, False, MANIP)
+    ok(got)
+    assert got["initial_meld"] == 80
+
+
+def test_joker_in_the_initial_meld_counts_where_it_is_worth_most() -> None:
+    # JK R12 JK: the jokers stand for R11 and R13 (36)
+    got = turn(T, "JK R12 JK", [], ["JK R12 JK"], False, MANIP)
+    ok(got)
+    assert got["initial_meld"] == 36
+    # R12 JK laid onto the table's R9 R10 R11: two tiles make no new meld → 0
+    got = turn(T, "R12 JK", ["R9 R10 R11"], ["R9 R10 R11 R12 JK"], False, MANIP)
+    bad(got, "below_initial_meld", "make 0")
+
+
 def test_untouched_table_with_identical_meld_is_intact() -> None:
     # a second R9 R10 R11 from the rack beside the one on the table
     got = turn(T, "R9 R10 R11", ["R9 R10 R11"], ["R9 R10 R11", "R9 R10 R11"], opened=False)
@@ -308,6 +378,14 @@ LEVEL_CASES: dict[int, tuple[str, Melds, Melds, str]] = {
     ),
 }
 LEVEL_NAMES = ["free", "match", "match_from_rack", "no_split_with_joker", "freed_joker_new_meld"]
+# the levels as the message (and the rule book) words them, not as option ids (issue 15)
+LEVEL_WORDS = [
+    "free",
+    "match",
+    "match from the rack",
+    "no split with a joker",
+    "freed joker into a new meld",
+]
 
 
 @pytest.mark.parametrize("case", [1, 2, 3, 4])
@@ -318,7 +396,7 @@ def test_joker_levels_stack(case: int, level: int) -> None:
     if level < case:
         ok(got)
     else:
-        bad(got, "joker_rule", f"joker level {case} ({LEVEL_NAMES[case]})", words)
+        bad(got, "joker_rule", f"joker level {case} ({LEVEL_WORDS[case]})", words)
         assert got["level"] == case
         assert got["joker_rule"] == LEVEL_NAMES[level]
 
@@ -330,6 +408,24 @@ def test_level0_allows_free_joker_moves() -> None:
 def test_level0_still_forbids_joker_to_rack() -> None:
     got = turn(T, "R8", ["R5 R6 R7 JK"], ["R5 R6 R7 R8"], options={"joker_rule": 0})
     bad(got, "tile_taken_from_table", "joker", "never taken to the rack")
+
+
+def test_level1_joker_may_not_slide_in_its_run() -> None:
+    # R5 R6 JK: the joker is R7. Laid again as JK R5 R6 it is R4 — it slid to the other end
+    # without R7 replacing it: refused from level 1, free at level 0 (RULES.md §4)
+    for rack, before, after in (
+        ("K12", ["R5 R6 JK", "K9 K10 K11"], ["JK R5 R6", "K9 K10 K11 K12"]),
+        ("R3", ["R5 R6 JK"], ["R3 JK R5 R6"]),
+    ):
+        ok(turn(T, rack, before, after, options={"joker_rule": 0}))
+        for level in (1, 2, 3):
+            got = turn(T, rack, before, after, options={"joker_rule": level})
+            bad(got, "joker_rule", "joker level 1 (match)", "stood for R7", "left its place")
+        bad(turn(M, rack, before, after), "joker_rule", "stood for R7")
+    # the same meld entered descending keeps the joker as R7: untouched
+    ok(turn(T, "K12", ["R5 R6 JK", "K9 K10 K11"], ["JK R6 R5", "K9 K10 K11 K12"]))
+    # replaced by R7, the joker may go to the other end (level 1; from the rack at level 2)
+    ok(turn(T, "R7", ["R5 R6 JK"], ["JK R5 R6 R7"], options={"joker_rule": 2}))
 
 
 def test_level1_group_joker_either_missing_colour() -> None:
@@ -572,7 +668,12 @@ def test_request_errors() -> None:
     r = answer(
         {"check": "turn", "variant": T, "rack": ["R4"], "table_before": [], "table_after": []}
     )
-    assert r == {"ok": False, "error": "missing_field", "message": "missing field 'opened'"}
+    assert {k: r[k] for k in ("ok", "error", "message")} == {  # answers may gain fields
+        "ok": False,
+        "error": "missing_field",
+        "message": "missing field 'opened'",
+    }
+    assert (r["key"], r["params"]) == ("field.missing", {"name": "opened"})
     r = _req(rack=["R4", "R4"], table_before=[["R4", "R5", "R6"]], table_after=[["R4", "R5", "R6"]])
     assert r["ok"] is False and r["error"] == "too_many_copies"
     r = _req(table_before=[["R5", "R6"]], table_after=[["R4", "R5", "R6"]])
@@ -726,3 +827,127 @@ def test_new_melds_from_rack_always_legal(seed: int, level: int) -> None:
     )
     assert v.valid, v.message
     assert sorted(map(str, v.played)) == sorted(t for m in laid for t in m)
+
+
+# --------------------------------------------------------------------------------------------
+# manipulate_on_initial_turn: brute force (RULES.md §4). An independent count of the best new
+# melds: every subset of the played tiles split every way into melds, each meld read by
+# rules.melds.read_meld in every order of its tiles that keeps the real ones sorted (the jokers
+# at every place), so the value is where the jokers are worth most.
+
+
+_BRUTE_MELDS: dict[tuple[str, ...], int | None] = {}
+
+
+def _brute_meld_value(pieces: list[Piece]) -> int | None:
+    key = tuple(sorted(str(p) for p in pieces))
+    if key not in _BRUTE_MELDS:
+        _BRUTE_MELDS[key] = _brute_meld_value_uncached(pieces)
+    return _BRUTE_MELDS[key]
+
+
+def _brute_meld_value_uncached(pieces: list[Piece]) -> int | None:
+    from itertools import combinations as comb
+
+    from rules.melds import read_meld
+
+    rules = meld_rules("tile_rummy")
+    reals = sorted((p for p in pieces if isinstance(p, Tile)), key=lambda p: p.sort_key())
+    jokers = len(pieces) - len(reals)
+    best: int | None = None
+    n = len(pieces)
+    for places in comb(range(n), jokers):
+        order: list[Piece] = []
+        it = iter(reals)
+        for i in range(n):
+            order.append(parse_pieces("JK", "tiles")[0] if i in places else next(it))
+        for seq in (order, order[::-1]):
+            r = read_meld(seq, rules)
+            if r.valid:
+                for x in (r, *r.alternatives):
+                    best = x.value if best is None else max(best, x.value)
+    return best
+
+
+def _brute_best(pieces: list[Piece]) -> int:
+    from itertools import combinations as comb
+
+    if not pieces:
+        return 0
+    first, rest = pieces[0], pieces[1:]
+    best = _brute_best(rest)  # the first tile is not in a new meld
+    for k in range(2, min(13, len(rest)) + 1):
+        for idx in comb(range(len(rest)), k):
+            meld = [first, *(rest[i] for i in idx)]
+            v = _brute_meld_value(meld)
+            if v is not None:
+                others = [rest[i] for i in range(len(rest)) if i not in idx]
+                best = max(best, v + _brute_best(others))
+    return best
+
+
+def _small_rack(rng: random.Random, size: int) -> list[Piece]:
+    """Tiles of numbers 9–13 in two or three colours, maybe a joker: melds are likely."""
+    colours = rng.sample("RBKY", rng.choice((2, 3, 4)))
+    pool = [f"{c}{n}" for c in colours for n in range(9, 14) for _ in range(2)] + ["JK"] * 2
+    return parse_pieces(" ".join(rng.sample(pool, size)), "tiles")
+
+
+def test_best_new_melds_matches_brute_force() -> None:
+    from rules.table import best_new_melds
+
+    rng = random.Random(413)
+    rules = meld_rules("tile_rummy")
+    for _ in range(150):
+        played = _small_rack(rng, rng.randint(3, 8))
+        assert best_new_melds(played, rules) == _brute_best(played), played
+
+
+def _random_meld(rng: random.Random) -> list[str]:
+    if rng.random() < 0.5:
+        c, lo = rng.choice("RBKY"), rng.randint(8, 11)
+        hi = rng.randint(lo + 2, 13)
+        out = [f"{c}{n}" for n in range(lo, hi + 1)]
+    else:
+        n = rng.randint(8, 13)
+        out = [f"{c}{n}" for c in rng.sample("RBKY", rng.choice((3, 4)))]
+    if rng.random() < 0.15:
+        out[rng.randrange(len(out))] = "JK"
+    return out
+
+
+def test_initial_turn_with_manipulation_matches_brute_force() -> None:
+    # a random table and rack (numbers 8–13); the player plays some rack tiles and the whole
+    # table is re-split (any rearrangement; joker level 0, so only the initial meld decides):
+    # legal exactly when some of the played tiles make new melds worth ≥ 30 (the brute force)
+    from collections import Counter
+
+    from rules.search.split import split_heap
+
+    rng = random.Random(1413)
+    rules = meld_rules("tile_rummy")
+    opts = options_for("tile_rummy", {**MANIP, "joker_rule": "free"})
+    assert isinstance(opts, TileRummyOptions)
+    seen = {True: 0, False: 0}
+    for _ in range(3000):
+        if sum(seen.values()) >= 200:
+            break
+        before = [_random_meld(rng) for _ in range(rng.randint(1, 2))]
+        rack = [t for _ in range(rng.randint(1, 2)) for t in _random_meld(rng)]
+        rack += [rng.choice(_random_meld(rng)) for _ in range(rng.randint(0, 2))]
+        everything = Counter(t for m in before for t in m) + Counter(rack)
+        if any(k > 2 for k in everything.values()):
+            continue
+        rack_p = _pieces(" ".join(rack), T)
+        before_p = [_pieces(" ".join(m), T) for m in before]
+        played = rng.sample(rack_p, rng.randint(1, min(8, len(rack_p))))
+        after = split_heap([*(p for m in before_p for p in m), *played], rules)
+        if after is None:
+            continue
+        v = judge_turn(rack_p, before_p, after, rules=rules, options=opts, opened=False)
+        best = _brute_best(sorted(played, key=lambda p: p.sort_key()))
+        assert v.valid == (best >= 30), (rack, before, after, v.message, best)
+        if v.valid:
+            assert v.initial_meld == best, " ".join(str(p) for p in played)
+        seen[v.valid] += 1
+    assert seen[True] >= 30 and seen[False] >= 30, seen

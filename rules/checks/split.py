@@ -8,6 +8,7 @@ from rules.notation import format_pieces
 from rules.pieces import JOKER
 from rules.request import Request
 from rules.search.split import find_split, isolated_piece
+from rules.verdict import add_line, line, rule_ref
 
 RULE: Final = {
     "tile_rummy": "RULES.md §2, §4",
@@ -41,22 +42,19 @@ def answer(req: Request) -> dict[str, Any]:
     rule = RULE.get(req.variant, "RULES.md §2")
     melds = find_split(pieces, req.rules)
     if melds is None:
-        what = "tiles" if req.rules.material == "tiles" else "cards"
-        kinds = "runs, groups and pairs" if req.rules.pairs else "runs and groups"
+        m = req.rules.material
         out: dict[str, Any] = {"valid": False, "reason": "no_split"}
         lonely = isolated_piece(pieces, req.rules)
         if lonely is not None:
-            out["message"] = (
-                f"these {len(pieces)} {what} do not split into valid melds: {lonely} fits in "
-                f"no meld ({rule})"
-            )
+            ln = line(f"split.no_split_piece.{m}", n=len(pieces), piece=str(lonely))
+            out["message"] = f"{ln.english()} ({rule})"
             out["piece"] = str(lonely)
         else:
-            out["message"] = (
-                f"these {len(pieces)} {what} do not split into valid melds ({kinds}) ({rule})"
-            )
+            key = "split.no_split_pairs.tiles" if req.rules.pairs else f"split.no_split.{m}"
+            ln = line(key, n=len(pieces))
+            out["message"] = f"{ln.english()} ({rule})"
         out["rule"] = rule
-        return out
+        return add_line(out, ln, rule_ref(rule, req.variant, "melds"))
     result: dict[str, Any] = {
         "valid": True,
         "melds": [format_pieces(m.pieces) for m in melds],

@@ -12,6 +12,8 @@ Public API (cards are :class:`~rules.pieces.Card`; every search is exact):
   groups); the round scorer lets the knocker lay down the one that suits them best.
 - :func:`best_discard` — for 11 cards: the discard leaving least deadwood, the arrangement of the
   other 10, and whether all 11 are melded (big gin).
+- :func:`best_discards` — for 11 cards: every discard leaving that least deadwood (the knocker
+  chooses over all of them and their arrangements together, RULES.md §5).
 - :func:`best_layoffs` — the defender's least deadwood after laying off onto the knocker's melds
   (chains allowed; the defender may break their own meld where that leaves less deadwood).
 
@@ -21,8 +23,13 @@ suit melds best as runs of every maximal block of ≥3 consecutive ranks, so the
 deadwood of a suit is a lookup in a table over the 8192 13-bit suit masks (built on first use,
 about 3 ms). The search enumerates only the group choices: for every rank held in ≥3 suits, no
 group, the group of 4, or each group of 3 (at most 6 choices; 10 cards hold at most 3 such
-ranks), and adds the four suits' table entries. The mask-level functions
-(:func:`deadwood_mask`, :func:`discard_mask`, :func:`encode`) are what the benchmark times.
+ranks), and adds the four suits' table entries. Choices that leave out of a group a card
+that lies in no block of ≥3 consecutive ranks of its suit are skipped for 10-card searches: they
+are strictly worse (see :func:`_useful_group_choices`). Laying out the melds as cards reads
+tables too (the runs of each suit block, the canonical order of the deadwood cards; about 10 ms
+to build on first use). The mask-level functions (:func:`deadwood_mask`, :func:`melds_mask`,
+:func:`discard_mask`, :func:`discard_melds_mask`, :func:`encode`) are the fast calls, with
+the melds as masks; the Card-level ones build the melds as tuples of cards.
 
 Discard tie-break (a choice of this module, the rules being silent): among discards leaving the
 same least deadwood, discard the card of highest value, then of highest rank (K before Q before J
@@ -46,7 +53,7 @@ _BIG: Final = 1 << 30
 
 _run_table: list[int] | None = None
 _value_table: list[int] | None = None
-_drop_memo: dict[int, tuple[int, int]] = {}
+_drop_table: list[int] = [0] * 8192  # filled by _drop, all at once on first use
 _cards: tuple[Card, ...] = ()
 _canonical: tuple[Card, ...] = ()
 _bits: dict[Card, int] = {}
@@ -67,20 +74,39 @@ class Arrangement(NamedTuple):
     unmatched: tuple[Card, ...]
 
 
-class Discard(NamedTuple):
+class Discard:
     """The best discard from 11 cards.
 
     Attributes:
         discard: the card to discard (module docstring: tie-break).
         arrangement: the least-deadwood arrangement of the 10 cards kept.
         big_gin: all 11 cards are melded.
-        eleven: the least-deadwood arrangement of all 11 cards (deadwood 0 when ``big_gin``).
+        eleven: the least-deadwood arrangement of all 11 cards (deadwood 0 when ``big_gin``);
+            laid out on first access.
     """
 
-    discard: Card
-    arrangement: Arrangement
-    big_gin: bool
-    eleven: Arrangement
+    __slots__ = ("_eleven", "_hand", "arrangement", "big_gin", "discard")
+
+    def __init__(self, discard: Card, arrangement: Arrangement, big_gin: bool, hand: int) -> None:
+        self.discard = discard
+        self.arrangement = arrangement
+        self.big_gin = big_gin
+        self._hand = hand
+        self._eleven: Arrangement | None = None
+
+    @property
+    def eleven(self) -> Arrangement:
+        """The least-deadwood arrangement of all the cards."""
+        if self._eleven is None:
+            _, found = arrangements_mask(self._hand)
+            self._eleven = _layout(self._hand, found[0])
+        return self._eleven
+
+    def __repr__(self) -> str:
+        return (
+            f"Discard(discard={self.discard}, arrangement={self.arrangement}, "
+            f"big_gin={self.big_gin})"
+        )
 
 
 class Layoff(NamedTuple):
@@ -164,6 +190,46 @@ def _group_choices(h: int) -> list[int]:
     return choices
 
 
+def _useful_group_choices(h: int, tri: int) -> list[int]:
+    """The group choices of :func:`_group_choices` that can reach the least deadwood of ``h``
+    (``tri``: the ranks held in ≥3 suits, as rank bits of the first suit), in the same order.
+
+    A card outside every block of ≥3 consecutive ranks of its suit can only be melded in a
+    group, so leaving it out of its rank's group costs its value and gains nothing: for such a
+    rank the choices that leave out a card of that kind are dropped. The dropped choices are all
+    strictly worse than one that is kept, so the least deadwood and the set of least-deadwood
+    choices are unchanged.
+    """
+    r = h & (h >> 1) & (h >> 2)
+    runnable = h & (r | (r << 1) | (r << 2))
+    choices = [0]
+    while tri:
+        low = tri & -tri
+        tri ^= low
+        col = _COLUMN * low
+        present = h & col
+        loose = present & runnable  # the cards of this rank that might go to a run
+        if not loose:
+            opts: tuple[int, ...] = (present,)
+        elif present == col:
+            if loose & (loose - 1):  # two or more: every group of 3 without one of them, none
+                opts = (
+                    col,
+                    *(col ^ x for x in (low, low << 16, low << 32, low << 48) if x & loose),
+                    0,
+                )
+            else:
+                opts = (col, col ^ loose)
+        else:
+            opts = (present, 0)
+        if len(opts) == 1:
+            o = opts[0]
+            choices = [x | o for x in choices]
+        else:
+            choices = [x | o for x in choices for o in opts]
+    return choices
+
+
 # -- mask-level search --------------------------------------------------------------------------
 
 
@@ -178,7 +244,7 @@ def deadwood_mask(h: int) -> int:
     if not tri:
         return table[a] + table[b] + table[c] + table[d]
     best = _BIG
-    for g in _group_choices(h):
+    for g in _useful_group_choices(h, tri):
         f = h ^ g
         v = (
             table[f & SUIT_MASK]
@@ -194,9 +260,16 @@ def deadwood_mask(h: int) -> int:
 def arrangements_mask(h: int) -> tuple[int, list[int]]:
     """Least deadwood of ``h`` and every group choice (card mask in groups) reaching it."""
     table = _run_table if _run_table is not None else _tables()[0]
+    a = h & SUIT_MASK
+    b = (h >> 16) & SUIT_MASK
+    c = (h >> 32) & SUIT_MASK
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    if not tri:
+        return table[a] + table[b] + table[c] + table[d], [0]
     best = _BIG
     found: list[int] = []
-    for g in _group_choices(h):
+    for g in _useful_group_choices(h, tri):
         f = h ^ g
         v = (
             table[f & SUIT_MASK]
@@ -212,26 +285,73 @@ def arrangements_mask(h: int) -> tuple[int, list[int]]:
     return best, found
 
 
-def _drop(s: int) -> tuple[int, int]:
-    """For a 13-bit suit mask: (least change in run-only deadwood from removing one card of it,
-    mask of the cards whose removal gives it)."""
-    got = _drop_memo.get(s)
-    if got is None:
-        table = _run_table if _run_table is not None else _tables()[0]
-        base = table[s]
-        best = _BIG
-        arg = 0
-        m = s
-        while m:
-            low = m & -m
-            m ^= low
-            delta = table[s ^ low] - base
-            if delta < best:
-                best, arg = delta, low
-            elif delta == best:
-                arg |= low
-        got = (best, arg)
-        _drop_memo[s] = got
+def melds_mask(h: int) -> tuple[int, int, int]:
+    """Least deadwood of hand mask ``h`` with its melds, as masks (the fast call with melds).
+
+    Returns:
+        ``(deadwood, groups, runs)``: points; the cards in groups (one group per rank present);
+        the cards in runs (every maximal block of ≥3 consecutive ranks of a suit is one run).
+        The arrangement is the first of :func:`arrangements_mask`, the one
+        :func:`best_arrangement` lays out.
+    """
+    table = _run_table if _run_table is not None else _tables()[0]
+    a = h & SUIT_MASK
+    b = (h >> 16) & SUIT_MASK
+    c = (h >> 32) & SUIT_MASK
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    if not tri:
+        r = h & (h >> 1) & (h >> 2)
+        return table[a] + table[b] + table[c] + table[d], 0, h & (r | (r << 1) | (r << 2))
+    best = _BIG
+    groups = 0
+    for g in _useful_group_choices(h, tri):
+        f = h ^ g
+        v = (
+            table[f & SUIT_MASK]
+            + table[(f >> 16) & SUIT_MASK]
+            + table[(f >> 32) & SUIT_MASK]
+            + table[f >> 48]
+        )
+        if v < best:
+            best, groups = v, g
+    f = h ^ groups
+    r = f & (f >> 1) & (f >> 2)
+    return best, groups, f & (r | (r << 1) | (r << 2))
+
+
+def discard_melds_mask(h: int) -> tuple[int, int, int, int, int]:
+    """Best discard from hand mask ``h`` (11 cards) with the melds of the cards kept, as masks.
+
+    Returns:
+        ``(deadwood, discard_bit, groups, runs, full_deadwood)``: as :func:`discard_mask`, with
+        the groups and runs of :func:`melds_mask` for the cards kept.
+    """
+    best, cands, full = discards_mask(h)
+    bit = cands if not cands & (cands - 1) else _pick_discard(cands)
+    _, groups, runs = melds_mask(h ^ bit)
+    return best, bit, groups, runs, full
+
+
+def _drop(s: int) -> int:
+    """For a non-empty 13-bit suit mask: the least change in run-only deadwood from removing one
+    card of it and the cards whose removal gives it, packed as ``(delta + 64) << 13 | cards``
+    (stored in :data:`_drop_table`)."""
+    table = _run_table if _run_table is not None else _tables()[0]
+    base = table[s]
+    best = _BIG
+    arg = 0
+    m = s
+    while m:
+        low = m & -m
+        m ^= low
+        delta = table[s ^ low] - base
+        if delta < best:
+            best, arg = delta, low
+        elif delta == best:
+            arg |= low
+    got = (best + 64) << 13 | arg
+    _drop_table[s] = got
     return got
 
 
@@ -243,11 +363,31 @@ def discard_mask(h: int) -> tuple[int, int, int]:
         discarded card's bit (tie-break of the module docstring), and the least deadwood of all
         the cards (0 = big gin for 11 cards).
     """
+    best, cands, full = discards_mask(h)
+    return best, cands if not cands & (cands - 1) else _pick_discard(cands), full
+
+
+def discards_mask(h: int) -> tuple[int, int, int]:
+    """Every best discard from hand mask ``h`` (meant for 11 cards; at least 1).
+
+    Returns:
+        ``(deadwood, discard_bits, full_deadwood)``: the least deadwood of the cards kept, the
+        mask of *every* card whose discard leaves it, and the least deadwood of all the cards.
+    """
     table = _run_table if _run_table is not None else _tables()[0]
+    drops = _drop_table
+    if not drops[1]:  # first use: fill the whole table at once (about 10 ms)
+        for m in range(1, 8192):
+            _drop(m)
     best = _BIG
     full = _BIG
     cands = 0
-    for g in _group_choices(h):
+    a = h & SUIT_MASK
+    b = (h >> 16) & SUIT_MASK
+    c = (h >> 32) & SUIT_MASK
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    for g in _group_choices(h) if tri else (0,):
         f = h ^ g
         fa = f & SUIT_MASK
         fb = (f >> 16) & SUIT_MASK
@@ -256,16 +396,24 @@ def discard_mask(h: int) -> tuple[int, int, int]:
         base = table[fa] + table[fb] + table[fc] + table[fd]
         if base < full:
             full = base
-        for shift, s in ((0, fa), (16, fb), (32, fc), (48, fd)):
-            if s:
-                delta, arg = _drop_memo.get(s) or _drop(s)
-                v = base + delta
+        # each suit's best single drop: (delta + 64) << 13 | the cards giving it
+        for shift, su in ((0, fa), (16, fb), (32, fc), (48, fd)):
+            if su:
+                x = drops[su] or _drop(su)
+                v = base + (x >> 13) - 64
                 if v < best:
                     best = v
-                    cands = arg << shift
+                    cands = (x & SUIT_MASK) << shift
                 elif v == best:
-                    cands |= arg << shift
-    return best, _pick_discard(cands), full
+                    cands |= (x & SUIT_MASK) << shift
+    return best, cands, full
+
+
+def _discard_key(bit: int) -> tuple[int, int, int]:
+    """Sort key of the discard tie-break (greater is discarded first)."""
+    i = bit.bit_length() - 1
+    rank0 = i & 15
+    return (_RANK_VALUE[rank0], rank0, -(i >> 4))
 
 
 def _pick_discard(cands: int) -> int:
@@ -385,23 +533,116 @@ def _meld_key(meld: int) -> int:
     return ((i & 15) << 8) | ((i >> 4) << 4) | meld.bit_count()
 
 
+_run_blocks: list[tuple[int, ...] | None] = []
+"""For each 13-bit suit mask: its maximal blocks of ≥3 consecutive ranks (bit masks)."""
+_block_melds: list[dict[int, tuple[int, tuple[Card, ...]]]] = []
+"""Per suit: block mask → ``(meld key, cards)`` of that run."""
+_group_melds: dict[int, tuple[int, tuple[Card, ...]]] = {}
+_spread: list[int] = []
+_canonical_chunks: list[list[tuple[Card, ...]]] = []
+"""Chunk ``k`` (ranks 2k+1, 2k+2): 8-bit part of the canonical mask → its cards in order."""
+_new_arrangement: Final = tuple.__new__  # builds an Arrangement without NamedTuple's __new__
+
+
+def _layout_tables() -> list[tuple[int, ...] | None]:
+    """Build (once) the tables :func:`_layout` reads; returns ``_run_blocks``. About 10 ms."""
+    if not _run_blocks:
+        cards = _cards or _card_tables()[0]
+        blocks_of: list[tuple[int, ...] | None] = [None] * 8192  # filled on use
+        for suit in range(4):
+            melds: dict[int, tuple[int, tuple[Card, ...]]] = {}
+            for lo in range(13):
+                for hi in range(lo + 3, 14):
+                    block = ((1 << (hi - lo)) - 1) << lo
+                    m = block << (16 * suit)
+                    melds[block] = (
+                        _meld_key(m),
+                        tuple(cards[16 * suit + r] for r in range(lo, hi)),
+                    )
+            _block_melds.append(melds)
+        spread = [0] * 8192
+        for m in range(1, 8192):
+            low = m & -m
+            spread[m] = spread[m ^ low] | 1 << (4 * (low.bit_length() - 1))
+        _spread.extend(spread)
+        canonical = _canonical
+        for k in range(7):
+            _canonical_chunks.append(
+                [
+                    tuple(canonical[8 * k + i] for i in range(8) if part >> i & 1)
+                    for part in range(256)
+                ]
+            )
+        _run_blocks.extend(blocks_of)
+    return _run_blocks
+
+
+def _group_meld(col: int) -> tuple[int, tuple[Card, ...]]:
+    """``(meld key, cards in suit order)`` of the group with card mask ``col``."""
+    got = _group_melds.get(col)
+    if got is None:
+        got = (_meld_key(col), tuple(_in_bit_order(col)))
+        _group_melds[col] = got
+    return got
+
+
+def _canonical_cards(h: int) -> tuple[Card, ...]:
+    """The cards of ``h`` in canonical order (rank, then suit S H D C), through tables."""
+    if not _run_blocks:
+        _layout_tables()
+    sp = _spread
+    x = (
+        sp[h & SUIT_MASK]
+        | sp[(h >> 16) & SUIT_MASK] << 1
+        | sp[(h >> 32) & SUIT_MASK] << 2
+        | sp[h >> 48] << 3
+    )
+    c = _canonical_chunks
+    return (
+        c[0][x & 255]
+        + c[1][(x >> 8) & 255]
+        + c[2][(x >> 16) & 255]
+        + c[3][(x >> 24) & 255]
+        + c[4][(x >> 32) & 255]
+        + c[5][(x >> 40) & 255]
+        + c[6][x >> 48]
+    )
+
+
 def _layout(h: int, groups: int) -> Arrangement:
     """The arrangement of ``h`` with the cards of ``groups`` in groups and the rest in runs."""
-    masks: list[int] = []
+    keyed: list[tuple[int, tuple[Card, ...]]] = []
     g = groups
     while g:
         low = g & -g
         rank_col = _COLUMN << ((low.bit_length() - 1) & 15)
-        masks.append(groups & rank_col)
+        keyed.append(_group_meld(groups & rank_col))
         g &= ~rank_col
     rest = h ^ groups
-    runs = _run_melded(rest) & rest
-    masks.extend(_blocks(runs))
-    if len(masks) > 1:
-        masks.sort(key=_meld_key)
-    loose = rest & ~runs
-    melds = tuple(tuple(_in_bit_order(m)) for m in masks)
-    return Arrangement(value_mask(loose), melds, tuple(decode(loose)))
+    blocks_of = _run_blocks or _layout_tables()
+    for suit in range(4):
+        su = (rest >> (16 * suit)) & SUIT_MASK
+        blocks = blocks_of[su]
+        if blocks is None:
+            blocks = blocks_of[su] = tuple(_blocks(_run_melded(su) & su))
+        for block in blocks:
+            keyed.append(_block_melds[suit][block])
+    if len(keyed) > 1:
+        keyed.sort()
+    r = rest & (rest >> 1) & (rest >> 2)
+    loose = rest & ~(r | (r << 1) | (r << 2))
+    vsum = _value_table if _value_table is not None else _tables()[1]
+    return _new_arrangement(
+        Arrangement,
+        (
+            vsum[loose & SUIT_MASK]
+            + vsum[(loose >> 16) & SUIT_MASK]
+            + vsum[(loose >> 32) & SUIT_MASK]
+            + vsum[loose >> 48],
+            tuple([m for _, m in keyed]),
+            _canonical_cards(loose),
+        ),
+    )
 
 
 # -- Card-level API -----------------------------------------------------------------------------
@@ -428,8 +669,7 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
         ValueError: a card appears twice.
     """
     h = encode(cards)
-    _, found = arrangements_mask(h)
-    return _layout(h, found[0])
+    return _layout(h, melds_mask(h)[1])
 
 
 def best_arrangements(cards: Iterable[Card]) -> list[Arrangement]:
@@ -461,12 +701,36 @@ def best_discard(cards: Iterable[Card]) -> Discard:
         raise ValueError("no card to discard")
     _, bit, full = discard_mask(h)
     kept = h ^ bit
-    _, found = arrangements_mask(kept)
-    arrangement = _layout(kept, found[0])
-    _, found11 = arrangements_mask(h)
-    eleven = _layout(h, found11[0])
+    arrangement = _layout(kept, melds_mask(kept)[1])
     cards_by_bit = _cards or _card_tables()[0]
-    return Discard(cards_by_bit[bit.bit_length() - 1], arrangement, full == 0, eleven)
+    return Discard(cards_by_bit[bit.bit_length() - 1], arrangement, full == 0, h)
+
+
+def best_discards(cards: Iterable[Card]) -> list[Card]:
+    """Every discard from 11 cards that leaves the least deadwood (RULES.md §5).
+
+    Args:
+        cards: 11 distinct cards (any count ≥1 works).
+
+    Returns:
+        The cards, in the tie-break order of :func:`best_discard` (its choice first).
+
+    Raises:
+        ValueError: no cards, or a card appears twice.
+    """
+    h = encode(cards)
+    if not h:
+        raise ValueError("no card to discard")
+    _, cands, _ = discards_mask(h)
+    bits: list[int] = []
+    m = cands
+    while m:
+        low = m & -m
+        m ^= low
+        bits.append(low)
+    bits.sort(key=_discard_key, reverse=True)
+    cards_by_bit = _cards or _card_tables()[0]
+    return [cards_by_bit[b.bit_length() - 1] for b in bits]
 
 
 def meld_kind(cards: Sequence[Card]) -> str | None:

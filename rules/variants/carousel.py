@@ -7,13 +7,17 @@ Typed API:
 - :func:`score_round` — the lowest hand wins the round. Two players: the winner scores the
   difference; 3–5: the sum of the differences to every other player; the others score 0.
   Winner ≠ knocker: +``undercut_bonus`` (10). The knocker tied with one player: that player wins,
-  +10; tied with two: both score as winners, +10 each. Going out (no cards left):
-  +``going_out_bonus`` (25). No knocker (stock exhausted): the lowest hand wins, no undercut
-  bonus. *(Gap filled:)* players tied for the lowest who are not the knocker each score as a
-  winner (differences to the others, 0 between themselves).
+  +10; tied with two: both score as winners, +10 each; tied with three or more, likewise every
+  tied player (gap filled). Going out (no cards left): +``going_out_bonus`` (25); going out
+  ends the round at once, so in a knocked round no player but the knocker can hold 0 cards
+  (``out_in_knocked_round``). No knocker (stock exhausted): several players may end with no
+  cards; the lowest hand wins, no undercut bonus. *(Gap filled:)* players tied for the lowest
+  who are not the knocker each score as a winner (differences to the others, 0 between
+  themselves).
 - :func:`score_game` — ends after the round in which one or more players reach ``target``
   (150); they get +``game_bonus`` (100); every *other* player gets +``round_bonus`` (25) per
-  round won (``round_bonus_all``: every player); the highest total wins.
+  round won (``round_bonus_all``: every player); the highest total wins, players tied for it
+  share the win.
 
 The deck: two players play one 53-card deck (one joker), three to five two decks; copies across
 all hands are checked against it.
@@ -42,6 +46,7 @@ from rules.scoring import (
     top_names,
 )
 from rules.variant import PLAYER_COUNTS
+from rules.verdict import Line, add_line, line, rule_ref
 
 RULE: Final = "RULES.md §6"
 RULE_SEED: Final = "RULES.md §6, seed 003"
@@ -78,8 +83,10 @@ class HandAssessment:
     knock_max: int
 
     def to_json(self) -> dict[str, Any]:
-        """The judge's ``hand`` answer (JUDGE.md): melds ``[]``, gin false, discard null."""
-        return {
+        """The judge's ``hand`` answer (JUDGE.md): melds ``[]``, gin false, discard null;
+        ``key``/``params`` of the message."""
+        said = line("car.hand", value=self.deadwood, max=self.knock_max)
+        out = {
             "deadwood": self.deadwood,
             "melds": [],
             "unmatched": list(self.unmatched),
@@ -88,10 +95,10 @@ class HandAssessment:
             "discard": None,
             "went_out": self.went_out,
             "knock_max": self.knock_max,
-            "message": f"hand worth {self.deadwood}; a player may knock at "
-            f"{self.knock_max} or less ({RULE})",
+            "message": f"{said.english()} ({RULE})",
             "rule": RULE,
         }
+        return add_line(out, said)
 
 
 def assess_hand(hand: Sequence[Piece], options: CarouselOptions | None = None) -> HandAssessment:
@@ -157,7 +164,9 @@ def score_round(
     Returns:
         A :class:`~rules.variants.rummy101.RoundResult`; ``valid=False`` with
         ``player_count``, ``too_many_copies`` (across the hands, by the deck for this many
-        players) or ``knock_above_limit``.
+        players), ``knock_above_limit`` or ``out_in_knocked_round`` (a player other than the
+        knocker holds no cards: going out would have ended the round before the knock; the
+        detail names ``player``).
 
     Raises:
         RequestError: a repeated name, or a knocker who is not a player (``bad_field``).
@@ -169,23 +178,36 @@ def score_round(
     names = [p.name for p in players]
     check_names(names)
     if knocker is not None and knocker not in names:
-        raise RequestError(f"knocker {knocker!r} is not one of the players", "bad_field")
+        raise RequestError.keyed("round.knocker_not_a_player", "bad_field", knocker=knocker)
     deck = carousel_set(len(players))
     try:
         deck.check_copies([c for p in players for c in p.hand], "across the hands")
     except TooManyCopiesError as e:
-        return impossible_round("too_many_copies", f"{e.message} ({RULE})", RULE)
+        return impossible_round("too_many_copies", e.line or e.message, RULE)
     values = {p.name: hand_value(p.hand, opts) for p in players}
     if knocker is not None and values[knocker] > opts.knock_max:
         return impossible_round(
             "knock_above_limit",
-            f"{knocker} knocked with {values[knocker]}; a knock needs a hand of "
-            f"{opts.knock_max} or less ({RULE})",
+            Line(
+                "car.knock_above_limit",
+                {"knocker": knocker, "value": values[knocker], "max": opts.knock_max},
+            ),
             RULE,
             knocker=knocker,
             value=values[knocker],
             knock_max=opts.knock_max,
         )
+    if knocker is not None:
+        out = [p.name for p in players if not p.hand and p.name != knocker]
+        if out:
+            return impossible_round(
+                "out_in_knocked_round",
+                Line("car.out_in_knocked_round", {"name": out[0], "knocker": knocker}),
+                RULE_SEED,
+                cite=RULE,
+                player=out[0],
+                knocker=knocker,
+            )
     winners, undercut = round_winners(values, knocker)
     low = min(values.values())
     diffs = {n: v - low for n, v in values.items() if n not in winners}
@@ -198,35 +220,38 @@ def score_round(
         if n in winners:
             bonuses: dict[str, int] = {}
             parts = [f"{o} {d}" for o, d in diffs.items()]
-            head = f"lowest hand ({low})"
             if knocker is None:
-                head = f"stock exhausted, nobody knocked: {head} wins"
+                head = line("car.head.stock", low=low)
             elif tied_knocker:
-                head = f"{head}, tied with the knocker {knocker}: the tied player wins"
+                head = line("car.head.tied_knocker", low=low, knocker=knocker)
             elif undercut:
-                head = f"{head}, lower than the knocker {knocker}'s {values[knocker]}"
-            co = [w for w in winners if w != n]
-            if co:
-                head += f"; tied with {', '.join(co)}, each scores as a winner"
-                if not tied_knocker:
-                    head += " (gap filled)"
-            if len(players) == 2:
-                why = f"{head}: the difference {base}"
+                head = line("car.head.undercut", low=low, knocker=knocker, value=values[knocker])
             else:
-                why = f"{head}: differences {' + '.join(parts) or '0'} = {base}"
+                head = line("car.head.low", low=low)
+            co = [w for w in winners if w != n]
+            tie: list[Line] = []
+            if co:
+                key = "car.tie" if tied_knocker else "car.tie_gap_filled"
+                tie.append(line(key, names=", ".join(co)))
+            if len(players) == 2:
+                score = line("car.difference", base=base)
+            else:
+                score = line("car.differences", parts=" + ".join(parts) or "0", base=base)
+            extra: list[Line] = []
             if undercut:
                 bonuses["undercut"] = opts.undercut_bonus
-                why += f"; undercut bonus +{opts.undercut_bonus}"
+                extra.append(line("car.bonus.undercut", bonus=opts.undercut_bonus))
             if not p.hand:
                 bonuses["going_out"] = opts.going_out_bonus
-                why += f"; went out +{opts.going_out_bonus}"
+                extra.append(line("car.bonus.went_out", bonus=opts.going_out_bonus))
             pts = base + sum(bonuses.values())
             scores[n] = pts
+            why = line("car.winner", head=head, tie=tie, score=score, extra=extra, points=sign(pts))
             lines.append(
                 ScoreLine(
                     n,
                     pts,
-                    f"{why} → {sign(pts)} ({RULE})",
+                    f"{why.english()} ({RULE})",
                     RULE_SEED,
                     "winner",
                     {
@@ -234,27 +259,34 @@ def score_round(
                         "differences": dict(diffs),
                         "bonuses": bonuses,
                     },
+                    why,
                 )
             )
             continue
         scores[n] = 0
         if n == knocker and values[n] == low:
-            why = f"knocked with {values[n]}, tied for the lowest: the tied player wins → 0"
+            why = line("car.other.tied_knocker", value=values[n])
         elif n == knocker:
-            why = f"knocked with {values[n]} but a lower hand wins (undercut) → 0"
+            why = line("car.other.undercut", value=values[n])
         else:
-            why = f"hand {values[n]}, not the lowest: only the winner scores → 0"
-        lines.append(ScoreLine(n, 0, f"{why} ({RULE})", RULE_SEED, "other", {"hand": values[n]}))
+            why = line("car.other.not_lowest", value=values[n])
+        lines.append(
+            ScoreLine(
+                n, 0, f"{why.english()} ({RULE})", RULE_SEED, "other", {"hand": values[n]}, why
+            )
+        )
     if knocker is None:
-        message = f"stock exhausted: the lowest hand ({low}) wins"
+        said = line("car.round.stock", low=low)
     elif undercut:
-        message = f"{knocker} knocked and was undercut; {', '.join(winners)} win(s)"
+        said = line(
+            "car.round.undercut", knocker=knocker, names=", ".join(winners), count=len(winners)
+        )
     else:
-        message = f"{knocker} knocked with the lowest hand and wins"
+        said = line("car.round.knocker_wins", knocker=knocker)
     return RoundResult(
         True,
         None,
-        f"{message} ({RULE})",
+        f"{said.english()} ({RULE})",
         RULE_SEED,
         scores,
         tuple(lines),
@@ -266,6 +298,8 @@ def score_round(
             "undercut": undercut,
             "stock_exhausted": knocker is None,
         },
+        said,
+        rule_ref(RULE_SEED, "carousel", "scoring"),
     )
 
 
@@ -325,13 +359,14 @@ def score_game(
     end: int | None = None
     for i, r in enumerate(rounds):
         if end is not None:
+            said = line("car.game.rounds_after_end", end=end + 1, target=opts.target, n=i + 1)
             return GameResult(
                 False,
                 reason="rounds_after_end",
-                message=f"the game ended after round {end + 1}, when a total reached "
-                f"{opts.target}; round {i + 1} cannot count ({RULE})",
+                message=f"{said.english()} ({RULE})",
                 rule=RULE_SEED,
                 detail={"ended_after": end + 1},
+                line=said,
             )
         for n in players:
             tally.totals[n] += r.scores.get(n, 0)
@@ -343,26 +378,35 @@ def score_game(
     finished = end is not None
     bonuses = {n: 0 for n in players}
     why: dict[str, str] = {}
+    why_lines: dict[str, Line] = {}
     if finished:
         for n in players:
-            parts: list[str] = []
+            parts: list[Line] = []
             reached = tally.totals[n] >= opts.target
             if reached:
                 bonuses[n] += opts.game_bonus
-                parts.append(f"reached {opts.target}: +{opts.game_bonus}")
+                parts.append(line("car.bonus.reached", target=opts.target, bonus=opts.game_bonus))
             if (not reached or opts.round_bonus_all) and tally.wins[n]:
                 b = opts.round_bonus * tally.wins[n]
                 bonuses[n] += b
-                parts.append(f"{tally.wins[n]} round(s) won × {opts.round_bonus} = +{b}")
-            why[n] = "; ".join(parts) or "no bonus"
+                parts.append(
+                    line("car.bonus.rounds", n=tally.wins[n], each=opts.round_bonus, bonus=b)
+                )
+            if len(parts) == 2:
+                said_why = line("car.bonus.both", first=parts[0], second=parts[1])
+            else:
+                said_why = parts[0] if parts else line("car.bonus.none")
+            why_lines[n] = said_why
+            why[n] = said_why.english()
     totals = {n: tally.totals[n] + bonuses[n] for n in players}
     leaders = top_names(totals)
     winners = leaders if finished else ()
     winner = winners[0] if len(winners) == 1 else None
     if finished:
-        message = f"a total reached {opts.target}: bonuses added, the highest total wins"
+        said = line("car.game.finished", target=opts.target)
     else:
-        message = f"the game goes on until a total reaches {opts.target}"
+        said = line("car.game.ongoing", target=opts.target)
+    message = said.english()
     return GameResult(
         True,
         totals,
@@ -374,10 +418,12 @@ def score_game(
         len(rounds),
         message=f"{message} ({RULE})",
         rule=RULE_SEED,
+        line=said,
         detail={
             "round_wins": dict(tally.wins),
             "before_bonuses": dict(tally.totals),
             "bonus_why": why,
+            "bonus_why_lines": {n: ln.to_json() for n, ln in why_lines.items()},
             "ended_after": None if end is None else end + 1,
             "target": opts.target,
         },

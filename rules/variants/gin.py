@@ -29,7 +29,8 @@ cannot compute lay-offs (a typed defender deadwood is taken as counted after lay
 table) and says so in ``layoffs_computed: false`` and the ``breakdown``. The knocker may hold 11
 cards (the best discard is made for them; all 11 melded is big gin where the preset has a
 ``big_gin_bonus``, else gin). Answer: ``valid``, ``result`` (``knock``, ``gin``, ``big_gin``,
-``undercut``, ``void``), ``scores``, ``winner`` (null when void), ``winners``, ``knocker``,
+``undercut``, ``void``), ``scores``, ``winner`` (null when nobody wins: a void hand, or 0 for
+both), ``winners``, ``knocker``,
 ``deadwood`` (the defender's after lay-offs), ``deadwood_before_layoffs``, ``layoffs``
 (``[{"player", "card", "onto", "meld"}]``: card laid off onto the knocker's meld ``onto``, index
 ``meld`` in ``melds[knocker]``, in playing order), ``melds``/``unmatched`` per player with a
@@ -68,9 +69,17 @@ the first to ``target`` wins (seed ``002_…``).
 Decisions where the rules are silent (each also in the docstring where it applies):
 
 - The knocker lays down the least-deadwood arrangement that leaves the defender the most
-  deadwood after lay-offs (several exist when a card fits both a group and a run).
-- A knock with deadwood 0 is gin; knocking on a tie where ``undercut_on_tie`` is off scores the
-  knocker 0 and the knocker is still the round's winner (box bonus).
+  deadwood after lay-offs (several exist when a card fits both a group and a run); with 11
+  cards the choice is over every discard reaching the least deadwood and every arrangement of
+  the 10 kept, together (RULES.md §5). Among equals: the discard tie-break of
+  :mod:`rules.search.deadwood`, then the first arrangement.
+- A knock with deadwood 0 is gin.
+- A round that scores 0 for both (a tie where ``undercut_on_tie`` is off, a void hand, a 0
+  undercut bonus on a tie) is won by nobody (RULES.md §5 gap filled): ``winner`` null,
+  ``winners`` empty; the ``game`` check gives no box for a round whose scores are all 0, even if
+  its ``winners`` name someone (as older versions stored), so it neither breaks nor makes a
+  shutout. Box bonuses are added at the end and never count towards ``target``.
+- Solo mode: ``turned`` counts the joker that stops the turning (RULES.md §5 gap filled).
 - Gin and big gin: the defender lays nothing off (RULES.md §5).
 """
 
@@ -90,9 +99,10 @@ from rules.search.deadwood import (
     best_arrangement,
     best_arrangements,
     best_discard,
+    best_discards,
     best_layoffs,
 )
-from rules.verdict import Verdict, invalid
+from rules.verdict import Line, Verdict, line
 
 RULE: Final = "RULES.md §5; seed 002_…"
 SOLO_RULE: Final = "RULES.md §5 solo mode; seed 002_… (last paragraph)"
@@ -100,6 +110,7 @@ SOLO_JOKER: Final = "joker"
 """The name the joker scores under in solo mode."""
 MAX_TYPED_DEADWOOD: Final = 100
 MAX_TURNED: Final = 45
+NOBODY_WINS: Final = line("gin.nobody_wins")
 
 RoundKind = Literal["knock", "gin", "big_gin", "undercut", "void", "second_joker"]
 
@@ -137,7 +148,8 @@ class HandAnalysis:
             have ``big_gin_bonus``; otherwise it is gin after the discard).
         discard: the best discard from 11 cards (tie: highest value, then rank, then suit
             S H D C), else ``None``.
-        eleven: the arrangement of all 11 cards, when 11 were given.
+        eleven: the arrangement of all 11 cards, when 11 were given and all are melded (big
+            gin); else ``None``.
         knock_max: the limit applied (points).
         hand_value: value of every card given (points).
     """
@@ -180,7 +192,7 @@ def _cards_only(pieces: Sequence[Piece], where: str) -> list[Card]:
     cards: list[Card] = []
     for p in pieces:
         if not isinstance(p, Card):
-            raise RequestError(f"{where}: {p} is not a card of the gin deck", "bad_token")
+            raise RequestError.keyed("gin.not_a_card", "bad_token", field=where, piece=str(p))
         cards.append(p)
     return cards
 
@@ -208,12 +220,11 @@ def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> Ha
         eleven: Arrangement | None = None
     elif len(cards) == 11:
         d = best_discard(cards)
-        arr, discard, big_gin, eleven = d.arrangement, d.discard, d.big_gin, d.eleven
+        arr, discard, big_gin = d.arrangement, d.discard, d.big_gin
+        eleven = d.eleven if big_gin else None
     else:
-        raise RequestError(
-            f"a gin hand has 10 cards (11 before the discard), not {len(cards)} (RULES.md §5)",
-            "bad_hand_size",
-        )
+        said = Line("gin.bad_hand_size", {"n": len(cards)})
+        raise RequestError(f"{said.english()} (RULES.md §5)", "bad_hand_size", said)
     return HandAnalysis(
         deadwood=arr.deadwood,
         melds=arr.melds,
@@ -297,7 +308,8 @@ class RoundResult:
         result: ``knock``, ``gin``, ``big_gin``, ``undercut``, ``void`` (solo: also
             ``second_joker``); ``None`` when not valid.
         scores: points per player this round (0 for the others); solo mode adds ``"joker"``.
-        winner: the player who scored the round, ``None`` for a void hand.
+        winner: the player who scored the round; ``None`` when nobody did (a void hand, or 0 for
+            both).
         knocker: the knocker (``None`` when void; the player in solo mode).
         deadwood: each player's deadwood as scored (the defender's after lay-offs).
         deadwood_before_layoffs: each player's least deadwood before lay-offs.
@@ -326,10 +338,15 @@ class RoundResult:
     layoffs_computed: bool = True
     breakdown: tuple[str, ...] = ()
     params: dict[str, Any] = field(default_factory=dict)
+    lines: tuple[Line, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lines and not self.breakdown:  # English rendered once, from the templates
+            object.__setattr__(self, "breakdown", tuple(ln.english() for ln in self.lines))
 
     @property
     def winners(self) -> list[str]:
-        """The round's winner as a list (empty for a void hand), as the game check takes it."""
+        """The round's winner as a list (empty when nobody won it), as the game check takes it."""
         return [self.winner] if self.winner is not None else []
 
     def to_json(self) -> dict[str, Any]:
@@ -353,14 +370,20 @@ class RoundResult:
                 "discard": str(self.discard) if self.discard is not None else None,
                 "layoffs_computed": self.layoffs_computed,
                 "breakdown": list(self.breakdown),
+                "breakdown_lines": [ln.to_json() for ln in self.lines],
                 **self.params,
             }
         )
         return out
 
 
-def _bad(reason: str, message: str, rule: str = RULE, **params: Any) -> RoundResult:
-    return RoundResult(invalid(reason, f"{message} ({rule.split(';')[0]})", rule, **params))
+VOID: Final = Line("gin.round.void", {})
+"""The message of a void hand."""
+
+
+def _bad(reason: str, ln: Line, rule: str = RULE, **params: Any) -> RoundResult:
+    message = f"{ln.english()} ({rule.split(';')[0]})"
+    return RoundResult(Verdict(False, reason, message, rule, dict(params), ln))
 
 
 def _check_hands(
@@ -374,10 +397,10 @@ def _check_hands(
         n = len(p.hand)
         allowed = (10, 11) if (p.name == knocker or solo) else (10,)
         if n not in allowed:
-            want = "10 or 11" if len(allowed) == 2 else "10"
+            key = "gin.wrong_hand_size_knocker" if len(allowed) == 2 else "gin.wrong_hand_size"
             return _bad(
                 "wrong_hand_size",
-                f"{p.name} holds {n} cards; a gin hand at the end of a round has {want}",
+                Line(key, {"name": p.name, "n": n}),
                 player=p.name,
                 cards=n,
             )
@@ -386,7 +409,9 @@ def _check_hands(
             if other is not None:
                 return _bad(
                     "too_many_copies",
-                    f"{c} is in both {other}'s and {p.name}'s hands; gin uses one 52-card deck",
+                    Line(
+                        "gin.card_in_both_hands", {"card": str(c), "other": other, "name": p.name}
+                    ),
                     card=str(c),
                 )
             seen[c] = p.name
@@ -434,7 +459,7 @@ def score_round(
     if len(players) != 2:
         return _bad(
             "wrong_player_count",
-            f"gin is played by two players, not {len(players)}",
+            Line("gin.wrong_player_count", {"n": len(players)}),
             players=len(players),
         )
     if void or knocker is None:
@@ -442,15 +467,21 @@ def score_round(
         if bad is not None:
             return bad
         return RoundResult(
-            Verdict(True, None, "void hand: nobody scores (RULES.md §5)", RULE),
+            Verdict(
+                True,
+                None,
+                f"{VOID.english()} (RULES.md §5)",
+                RULE,
+                line=VOID,
+            ),
             result="void",
             scores={n: 0 for n in names},
-            breakdown=("Void hand (the stock ran down to its last 2 cards): nobody scores.",),
+            lines=(line("gin.void"),),
         )
     if knocker not in names:
         return _bad(
             "knocker_not_a_player",
-            f"the knocker {knocker!r} is not one of the players ({', '.join(names)})",
+            Line("gin.knocker_not_a_player", {"knocker": knocker, "names": ", ".join(names)}),
             knocker=knocker,
         )
     bad = _check_hands(players, knocker, False)
@@ -458,13 +489,14 @@ def score_round(
         return bad
     kp = next(p for p in players if p.name == knocker)
     dp = next(p for p in players if p.name != knocker)
-    lines: list[str] = []
+    lines: list[Line] = []
     melds: dict[str, tuple[tuple[Card, ...], ...]] = {}
     unmatched: dict[str, tuple[Card, ...]] = {}
 
     # the knocker
     discard: Card | None = None
     knocker_arrangements: list[Arrangement] = []
+    knocker_discards: list[Card | None] = []  # the discard made for each arrangement
     big_gin = False
     if kp.hand is not None:
         kh = kp.hand
@@ -475,19 +507,25 @@ def score_round(
             if big_gin:
                 discard = None
                 knocker_arrangements = [d.eleven]
-                lines.append(f"{knocker} melds all 11 cards: big gin.")
+                knocker_discards = [None]
+                lines.append(line("gin.big_gin_melds", knocker=knocker))
             else:
-                kept = [c for c in kh if c != discard]
-                knocker_arrangements = best_arrangements(kept)
-                lines.append(f"{knocker} discards {discard}.")
+                # every discard reaching the least deadwood, with every arrangement of the 10
+                # kept: the knocker chooses over all of them together (RULES.md §5)
+                for card in best_discards(kh):
+                    kept = [c for c in kh if c != card]
+                    for arr in best_arrangements(kept):
+                        knocker_arrangements.append(arr)
+                        knocker_discards.append(card)
         else:
             knocker_arrangements = best_arrangements(kh)
+            knocker_discards = [None] * len(knocker_arrangements)
         k_dw = knocker_arrangements[0].deadwood
     else:
         if (kp.gin or kp.big_gin) and kp.deadwood not in (None, 0):
             return _bad(
                 "gin_with_deadwood",
-                f"{knocker} declares gin with deadwood {kp.deadwood}; gin is deadwood 0",
+                Line("gin.gin_with_deadwood", {"name": knocker, "deadwood": kp.deadwood}),
                 deadwood=kp.deadwood,
             )
         k_dw = kp.deadwood or 0
@@ -495,12 +533,14 @@ def score_round(
             if opts.big_gin_bonus is not None:
                 big_gin = True
             else:
-                lines.append(f"Big gin is not played in preset {opts.preset}: scored as gin.")
+                lines.append(line("gin.big_gin_not_played", preset=opts.preset))
     if k_dw > opts.knock_max:
         return _bad(
             "knock_above_limit",
-            f"{knocker} knocks with deadwood {k_dw}; a knock needs at most {opts.knock_max} "
-            f"(knock_max, preset {opts.preset})",
+            Line(
+                "gin.knock_above_limit",
+                {"name": knocker, "deadwood": k_dw, "max": opts.knock_max, "preset": opts.preset},
+            ),
             deadwood=k_dw,
             knock_max=opts.knock_max,
         )
@@ -519,7 +559,6 @@ def score_round(
     if k_dw == 0:
         kind: RoundKind = "big_gin" if big_gin else "gin"
         bonus = (opts.big_gin_bonus or 0) if big_gin else opts.gin_bonus
-        label = "big gin" if big_gin else "gin"
         scores[knocker] = bonus + d_before
         if knocker_arrangements:
             melds[knocker] = knocker_arrangements[0].melds
@@ -527,17 +566,33 @@ def score_round(
         if d_arr is not None:
             melds[dp.name] = d_arr.melds
             unmatched[dp.name] = d_arr.unmatched
-        lines.append(f"{knocker} goes {label}: no lay-offs.")
+        if discard is not None:
+            lines.append(line("gin.discards", knocker=knocker, card=str(discard)))
+        what = "big_gin" if big_gin else "gin"
+        lines.append(line(f"gin.goes_{what}", knocker=knocker))
         lines.append(
-            f"{knocker} scores {bonus} ({label} bonus) + {d_before} ({dp.name}'s deadwood) "
-            f"= {scores[knocker]}."
+            line(
+                f"gin.{what}_score",
+                knocker=knocker,
+                bonus=bonus,
+                deadwood=d_before,
+                defender=dp.name,
+                total=scores[knocker],
+            )
         )
-        message = f"{label}: {knocker} scores {scores[knocker]} (RULES.md §5)"
+        said = line(
+            "gin.round.big_gin" if big_gin else "gin.round.gin",
+            name=knocker,
+            points=scores[knocker],
+        )
+        message = f"{said.english()} (RULES.md §5)"
+        if not scores[knocker]:
+            lines.append(NOBODY_WINS)
         return RoundResult(
-            Verdict(True, None, message, RULE),
+            Verdict(True, None, message, RULE, line=said),
             result=kind,
             scores=scores,
-            winner=knocker,
+            winner=knocker if scores[knocker] else None,
             knocker=knocker,
             deadwood={knocker: 0, dp.name: d_before},
             deadwood_before_layoffs=deadwood_before,
@@ -545,21 +600,25 @@ def score_round(
             unmatched=unmatched,
             discard=discard,
             layoffs_computed=True,
-            breakdown=tuple(lines),
+            lines=tuple(lines),
         )
 
     # a knock: lay-offs
-    lines.append(f"{knocker} knocks with deadwood {k_dw}.")
     layoffs: tuple[LaidOff, ...] = ()
     d_after = d_before
     if opts.layoffs and computed and dp.hand is not None:
-        best: tuple[Arrangement, Layoffs] | None = None
-        for arr in knocker_arrangements:
+        # the knocker lays what leaves the defender most deadwood, over every tied discard and
+        # arrangement together; among equals the first (discard tie-break order)
+        best: tuple[Arrangement, Layoffs, Card | None] | None = None
+        for arr, made in zip(knocker_arrangements, knocker_discards, strict=True):
             lo = best_layoffs(dp.hand, arr.melds)
             if best is None or lo.deadwood > best[1].deadwood:
-                best = (arr, lo)
+                best = (arr, lo, made)
         assert best is not None
-        k_arr, lo = best
+        k_arr, lo, discard = best
+        if discard is not None:
+            lines.append(line("gin.discards", knocker=knocker, card=str(discard)))
+        lines.append(line("gin.knocks", knocker=knocker, deadwood=k_dw))
         d_after = lo.deadwood
         lying = [list(m) for m in k_arr.melds]
         laid: list[LaidOff] = []
@@ -572,17 +631,26 @@ def score_round(
         melds[dp.name] = lo.melds
         unmatched[dp.name] = lo.unmatched
         if len(knocker_arrangements) > 1:
-            lines.append(
-                f"{knocker} lays down the arrangement that leaves {dp.name} the most deadwood."
-            )
-        lines.append(f"{dp.name} has deadwood {d_before} before lay-offs.")
+            choice = "discard" if len(set(knocker_discards)) > 1 else "arrangement"
+            lines.append(line(f"gin.lays_down_{choice}", knocker=knocker, defender=dp.name))
+        lines.append(line("gin.before_layoffs", defender=dp.name, deadwood=d_before))
         if layoffs:
             for x in layoffs:
-                lines.append(f"{dp.name} lays off {x.card} onto {' '.join(_names(x.onto))}.")
-            lines.append(f"{dp.name} has deadwood {d_after} after lay-offs.")
+                lines.append(
+                    line(
+                        "gin.lays_off",
+                        defender=dp.name,
+                        card=str(x.card),
+                        meld=" ".join(_names(x.onto)),
+                    )
+                )
+            lines.append(line("gin.after_layoffs", defender=dp.name, deadwood=d_after))
         else:
-            lines.append(f"{dp.name} has nothing to lay off.")
+            lines.append(line("gin.nothing_to_lay_off", defender=dp.name))
     else:
+        if discard is not None:
+            lines.append(line("gin.discards", knocker=knocker, card=str(discard)))
+        lines.append(line("gin.knocks", knocker=knocker, deadwood=k_dw))
         if knocker_arrangements:
             melds[knocker] = knocker_arrangements[0].melds
             unmatched[knocker] = knocker_arrangements[0].unmatched
@@ -590,40 +658,56 @@ def score_round(
             melds[dp.name] = d_arr.melds
             unmatched[dp.name] = d_arr.unmatched
         if not opts.layoffs:
-            lines.append(f"{dp.name} has deadwood {d_before} (lay-offs are off).")
+            lines.append(line("gin.layoffs_off", defender=dp.name, deadwood=d_before))
         elif dp.hand is None:
-            lines.append(
-                f"{dp.name}'s deadwood {d_before} was typed in: taken as counted after any "
-                "lay-offs made at the table."
-            )
+            lines.append(line("gin.typed_defender", defender=dp.name, deadwood=d_before))
         else:
             lines.append(
-                f"{dp.name} has deadwood {d_before}; {knocker}'s deadwood was typed in, so the "
-                "referee cannot find lay-offs (none counted)."
+                line("gin.typed_knocker", defender=dp.name, deadwood=d_before, knocker=knocker)
             )
     deadwood = {knocker: k_dw, dp.name: d_after}
     undercut = d_after < k_dw or (d_after == k_dw and opts.undercut_on_tie)
     if undercut:
         diff = k_dw - d_after
         scores[dp.name] = diff + opts.undercut_bonus
-        winner = dp.name
-        tie = " (a tie undercuts: undercut_on_tie)" if diff == 0 else ""
+        winner: str | None = dp.name
         lines.append(
-            f"{dp.name} undercuts{tie}: {k_dw} − {d_after} = {diff}, + {opts.undercut_bonus} "
-            f"undercut bonus = {scores[dp.name]}."
+            line(
+                "gin.undercut_tie" if diff == 0 else "gin.undercut",
+                defender=dp.name,
+                knocker_deadwood=k_dw,
+                deadwood=d_after,
+                diff=diff,
+                bonus=opts.undercut_bonus,
+                total=scores[dp.name],
+            )
         )
-        message = f"undercut: {dp.name} scores {scores[dp.name]} (RULES.md §5)"
+        said = line("gin.round.undercut", name=dp.name, points=scores[dp.name])
+        message = f"{said.english()} (RULES.md §5)"
         kind = "undercut"
     else:
         scores[knocker] = d_after - k_dw
         winner = knocker
-        lines.append(f"{knocker} scores {d_after} − {k_dw} = {scores[knocker]}.")
+        lines.append(
+            line(
+                "gin.knock_score",
+                knocker=knocker,
+                deadwood=d_after,
+                knocker_deadwood=k_dw,
+                total=scores[knocker],
+            )
+        )
         if d_after == k_dw:
-            lines.append("A tie is not an undercut under this preset (undercut_on_tie off).")
-        message = f"knock: {knocker} scores {scores[knocker]} (RULES.md §5)"
+            lines.append(line("gin.tie_not_undercut"))
+        said = line("gin.round.knock", name=knocker, points=scores[knocker])
+        message = f"{said.english()} (RULES.md §5)"
         kind = "knock"
+    if not any(scores.values()):
+        # RULES.md §5 (gap filled): a round scoring 0 for both is won by nobody
+        winner = None
+        lines.append(NOBODY_WINS)
     return RoundResult(
-        Verdict(True, None, message, RULE),
+        Verdict(True, None, message, RULE, line=said),
         result=kind,
         scores=scores,
         winner=winner,
@@ -635,7 +719,7 @@ def score_round(
         layoffs=layoffs,
         discard=discard,
         layoffs_computed=computed or not opts.layoffs,
-        breakdown=tuple(lines),
+        lines=tuple(lines),
     )
 
 
@@ -668,7 +752,7 @@ def score_solo_round(
     opts = options or GinOptions()
     name = player.name
     if name.casefold() == SOLO_JOKER:
-        raise RequestError(f"in solo mode the name {SOLO_JOKER!r} is the joker's", "bad_field")
+        raise RequestError.keyed("gin.solo_joker_name", "bad_field", joker=SOLO_JOKER)
     bad = _check_hands([player], name, True)
     if bad is not None:
         return bad
@@ -678,48 +762,59 @@ def score_solo_round(
     if analysis is not None:
         melds[name] = analysis.melds
         unmatched[name] = analysis.unmatched
-    lines: list[str] = []
+    lines: list[Line] = []
+    winner_or_none: str | None
     if result in ("knock", "gin"):
         if turned is None:
             raise RequestError(
                 "missing field 'turned' (cards turned until the joker)", "missing_field"
             )
         if not 1 <= turned <= MAX_TURNED:
-            raise RequestError(f"turned is {turned}; allowed 1–{MAX_TURNED}", "bad_field")
+            raise RequestError.keyed("gin.turned_range", "bad_field", n=turned, most=MAX_TURNED)
         if result == "gin" and dw > 0:
             return _bad(
                 "gin_with_deadwood",
-                f"{name} declares gin with deadwood {dw}; gin is deadwood 0",
+                Line("gin.gin_with_deadwood", {"name": name, "deadwood": dw}),
                 SOLO_RULE,
                 deadwood=dw,
             )
         if dw > opts.knock_max:
             return _bad(
                 "knock_above_limit",
-                f"{name} knocks with deadwood {dw}; a knock needs at most {opts.knock_max} "
-                f"(knock_max, preset {opts.preset})",
+                Line(
+                    "gin.knock_above_limit",
+                    {"name": name, "deadwood": dw, "max": opts.knock_max, "preset": opts.preset},
+                ),
                 SOLO_RULE,
                 deadwood=dw,
                 knock_max=opts.knock_max,
             )
         kind: RoundKind = "gin" if dw == 0 else "knock"
         scores = {name: turned, SOLO_JOKER: dw}
-        lines.append(f"{name} {'goes gin' if dw == 0 else f'knocks with deadwood {dw}'}.")
-        lines.append(f"Cards turned until the joker: {turned}; {name} scores {turned}.")
-        lines.append(f"The joker scores {name}'s deadwood: {dw}.")
-        winner: str = name
-        message = f"solo {kind}: {name} {turned}, the joker {dw} (RULES.md §5)"
+        if dw == 0:
+            lines.append(line("gin.solo_goes_gin", name=name))
+        else:
+            lines.append(line("gin.solo_knocks", name=name, deadwood=dw))
+        lines.append(line("gin.solo_turned", name=name, turned=turned))
+        lines.append(line("gin.solo_joker_scores", name=name, deadwood=dw))
+        winner_or_none = name
+        said = line(f"gin.round.solo_{kind}", name=name, turned=turned, deadwood=dw)
+        message = f"{said.english()} (RULES.md §5)"
     else:
         kind = "second_joker"
         scores = {name: 0, SOLO_JOKER: dw}
-        lines.append(f"The second joker showed before {name} knocked: the joker scores {dw}.")
-        winner = SOLO_JOKER
-        message = f"second joker: the joker scores {dw} (RULES.md §5)"
+        lines.append(line("gin.solo_second_joker", name=name, deadwood=dw))
+        winner_or_none = SOLO_JOKER
+        if not dw:
+            winner_or_none = None
+            lines.append(NOBODY_WINS)
+        said = line("gin.round.second_joker", deadwood=dw)
+        message = f"{said.english()} (RULES.md §5)"
     return RoundResult(
-        Verdict(True, None, message, SOLO_RULE),
+        Verdict(True, None, message, SOLO_RULE, line=said),
         result=kind,
         scores=scores,
-        winner=winner,
+        winner=winner_or_none,
         knocker=name if kind != "second_joker" else None,
         deadwood={name: dw},
         deadwood_before_layoffs={name: dw},
@@ -727,7 +822,7 @@ def score_solo_round(
         unmatched=unmatched,
         discard=analysis.discard if analysis is not None else None,
         layoffs_computed=True,
-        breakdown=tuple(lines),
+        lines=tuple(lines),
         params={"turned": turned if kind != "second_joker" else None},
     )
 
@@ -744,14 +839,14 @@ def _read_players(req: Request, limit: int) -> list[PlayerHand]:
         if not isinstance(name, str) or not name.strip():
             raise RequestError(f"{where}.name must be a non-empty string", "bad_field")
         if name in seen:
-            raise RequestError(f"player name {name!r} is given twice", "bad_field")
+            raise RequestError.keyed("players.twice", "bad_field", player=name)
         seen.add(name)
         has_hand = entry.get("hand") is not None
         has_dw = entry.get("deadwood") is not None
         if has_hand and has_dw:
-            raise RequestError(f"{where}: give hand or deadwood, not both", "bad_field")
+            raise RequestError.keyed("gin.hand_or_deadwood", "bad_field", field=where)
         if not has_hand and not has_dw:
-            raise RequestError(f"{where}: missing field 'hand' (or 'deadwood')", "missing_field")
+            raise RequestError.keyed("gin.no_hand", "missing_field", field=where)
         gin = entry.get("gin", False)
         big = entry.get("big_gin", False)
         if not isinstance(gin, bool) or not isinstance(big, bool):
@@ -783,7 +878,7 @@ def round_answer(req: Request) -> dict[str, Any]:
         if len(players) != 1:
             return _bad(
                 "wrong_player_count",
-                f"solo mode has one player against the joker, not {len(players)}",
+                Line("gin.solo_wrong_player_count", {"n": len(players)}),
                 SOLO_RULE,
                 players=len(players),
             ).to_json()
@@ -844,6 +939,11 @@ class GameResult:
     shutout: bool = False
     ended_at_round: int | None = None
     breakdown: tuple[str, ...] = ()
+    lines: tuple[Line, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lines and not self.breakdown:  # English rendered once, from the templates
+            object.__setattr__(self, "breakdown", tuple(ln.english() for ln in self.lines))
 
     def to_json(self) -> dict[str, Any]:
         """The JUDGE.md ``game`` answer (without ``ok``)."""
@@ -863,6 +963,7 @@ class GameResult:
                 "shutout": self.shutout,
                 "ended_at_round": self.ended_at_round,
                 "breakdown": list(self.breakdown),
+                "breakdown_lines": [ln.to_json() for ln in self.lines],
             }
         )
         return out
@@ -878,7 +979,8 @@ def score_game(
     game bonus); ``box_bonus`` for every round won, to every player; shutout (only the winner
     won any round): ``bonus`` adds ``shutout_bonus``, ``double`` doubles the winner's whole
     total (points + game bonus + boxes). Solo mode: no bonuses; the first to ``target`` wins.
-    No bonuses while the game runs.
+    No bonuses while the game runs, and they never count towards ``target``. A round whose
+    scores are all 0 is won by nobody (no box, whatever its ``winners``; RULES.md §5 gap filled).
 
     Args:
         players: the two names (solo mode: the player and ``"joker"``).
@@ -891,13 +993,15 @@ def score_game(
     """
     opts = options or GinOptions()
     if len(players) != 2:
+        said = line("gin.game_wrong_player_count", n=len(players))
         return GameResult(
-            invalid(
+            Verdict(
+                False,
                 "wrong_player_count",
-                f"a gin game has two players (solo: the player and the joker), not "
-                f"{len(players)} (RULES.md §5)",
+                f"{said.english()} (RULES.md §5)",
                 RULE,
-                players=len(players),
+                {"players": len(players)},
+                said,
             )
         )
     points = {p: 0 for p in players}
@@ -909,24 +1013,27 @@ def score_game(
     ended: int | None = None
     for i, rnd in enumerate(rounds, 1):
         if ended is not None:
+            said = line("gin.round_after_game_end", n=i, end=ended, target=opts.target)
             return GameResult(
-                invalid(
+                Verdict(
+                    False,
                     "round_after_game_end",
-                    f"round {i} comes after the game ended in round {ended} (a player reached "
-                    f"{opts.target}); start a new game (RULES.md §5)",
+                    f"{said.english()} (RULES.md §5)",
                     RULE,
-                    round=i,
+                    {"round": i},
+                    said,
                 ),
                 ended_at_round=ended,
             )
         for p, v in rnd.scores.items():
             points[p] += v
-        for w in rnd.winners:
-            boxes[w] += 1
+        if any(rnd.scores.values()):  # a round scoring 0 for both is won by nobody
+            for w in rnd.winners:
+                boxes[w] += 1
         if any(points[p] >= opts.target for p in players):
             ended = i
     bonuses = {p: 0 for p in players}
-    lines: list[str] = []
+    lines: list[Line] = []
     winner: str | None = None
     shutout = False
     if ended is not None:
@@ -934,39 +1041,48 @@ def score_game(
         if len(reached) == 1 or points[reached[0]] > points[reached[1]]:
             winner = reached[0]
         lines.append(
-            f"{winner} reaches {opts.target} and wins."
+            line("gin.game_winner", name=winner, target=opts.target)
             if winner is not None
-            else f"Both players reach {opts.target} with {points[reached[0]]}: no winner."
+            else line("gin.game_tie", target=opts.target, points=points[reached[0]])
         )
         if opts.mode == "duel":
             if winner is not None and opts.game_bonus:
                 bonuses[winner] += opts.game_bonus
-                lines.append(f"{winner}: game bonus {opts.game_bonus}.")
+                lines.append(line("gin.game_bonus", name=winner, bonus=opts.game_bonus))
             for p in players:
                 if boxes[p] and opts.box_bonus:
                     bonuses[p] += boxes[p] * opts.box_bonus
                     lines.append(
-                        f"{p}: {boxes[p]} round(s) won × {opts.box_bonus} box bonus = "
-                        f"{boxes[p] * opts.box_bonus}."
+                        line(
+                            "gin.box_bonus",
+                            name=p,
+                            rounds=boxes[p],
+                            bonus=opts.box_bonus,
+                            total=boxes[p] * opts.box_bonus,
+                        )
                     )
             shutout = winner is not None and all(boxes[p] == 0 for p in players if p != winner)
             if shutout and winner is not None:
                 if opts.shutout == "bonus":
                     bonuses[winner] += opts.shutout_bonus
-                    lines.append(f"{winner}: shutout bonus {opts.shutout_bonus}.")
+                    lines.append(line("gin.shutout_bonus", name=winner, bonus=opts.shutout_bonus))
                 elif opts.shutout == "double":
                     whole = points[winner] + bonuses[winner]
                     bonuses[winner] += whole
-                    lines.append(f"{winner}: shutout, total {whole} doubled to {2 * whole}.")
+                    lines.append(
+                        line("gin.shutout_double", name=winner, total=whole, doubled=2 * whole)
+                    )
         else:
-            lines.append("Solo mode: no bonuses (seed 002_…).")
+            lines.append(line("gin.solo_no_bonuses"))
     totals = {p: points[p] + bonuses[p] for p in players}
     if ended is None:
-        message = "game running (RULES.md §5)"
+        said = line("gin.game.running")
+    elif winner is not None:
+        said = line("gin.game.over", name=winner)
     else:
-        message = f"game over: {winner if winner is not None else 'tie'} (RULES.md §5)"
+        said = line("gin.game.over_tie")
     return GameResult(
-        Verdict(True, None, message, RULE),
+        Verdict(True, None, f"{said.english()} (RULES.md §5)", RULE, line=said),
         totals=totals,
         points=points,
         bonuses=bonuses,
@@ -975,7 +1091,7 @@ def score_game(
         winner=winner,
         shutout=shutout,
         ended_at_round=ended,
-        breakdown=tuple(lines),
+        lines=tuple(lines),
     )
 
 
@@ -992,7 +1108,7 @@ def game_answer(req: Request) -> dict[str, Any]:
         if not isinstance(name, str) or not name:
             raise RequestError(f"players[{i}] must be a name", "bad_field")
         if name in players:
-            raise RequestError(f"player name {name!r} is given twice", "bad_field")
+            raise RequestError.keyed("players.twice", "bad_field", player=name)
         players.append(name)
     rounds: list[GameRound] = []
     for i, r in enumerate(req.items("rounds", limit=10_000)):

@@ -52,9 +52,11 @@ from rules.scoring import (
     tiles_text,
     top_names,
 )
+from rules.verdict import Line, line, rule_ref
 
 RULE: Final = "RULES.md §3"
 RULE_SEED: Final = "RULES.md §3, seed 000"
+REF_OPENING: Final = rule_ref(RULE, "rummy101", "opening")
 
 Opened = Literal["none", "melds", "pairs"]
 Finish = Literal["normal", "joker", "one_turn", "one_turn_joker", "stock_out"]
@@ -77,14 +79,6 @@ MULTIPLIER: Final[dict[Finish, int]] = {
     "one_turn_joker": 4,
     "stock_out": 1,
 }
-FINISH_TEXT: Final[dict[Finish, str]] = {
-    "normal": "normal finish",
-    "joker": "finish by discarding a joker",
-    "one_turn": "finish in one turn",
-    "one_turn_joker": "finish in one turn, discarding a joker",
-    "stock_out": "stock ran out (no winner)",
-}
-
 
 # ---------------------------------------------------------------------------------------------
 # Opening and rising thresholds
@@ -233,7 +227,13 @@ def check_opening(
     elif has_melds and not has_pairs:
         by = "melds"
 
-    def bad(reason: str, message: str, **extra: Any) -> OpeningVerdict:
+    ref = REF_OPENING.with_options(threshold=opts.threshold, threshold_mode=opts.threshold_mode)
+
+    def bad(
+        reason: str, key: str | Line, english_text: str | None = None, **extra: Any
+    ) -> OpeningVerdict:
+        ln = key if isinstance(key, Line) else line(key, **extra.pop("line_params", {}))
+        message = english_text if english_text is not None else ln.english()
         return OpeningVerdict(
             False,
             by,
@@ -246,15 +246,18 @@ def check_opening(
             RULE,
             counts,
             {**params, **extra},
+            ln,
+            ref,
         )
 
     if not melds:
-        return bad("no_melds", "an opening lays at least one meld")
+        return bad("no_melds", "opening.no_melds")
     laid = [p for m in melds for p in m]
     try:
         TILE_SET.check_copies(laid, "in the opening")
     except TooManyCopiesError as e:
-        return bad("too_many_copies", e.message)
+        assert e.line is not None
+        return bad("too_many_copies", e.line)
     if hand is not None:
         held = list(hand)
         if taken_discard is not None and taken_discard not in held:
@@ -263,49 +266,63 @@ def check_opening(
         if missing:
             return bad(
                 "tile_not_in_hand",
-                f"{tiles_text(missing)} laid but not in the hand",
+                "opening.tile_not_in_hand",
                 tiles=[str(p) for p in missing],
+                line_params={"tiles": tiles_text(missing)},
             )
         if len(laid) >= len(held):
-            return bad(
-                "no_tile_to_discard",
-                "a player must keep one tile to discard after opening",
-            )
+            return bad("no_tile_to_discard", "opening.no_tile_to_discard")
     for c in counts:
         if not c.valid:
+            assert c.line is not None
+            tiles = " ".join(c.tiles)
+            why = f"meld {c.index + 1} ({tiles}) is not valid: {c.message}"
             return bad(
                 "invalid_meld",
-                f"meld {c.index + 1} ({' '.join(c.tiles)}) is not valid: {c.message}",
+                line("opening.invalid_meld", n=c.index + 1, tiles=tiles, why=c.line),
+                why,
                 meld_index=c.index,
                 meld_reason=c.reason,
             )
     if has_pairs and has_melds:
-        return bad(
-            "mixed_pairs_and_melds",
-            "an opening is by melds (runs and groups) or by pairs, never both",
-        )
+        return bad("mixed_pairs_and_melds", "opening.mixed_pairs_and_melds")
     if taken_discard is not None and taken_discard not in laid:
         return bad(
             "discard_not_used",
-            f"the taken discard {taken_discard} must be used in the opening melds",
+            "opening.discard_not_used",
             taken_discard=str(taken_discard),
+            line_params={"tile": str(taken_discard)},
         )
     if by == "pairs":
         if pairs < need_pairs:
             return bad(
                 "too_few_pairs",
-                f"an opening by pairs needs {need_pairs} pairs; these are {pairs}",
+                "opening.too_few_pairs",
+                line_params={"need": need_pairs, "pairs": pairs},
             )
-        message = f"opening by {pairs} pairs (needs {need_pairs}; no point minimum)"
+        ok = line("opening.by_pairs", pairs=pairs, need=need_pairs)
     else:
         if value < need:
             return bad(
                 "below_threshold",
-                f"opening needs {need} in one turn; these melds make {value}",
+                "opening.below_threshold",
+                line_params={"need": need, "value": value},
             )
-        message = f"opening by melds worth {value} (needs {need})"
+        ok = line("opening.by_melds", value=value, need=need)
     return OpeningVerdict(
-        True, by, value, pairs, need, need_pairs, None, f"{message} ({RULE})", RULE, counts, params
+        True,
+        by,
+        value,
+        pairs,
+        need,
+        need_pairs,
+        None,
+        f"{ok.english()} ({RULE})",
+        RULE,
+        counts,
+        params,
+        ok,
+        ref,
     )
 
 
@@ -360,20 +377,19 @@ def _check_round(finish: Finish, players: Sequence[Rummy101Player]) -> RoundResu
     if len(winners) > 1:
         return impossible_round(
             "two_winners",
-            f"only one player can finish a round; {', '.join(p.name for p in winners)} "
-            f"are all marked winner ({RULE})",
+            Line("round.two_winners", {"names": ", ".join(p.name for p in winners)}),
             RULE,
         )
     if finish == "stock_out" and winners:
         return impossible_round(
             "winner_in_stock_out",
-            f"when the stock runs out nobody wins, but {winners[0].name} is marked winner ({RULE})",
+            Line("round.winner_in_stock_out", {"name": winners[0].name}),
             RULE,
         )
     if finish != "stock_out" and not winners:
         return impossible_round(
             "no_winner",
-            f"a {FINISH_TEXT[finish]} needs a winner; only a stock-out round has none ({RULE})",
+            Line("r101.no_winner", {"finish": Line(f"r101.finish.{finish}", {})}),
             RULE,
         )
     if finish in ("one_turn", "one_turn_joker"):
@@ -381,8 +397,7 @@ def _check_round(finish: Finish, players: Sequence[Rummy101Player]) -> RoundResu
         if opened:
             return impossible_round(
                 "opened_in_one_turn",
-                f"a finish in one turn means nobody had opened, but {', '.join(opened)} "
-                f"had ({RULE})",
+                Line("r101.opened_in_one_turn", {"names": ", ".join(opened)}),
                 RULE,
             )
     for p in players:
@@ -391,7 +406,7 @@ def _check_round(finish: Finish, players: Sequence[Rummy101Player]) -> RoundResu
             if rest is not None and (rest[0] or rest[1]):
                 return impossible_round(
                     "winner_has_tiles",
-                    f"the winner {p.name} finished, so no tiles are left in hand ({RULE})",
+                    Line("r101.winner_has_tiles", {"name": p.name}),
                     RULE,
                     player=p.name,
                 )
@@ -399,45 +414,44 @@ def _check_round(finish: Finish, players: Sequence[Rummy101Player]) -> RoundResu
         if p.hand is not None and len(p.hand) > MAX_HAND:
             return impossible_round(
                 "hand_too_large",
-                f"{p.name} holds {len(p.hand)} tiles; a hand holds at most {MAX_HAND} ({RULE})",
+                Line("r101.hand_too_large", {"name": p.name, "n": len(p.hand), "max": MAX_HAND}),
                 RULE,
                 player=p.name,
             )
         if rest is None:
             if p.opened == "none" or finish in ("one_turn", "one_turn_joker"):
                 continue
-            raise RequestError(
-                f"{p.name} opened with {p.opened}: give the hand, or hand_value and jokers",
-                "missing_field",
-            )
+            raise RequestError.keyed(f"r101.no_rest.{p.opened}", "missing_field", player=p.name)
         value, jokers = rest
         if value < 0 or jokers < 0:
             return impossible_round(
                 "negative_hand_value",
-                f"{p.name}'s hand value cannot be negative ({RULE})",
+                Line("r101.negative_hand_value", {"name": p.name}),
                 RULE,
                 player=p.name,
             )
         if jokers > TILE_SET.jokers:
             return impossible_round(
                 "too_many_copies",
-                f"{p.name} holds {jokers} jokers; the set has {TILE_SET.jokers} ({RULE})",
+                Line(
+                    "round.too_many_jokers", {"name": p.name, "n": jokers, "most": TILE_SET.jokers}
+                ),
                 RULE,
                 player=p.name,
             )
         if value > max_hand_value(MAX_HAND - jokers):
             return impossible_round(
                 "impossible_hand_value",
-                f"{p.name}'s {value} points cannot fit in a hand of at most {MAX_HAND} tiles "
-                f"({RULE})",
+                Line(
+                    "r101.impossible_hand_value", {"name": p.name, "value": value, "max": MAX_HAND}
+                ),
                 RULE,
                 player=p.name,
             )
         if value == 0 and jokers == 0:
             return impossible_round(
                 "empty_hand",
-                f"{p.name} has no tiles left but did not win; a player keeps a tile to "
-                f"discard ({RULE})",
+                Line("r101.empty_hand", {"name": p.name}),
                 RULE,
                 player=p.name,
             )
@@ -455,7 +469,7 @@ def _check_round(finish: Finish, players: Sequence[Rummy101Player]) -> RoundResu
     try:
         TILE_SET.check_copies(everything, "across the hands")
     except TooManyCopiesError as e:
-        return impossible_round("too_many_copies", f"{e.message} ({RULE})", RULE)
+        return impossible_round("too_many_copies", e.line or e.message, RULE)
     return None
 
 
@@ -465,23 +479,33 @@ def penalty(player: Rummy101Player) -> tuple[int, str]:
     Not opened: 202 (flat). Opened with melds: the tiles left, a joker 101. Opened with pairs:
     2 × the tiles left (RULES.md §3; seed 000 "Punktacja i kary").
     """
+    pen, ln = penalty_line(player)
+    return pen, ln.english()
+
+
+def penalty_line(player: Rummy101Player) -> tuple[int, Line]:
+    """:func:`penalty` with the explanation as a :class:`~rules.verdict.Line`."""
     if player.opened == "none":
-        return NOT_OPENED_PENALTY, f"not opened: penalty {NOT_OPENED_PENALTY}"
+        return NOT_OPENED_PENALTY, line("r101.not_opened", penalty=NOT_OPENED_PENALTY)
     rest = player.rest()
     assert rest is not None
     value, jokers = rest
     left = value + JOKER_IN_HAND * jokers
     if player.hand is not None:
-        shown = f"{tiles_text(player.hand)} = {left}"
+        tiles = tiles_text(player.hand)
+        if jokers:
+            shown = line("r101.left.hand_joker", tiles=tiles, left=left, each=JOKER_IN_HAND)
+        else:
+            shown = line("r101.left.hand", tiles=tiles, left=left)
     elif jokers:
-        shown = f"{value} + {jokers} joker{'s' if jokers > 1 else ''} × {JOKER_IN_HAND} = {left}"
+        shown = line(
+            "r101.left.typed_jokers", value=value, jokers=jokers, each=JOKER_IN_HAND, left=left
+        )
     else:
-        shown = str(left)
-    if jokers and player.hand is not None:
-        shown += f", a joker counting {JOKER_IN_HAND}"
+        shown = line("r101.left.typed", left=left)
     if player.opened == "melds":
-        return left, f"opened with melds: tiles left {shown}"
-    return 2 * left, f"opened with pairs: 2 × tiles left ({shown}) = {2 * left}"
+        return left, line("r101.opened_melds", left=shown)
+    return 2 * left, line("r101.opened_pairs", left=shown, penalty=2 * left)
 
 
 def score_round(
@@ -515,55 +539,68 @@ def score_round(
     if problem is not None:
         return problem
     m = MULTIPLIER[finish]
-    how = FINISH_TEXT[finish]
+    how = line(f"r101.finish.{finish}")
     scores: dict[str, int] = {}
     lines: list[ScoreLine] = []
     for p in players:
         if p.winner:
             gain = WINNER_GAIN * m
             scores[p.name] = gain
+            why = line("r101.winner_gains", finish=how, gain=gain)
             lines.append(
                 ScoreLine(
                     p.name,
                     gain,
-                    f"{how}: the winner gains {gain} ({RULE})",
+                    f"{why.english()} ({RULE})",
                     RULE_SEED,
                     "winner",
                     {"multiplier": m, "penalty": None, "opened": None, "rest": None},
+                    why,
                 )
             )
             continue
         if finish in ("one_turn", "one_turn_joker"):
-            pen, text = NOT_OPENED_PENALTY, f"nobody had opened: penalty {NOT_OPENED_PENALTY}"
+            pen = NOT_OPENED_PENALTY
+            text = line("r101.nobody_opened", penalty=NOT_OPENED_PENALTY)
         else:
-            pen, text = penalty(p)
+            pen, text = penalty_line(p)
         loss = pen * m
         rest = p.rest()
         rest_points = None
         if rest is not None and p.opened != "none":
             rest_points = rest[0] + JOKER_IN_HAND * rest[1]
-        times = f" × {m} ({how})" if m != 1 else ""
         scores[p.name] = -loss
+        if m != 1:
+            why = line("r101.loss_times", why=text, m=m, finish=how, points=sign(-loss))
+        else:
+            why = line("r101.loss", why=text, points=sign(-loss))
         lines.append(
             ScoreLine(
                 p.name,
                 -loss,
-                f"{text}{times} → {sign(-loss)} ({RULE})",
+                f"{why.english()} ({RULE})",
                 RULE_SEED,
                 "loser",
                 {"multiplier": m, "penalty": pen, "opened": p.opened, "rest": rest_points},
+                why,
             )
         )
     winner = tuple(p.name for p in players if p.winner)
+    if winner:
+        said = line("r101.round", finish=how, gain=sign(WINNER_GAIN * m), m=m)
+    else:
+        said = line("r101.round_no_winner", finish=how, m=m)
     return RoundResult(
         True,
         None,
-        f"{how}: winner {sign(WINNER_GAIN * m) if winner else 'none'}, penalties × {m} ({RULE})",
+        f"{said.english()} ({RULE})",
         RULE_SEED,
         scores,
         tuple(lines),
         winner,
         {"finish": finish, "multiplier": m},
+        said,
+        rule_ref(RULE_SEED, "rummy101", "scoring"),
     )
 
 
@@ -591,11 +628,13 @@ def score_game(
     """
     check_names(players)
     if rounds_planned is not None and len(rounds) > rounds_planned:
+        said = line("r101.game.too_many_rounds", n=len(rounds), planned=rounds_planned)
         return GameResult(
             False,
             reason="too_many_rounds",
-            message=f"{len(rounds)} rounds scored but {rounds_planned} were agreed ({RULE})",
+            message=f"{said.english()} ({RULE})",
             rule=RULE,
+            line=said,
         )
     totals = {n: sum(r.get(n, 0) for r in rounds) for n in players}
     leaders = top_names(totals)
@@ -603,9 +642,10 @@ def score_game(
     winners = leaders if finished else ()
     winner = winners[0] if len(winners) == 1 else None
     if finished:
-        message = f"after the {rounds_planned} agreed rounds the highest total wins ({RULE})"
+        said = line("r101.game.finished", planned=rounds_planned)
     else:
-        message = f"the players agree on a number of rounds; highest total is ahead ({RULE})"
+        said = line("r101.game.ongoing")
+    message = f"{said.english()} ({RULE})"
     return GameResult(
         True,
         totals,
@@ -618,6 +658,7 @@ def score_game(
         message=message,
         rule=RULE,
         detail={"rounds_planned": rounds_planned},
+        line=said,
     )
 
 

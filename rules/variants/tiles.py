@@ -55,6 +55,7 @@ from rules.scoring import (
     tiles_text,
     top_names,
 )
+from rules.verdict import Line, line, rule_ref
 
 RULE: Final = "RULES.md §4"
 SEEDS: Final[dict[str, str]] = {"tile_rummy": "seed 001", "my_rummy": "seed 004"}
@@ -117,40 +118,56 @@ def check_initial_meld(
     counts = tuple(count_meld(i, m, variant) for i, m in enumerate(melds))
     value = sum(c.value for c in counts)
 
-    def bad(reason: str, message: str, **extra: Any) -> OpeningVerdict:
+    ref = rule_ref(rule, variant, "opening", initial_meld=opts.initial_meld)
+
+    def bad(reason: str, ln: Line, english_text: str | None = None, **extra: Any) -> OpeningVerdict:
+        message = english_text if english_text is not None else ln.english()
         return OpeningVerdict(
-            False, "melds", value, 0, need, None, reason, f"{message} ({RULE})", rule, counts, extra
+            False,
+            "melds",
+            value,
+            0,
+            need,
+            None,
+            reason,
+            f"{message} ({RULE})",
+            rule,
+            counts,
+            extra,
+            ln,
+            ref,
         )
 
     if not melds:
-        return bad("no_melds", "the initial meld lays at least one new meld")
+        return bad("no_melds", line("initial.no_melds"))
     laid = [p for m in melds for p in m]
     try:
         TILE_SET.check_copies(laid, "in the initial meld")
     except TooManyCopiesError as e:
-        return bad("too_many_copies", e.message)
+        assert e.line is not None
+        return bad("too_many_copies", e.line)
     if rack is not None:
         missing = multiset_missing(laid, rack)
         if missing:
             return bad(
                 "tile_not_on_rack",
-                f"the initial meld uses only the player's own tiles; {tiles_text(missing)} "
-                "is not on the rack",
+                line("initial.tile_not_on_rack", tiles=tiles_text(missing)),
                 tiles=[str(p) for p in missing],
             )
     for c in counts:
         if not c.valid:
+            assert c.line is not None
+            tiles = " ".join(c.tiles)
             return bad(
                 "invalid_meld",
-                f"meld {c.index + 1} ({' '.join(c.tiles)}) is not valid: {c.message}",
+                line("opening.invalid_meld", n=c.index + 1, tiles=tiles, why=c.line),
+                f"meld {c.index + 1} ({tiles}) is not valid: {c.message}",
                 meld_index=c.index,
                 meld_reason=c.reason,
             )
     if value < need:
-        return bad(
-            "below_threshold",
-            f"the initial meld needs {need} in new melds of one's own tiles; these make {value}",
-        )
+        return bad("below_threshold", line("initial.below_threshold", need=need, value=value))
+    ok = line("initial.valid", value=value, need=need)
     return OpeningVerdict(
         True,
         "melds",
@@ -159,9 +176,11 @@ def check_initial_meld(
         need,
         None,
         None,
-        f"initial meld worth {value} (needs {need}) ({RULE})",
+        f"{ok.english()} ({RULE})",
         rule,
         counts,
+        line=ok,
+        ref=ref,
     )
 
 
@@ -221,25 +240,32 @@ def rack_points(player: TilePlayer, joker_penalty: int) -> int:
     """Points left on a rack: numbered tiles at face value, a joker ``joker_penalty``."""
     rest = player.rest()
     if rest is None:
-        raise RequestError(
-            f"{player.name}: give the rack (hand), or hand_value and jokers", "missing_field"
-        )
+        raise RequestError.keyed("tiles.no_rack", "missing_field", player=player.name)
     return rest[0] + joker_penalty * rest[1]
 
 
-def _rack_text(player: TilePlayer, joker_penalty: int) -> str:
+def _rack_line(player: TilePlayer, joker_penalty: int) -> Line:
     rest = player.rest()
     assert rest is not None
     value, jokers = rest
     total = value + joker_penalty * jokers
     if player.hand is not None:
-        shown = f"rack {tiles_text(player.hand)}" if player.hand else "empty rack"
+        if player.hand:
+            shown = line("tiles.rack_of", tiles=tiles_text(player.hand))
+        else:
+            shown = line("tiles.empty_rack")
     else:
-        shown = "rack"
+        shown = line("tiles.rack")
     if jokers:
-        j = f"{jokers} joker{'s' if jokers > 1 else ''} × {joker_penalty}"
-        return f"{shown}: {value} + {j} = {total}"
-    return f"{shown} = {total}"
+        return line(
+            "tiles.rack_jokers",
+            rack=shown,
+            value=value,
+            jokers=jokers,
+            each=joker_penalty,
+            total=total,
+        )
+    return line("tiles.rack_total", rack=shown, total=total)
 
 
 def _check_round(
@@ -257,10 +283,8 @@ def _check_round(
         if d.name not in names:
             raise RequestError(f"penalty names {d.name!r}, not a player", "bad_field")
         if not 0 <= d.tiles <= PENALTY_TILES:
-            raise RequestError(
-                f"a penalty draw is {PENALTY_TILES} tiles (fewer only when the pool runs low); "
-                f"{d.name} drew {d.tiles}",
-                "bad_field",
+            raise RequestError.keyed(
+                "tiles.penalty_tiles", "bad_field", most=PENALTY_TILES, player=d.name, n=d.tiles
             )
         if d.reason not in PENALTY_REASONS:
             raise RequestError(
@@ -271,9 +295,9 @@ def _check_round(
     if len(winners) > 1:
         return impossible_round(
             "two_winners",
-            f"only one player can empty the rack first; {', '.join(p.name for p in winners)} "
-            f"are all marked winner ({RULE})",
+            Line("tiles.two_winners", {"names": ", ".join(p.name for p in winners)}),
             rule,
+            cite=RULE,
         )
     empty: list[str] = []
     for p in players:
@@ -282,28 +306,31 @@ def _check_round(
             if rest is not None and (rest[0] or rest[1]):
                 return impossible_round(
                     "winner_has_tiles",
-                    f"the winner {p.name} emptied the rack, so no tiles are left ({RULE})",
+                    Line("tiles.winner_has_tiles", {"name": p.name}),
                     rule,
+                    cite=RULE,
                     player=p.name,
                 )
             continue
         if rest is None:
-            raise RequestError(
-                f"{p.name}: give the rack (hand), or hand_value and jokers", "missing_field"
-            )
+            raise RequestError.keyed("tiles.no_rack", "missing_field", player=p.name)
         value, jokers = rest
         if value < 0 or jokers < 0:
             return impossible_round(
                 "negative_hand_value",
-                f"{p.name}'s rack value cannot be negative ({RULE})",
+                Line("tiles.negative_hand_value", {"name": p.name}),
                 rule,
+                cite=RULE,
                 player=p.name,
             )
         if jokers > TILE_SET.jokers:
             return impossible_round(
                 "too_many_copies",
-                f"{p.name} holds {jokers} jokers; the set has {TILE_SET.jokers} ({RULE})",
+                Line(
+                    "round.too_many_jokers", {"name": p.name, "n": jokers, "most": TILE_SET.jokers}
+                ),
                 rule,
+                cite=RULE,
                 player=p.name,
             )
         if value == 0 and jokers == 0:
@@ -311,16 +338,17 @@ def _check_round(
     if winners and empty:
         return impossible_round(
             "empty_rack_not_winner",
-            f"{empty[0]}'s rack is empty, so {empty[0]} went out too, but {winners[0].name} "
-            f"is the winner; only one player goes out ({RULE})",
+            Line("tiles.empty_rack_not_winner", {"name": empty[0], "winner": winners[0].name}),
             rule,
+            cite=RULE,
             player=empty[0],
         )
     if len(empty) > 1:
         return impossible_round(
             "two_winners",
-            f"{' and '.join(empty)} both have empty racks; only one player goes out ({RULE})",
+            Line("tiles.two_empty_racks", {"names": " and ".join(empty)}),
             rule,
+            cite=RULE,
         )
     too_much = racks_value_problem([(p.name, p.hand, p.hand_value) for p in players], rule)
     if too_much is not None:
@@ -334,7 +362,7 @@ def _check_round(
     try:
         TILE_SET.check_copies(everything, "across the racks")
     except TooManyCopiesError as e:
-        return impossible_round("too_many_copies", f"{e.message} ({RULE})", rule)
+        return impossible_round("too_many_copies", e.line or e.message, rule, cite=RULE)
     return None
 
 
@@ -386,54 +414,66 @@ def score_round(
     gain = total if collects else 0
     scores: dict[str, int] = {}
     lines: list[ScoreLine] = []
-    collect_text = "My Rummy scoring: losers' penalties only" if variant == "my_rummy" else ""
     for p in players:
         if p.name in winners:
             scores[p.name] = gain
             if not pool_out:
-                head = "emptied the rack"
+                head = line("tiles.emptied")
+            elif len(winners) > 1:
+                others = ", ".join(n for n in winners if n != p.name)
+                head = line("tiles.pool_out_tied", low=low, names=others)
             else:
-                head = f"the pool ran out: lowest rack ({low}) wins"
-                if len(winners) > 1:
-                    others = ", ".join(n for n in winners if n != p.name)
-                    head += f", tied with {others}: each scores as the winner (gap filled)"
+                head = line("tiles.pool_out_low", low=low)
             if collects:
                 parts = " + ".join(str(d) for d in diffs.values()) or "0"
-                what = "the losers' racks" if not pool_out else "the losers' differences"
-                why = f"{head}: collects {what} {parts} = {sign(gain)}"
+                key = "tiles.collects_racks" if not pool_out else "tiles.collects_differences"
+                why = line(key, head=head, parts=parts, points=sign(gain))
+            elif variant == "my_rummy":
+                why = line("tiles.collects_nothing_my_rummy", head=head)
             else:
-                off = collect_text or "winner_collects off"
-                why = f"{head}: the winner collects nothing ({off}) → 0"
+                why = line("tiles.collects_nothing", head=head)
             lines.append(
                 ScoreLine(
                     p.name,
                     gain,
-                    f"{why} ({RULE})",
+                    f"{why.english()} ({RULE})",
                     rule,
                     "winner",
                     {"rack": racks[p.name]},
+                    why,
                 )
             )
             continue
         loss = diffs[p.name]
         scores[p.name] = -loss
-        rack = _rack_text(p, jp)
+        rack = _rack_line(p, jp)
         if pool_out:
-            why = f"{rack}; lowest rack {low} → −({racks[p.name]} − {low}) = {sign(-loss)}"
+            why = line(
+                "tiles.loser_pool_out", rack=rack, low=low, own=racks[p.name], points=sign(-loss)
+            )
         else:
-            why = f"{rack} → {sign(-loss)}"
+            why = line("tiles.loser", rack=rack, points=sign(-loss))
         lines.append(
-            ScoreLine(p.name, -loss, f"{why} ({RULE})", rule, "loser", {"rack": racks[p.name]})
+            ScoreLine(
+                p.name,
+                -loss,
+                f"{why.english()} ({RULE})",
+                rule,
+                "loser",
+                {"rack": racks[p.name]},
+                why,
+            )
         )
     if pool_out:
-        message = f"the pool ran out: the lowest rack ({low}) wins"
+        key = "tiles.round_pool_out" if collects else "tiles.round_pool_out_nothing"
+        said = line(key, low=low)
     else:
-        message = f"{winners[0]} emptied the rack"
-    message += "; the winner collects" if collects else "; the winner collects nothing"
+        key = "tiles.round_emptied" if collects else "tiles.round_emptied_nothing"
+        said = line(key, name=winners[0])
     return RoundResult(
         True,
         None,
-        f"{message} ({RULE})",
+        f"{said.english()} ({RULE})",
         rule,
         scores,
         tuple(lines),
@@ -445,6 +485,8 @@ def score_round(
             "joker_penalty": jp,
             "penalties": [d.to_json() for d in penalties],
         },
+        said,
+        rule_ref(rule, variant, "scoring", winner_collects=collects, joker_penalty=jp),
     )
 
 
@@ -486,30 +528,30 @@ def score_game(
     target = opts.target if target is None else target
     totals = {n: 0 for n in players}
     end: int | None = None
-    why = ""
+    why = line("tiles.game.why.ended")
     for i, r in enumerate(rounds):
         if end is not None:
+            said = line("tiles.game.rounds_after_end", end=end + 1, why=why, n=i + 1)
             return GameResult(
                 False,
                 reason="rounds_after_end",
-                message=f"the game ended after round {end + 1} ({why}); round {i + 1} "
-                f"cannot count ({RULE})",
+                message=f"{said.english()} ({RULE})",
                 rule=rule,
                 detail={"ended_after": end + 1},
+                line=said,
             )
         for n in players:
             totals[n] += r.get(n, 0)
         if target is not None and any(v >= target for v in totals.values()):
-            end, why = i, f"a total reached the target {target}"
+            end, why = i, line("tiles.game.why.target", target=target)
         elif games is not None and i + 1 >= games:
-            end, why = i, f"the {games} agreed games were played"
+            end, why = i, line("tiles.game.why.games", games=games)
     finished = end is not None or ended
-    if end is None and ended:
-        why = "the players ended the series"
     leaders = top_names(totals)
     winners = leaders if finished else ()
     winner = winners[0] if len(winners) == 1 else None
-    message = f"{why}: the highest total wins" if finished else "the series goes on"
+    said = line("tiles.game.finished", why=why) if finished else line("tiles.game.ongoing")
+    message = said.english()
     return GameResult(
         True,
         totals,
@@ -521,6 +563,7 @@ def score_game(
         len(rounds),
         message=f"{message} ({RULE})",
         rule=rule,
+        line=said,
         detail={
             "games": games,
             "target": target,
