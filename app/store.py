@@ -9,14 +9,25 @@ File layout (``PATH`` is ``--data``; measured in ``benchmarks/bench_store.py``):
 - ``PATH.games/<id>.json`` — one TinyDB JSON file per game (table ``game``, document 1: the
   whole game, rounds included, with its ``schema`` version). Appending a round rewrites one
   game (tens of kB) and the index (a few hundred bytes per game), never the whole history.
-- ``PATH.backups/<UTC time>-<reason>/`` — rolling backups (the last :data:`MAX_BACKUPS`): the
-  index and every game file. A file unchanged since the previous backup is hard-linked to that
-  backup's copy (the live files are always copied, never linked, so damage to a live file
-  cannot reach a backup). Made when the store opens (if the newest is older than
-  :attr:`Store.backup_interval`), before every schema migration, and after
-  :attr:`Store.backup_every` writes or :attr:`Store.backup_interval` seconds of writing.
+- ``PATH.backups/<sequence>-<UTC time>-<reason>/`` (``00000042-20261201T101500Z-auto``) —
+  rolling backups (the last :data:`MAX_BACKUPS`): the index and every game file. They are
+  ordered by the sequence number (one more than the highest present), never by the clock: a
+  clock set back (or forward) cannot make an old backup look new. Folders of older versions of
+  the app (``20261201-101500-123456Z-auto``, no sequence number) are still read; they count as
+  older than every numbered one (among themselves in name order) and roll over first. When a
+  game is restored, the readable copy with the highest game ``version`` (which every save raises
+  by one) wins, the newest backup on a tie: the newest content, whatever the folder names say.
+  The index (settings, known names) comes from the newest backup that reads. A file unchanged
+  since the previous backup is hard-linked to that backup's copy (the live files are always
+  copied, never linked, so damage to a live file cannot reach a backup). Made when the store
+  opens (if the newest is older than :attr:`Store.backup_interval`, or dated in the future: the
+  clock went back), before every schema migration, and after :attr:`Store.backup_every` writes
+  or :attr:`Store.backup_interval` seconds of writing (a monotonic clock).
 - ``PATH.lock`` — the :mod:`filelock` lock held while a :class:`Store` is open: a second
-  process (or a second Store in one process) gets :class:`StoreLockedError` at once.
+  process (or a second Store in one process) gets :class:`StoreLockedError` at once. ``PATH``
+  is the data file's real path (:meth:`pathlib.Path.resolve`: symlinks, ``..`` and ``.``
+  resolved), so a symlink or another spelling of the same file finds the same lock — and the
+  games, backups and atomic replacements go beside the real file, not beside a link.
 
 Safety:
 
@@ -60,6 +71,7 @@ import contextlib
 import dataclasses
 import errno
 import json
+import math
 import os
 import re
 import shutil
@@ -108,7 +120,10 @@ schema ``n + 1``. Applied when a game is read; written back with its next save."
 MAX_BACKUPS: Final = 5
 MAX_NOTICES: Final = 50
 _ID = re.compile(r"[0-9a-f]{32}")
-_SNAPSHOT = re.compile(r"\d{8}-\d{6}-\d{6}Z-[a-z0-9-]+")
+_SNAPSHOT = re.compile(r"(\d{8,})-(\d{8}T\d{6})Z-[a-z0-9-]+")
+"""A backup folder name: sequence number, UTC time (for people; not used for order), reason."""
+_LEGACY_SNAPSHOT = re.compile(r"(\d{8}-\d{6}-\d{6})Z-[a-z0-9-]+")
+"""A backup folder of app versions before sequence numbers (named by the wall clock only)."""
 
 
 # -- errors and notices --------------------------------------------------------------------------
@@ -386,7 +401,8 @@ class Store:
             from a newer app (``newer_schema``), or a broken file cannot be moved aside.
 
     Attributes:
-        path: the index file; ``games_dir``, ``backups_dir``, ``lock_path`` beside it.
+        path: the index file, its real path (symlinks resolved); ``games_dir``,
+            ``backups_dir``, ``lock_path`` beside it.
         notices: :class:`Notice` list of this run (recoveries at open, failed backups …),
             oldest first; :meth:`dismiss_notices` empties it.
         backup_interval: seconds between automatic backups (15 min).
@@ -398,7 +414,9 @@ class Store:
     max_backups: int = MAX_BACKUPS
 
     def __init__(self, path: Path | str) -> None:
-        self.path = Path(path).expanduser().absolute()
+        # the real path decides the lock (and where the files go): a symlink to the file, or
+        # another spelling of it, must not open a second Store on the same data
+        self.path = Path(path).expanduser().resolve()
         self.games_dir = Path(f"{self.path}.games")
         self.backups_dir = Path(f"{self.path}.backups")
         self.lock_path = Path(f"{self.path}.lock")
@@ -408,7 +426,7 @@ class Store:
         self._players: dict[str, str] = {}
         self._index_stale = False
         self._writes = 0
-        self._last_backup = 0.0
+        self._last_backup = -math.inf  # time.monotonic() of the last backup (or failed try)
         self._closed = True
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -495,10 +513,11 @@ class Store:
         if fresh and not self._entries:
             return
         newest = self._newest_backup_time()
-        if newest is None or time.time() - newest >= self.backup_interval:
+        age = None if newest is None else time.time() - newest
+        if age is None or age < 0 or age >= self.backup_interval:  # age < 0: the clock went back
             self._auto_backup("open")
         else:
-            self._last_backup = newest
+            self._last_backup = time.monotonic() - age
 
     def _clean_temp_files(self) -> None:
         pats = [(self.path.parent, f".{self.path.name}.")]
@@ -853,6 +872,30 @@ class Store:
             raise _Corrupt("the file holds another game")
         return game
 
+    def _newest_copy(self, gid: str) -> tuple[Path, bytes, Game] | None:
+        """The backup copy of a game with the newest content: the highest ``version`` (every
+        save raises it by one, whatever the clock says), the newest backup among equals; only
+        copies that read back correctly count. None when no backup holds a readable copy.
+
+        Each copy's version is read from its JSON first; the full check (the game rebuilt and
+        validated) runs on the best candidates only, until one passes."""
+        found: list[tuple[int, int, Path, bytes]] = []
+        for order, snap in enumerate(self._snapshots(newest_first=True)):
+            try:
+                raw = (snap / "games" / f"{gid}.json").read_bytes()
+                version = json.loads(raw.decode("utf-8"))["game"]["1"].get("version", 0)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                continue
+            if isinstance(version, int) and not isinstance(version, bool):
+                found.append((version, -order, snap, raw))
+        found.sort(key=lambda c: (c[0], c[1]), reverse=True)
+        for _version, _order, snap, raw in found:
+            try:
+                return snap, raw, self._parse_game(raw, gid)
+            except (_Corrupt, StoreError):
+                continue
+        return None
+
     def _write_game(self, game: Game) -> tuple[int, int]:
         doc = g.game_to_dict(game)
         doc["schema"] = SCHEMA_VERSION
@@ -879,13 +922,9 @@ class Store:
             moved = self._move_aside(path)
         name = self._entries[gid].summary if gid in self._entries else None
         label = f"{', '.join(name.players)} ({name.variant})" if name else gid
-        for snap in self._snapshots(newest_first=True):
-            candidate = snap / "games" / path.name
-            try:
-                raw = candidate.read_bytes()
-                game = self._parse_game(raw, gid)
-            except (OSError, _Corrupt, StoreError):
-                continue
+        best = self._newest_copy(gid)
+        if best is not None:
+            snap, raw, game = best
             self.games_dir.mkdir(exist_ok=True)
             atomic_write(path, raw, "the restored game")
             note(
@@ -919,21 +958,46 @@ class Store:
         raise GameNotFoundError(f"the game {gid} could not be read and no backup holds it")
 
     # -- backups ---------------------------------------------------------------------------------
+    @staticmethod
+    def _snapshot_order(name: str) -> tuple[int, int, str] | None:
+        """The sort key of a backup folder name (None: not a backup): numbered folders by their
+        sequence number, after every folder of an older app version (those in name order)."""
+        m = _SNAPSHOT.fullmatch(name)
+        if m is not None:
+            return (1, int(m.group(1)), name)
+        if _LEGACY_SNAPSHOT.fullmatch(name):
+            return (0, 0, name)
+        return None
+
     def _snapshots(self, newest_first: bool = False) -> list[Path]:
+        """The backup folders in sequence order (oldest first unless ``newest_first``)."""
         try:
-            names = [n for n in os.listdir(self.backups_dir) if _SNAPSHOT.fullmatch(n)]
+            names = os.listdir(self.backups_dir)
         except OSError:
             return []
-        names.sort(reverse=newest_first)
-        return [self.backups_dir / n for n in names]
+        keyed = [(k, n) for n in names if (k := self._snapshot_order(n)) is not None]
+        keyed.sort(reverse=newest_first)
+        return [self.backups_dir / n for _k, n in keyed]
+
+    def _next_sequence(self) -> int:
+        seqs = [
+            int(m.group(1))
+            for p in self._snapshots()
+            if (m := _SNAPSHOT.fullmatch(p.name)) is not None
+        ]
+        return max(seqs, default=0) + 1
 
     def _newest_backup_time(self) -> float | None:
+        """When the newest backup was made, by its name (epoch seconds; None: no backup). Only
+        to decide whether a backup is due; a time in the future means the clock went back."""
         snaps = self._snapshots(newest_first=True)
         if not snaps:
             return None
-        stamp = snaps[0].name[:23]
+        name = snaps[0].name
+        m = _SNAPSHOT.fullmatch(name)
+        stamp, fmt = (m.group(2), "%Y%m%dT%H%M%S") if m else (name[:23], "%Y%m%d-%H%M%S-%f")
         try:
-            return datetime.strptime(stamp, "%Y%m%d-%H%M%S-%fZ").replace(tzinfo=UTC).timestamp()
+            return datetime.strptime(stamp, fmt).replace(tzinfo=UTC).timestamp()
         except ValueError:
             return None
 
@@ -944,9 +1008,10 @@ class Store:
             StoreError: the backup could not be written (the partial folder is removed).
         """
         reason = re.sub(r"[^a-z0-9-]", "-", reason.lower())[:40] or "backup"
-        name = f"{datetime.now(UTC).strftime('%Y%m%d-%H%M%S-%fZ')}-{reason}"
         prev = self._snapshots(newest_first=True)
         prev_dir = prev[0] if prev else None
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        name = f"{self._next_sequence():08d}-{stamp}Z-{reason}"
         tmp = self.backups_dir / f".tmp-{name}"
         try:
             (tmp / "games").mkdir(parents=True)
@@ -967,8 +1032,15 @@ class Store:
             shutil.rmtree(tmp, ignore_errors=True)
             raise _failure(e, "a backup", tmp) from e
         for old_snap in self._snapshots()[: -self.max_backups]:
-            shutil.rmtree(old_snap, ignore_errors=True)
-        self._last_backup = time.time()
+            # renamed first (atomic), so a crash half-way through the removal never leaves a
+            # half-emptied folder that still looks like a backup (``.tmp-*`` go at the next open)
+            doomed = self.backups_dir / f".tmp-del-{old_snap.name}"
+            try:
+                os.rename(old_snap, doomed)
+            except OSError:
+                continue
+            shutil.rmtree(doomed, ignore_errors=True)
+        self._last_backup = time.monotonic()
         self._writes = 0
         return final
 
@@ -990,7 +1062,7 @@ class Store:
         try:
             self._snapshot(reason)
         except StoreError as e:
-            self._last_backup = time.time()  # do not retry on every write
+            self._last_backup = time.monotonic()  # do not retry on every write
             self._writes = 0
             self._record(
                 self._notice("backup_failed", f"The automatic backup failed: {e.message}"),
@@ -1001,7 +1073,7 @@ class Store:
         self._writes += 1
         if (
             self._writes >= self.backup_every
-            or time.time() - self._last_backup >= self.backup_interval
+            or time.monotonic() - self._last_backup >= self.backup_interval
         ):
             self._auto_backup("auto")
 

@@ -7,6 +7,7 @@ read-only folder does not stop writes), a second process, and writers killed wit
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -590,6 +592,206 @@ def test_failed_backup_is_a_notice_not_an_error(
     assert not [p for p in store.backups_dir.iterdir() if p.name.startswith(".tmp")]
 
 
+# -- backups when the clock jumps ----------------------------------------------------------------
+class Clock:
+    """The wall clock of app/store.py, moved by hand (``time.time`` and ``datetime.now``; the
+    monotonic clock is the real one, as on a machine whose clock is set back)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.offset = 0.0
+        clock = self
+
+        class FakeDatetime(datetime):
+            @classmethod
+            def now(cls, tz: Any = None) -> Any:
+                return datetime.now(tz) + timedelta(seconds=clock.offset)
+
+        class FakeTime:
+            monotonic = staticmethod(time.monotonic)
+
+            @staticmethod
+            def time() -> float:
+                return time.time() + clock.offset
+
+        monkeypatch.setattr(store_mod, "datetime", FakeDatetime)
+        monkeypatch.setattr(store_mod, "time", FakeTime)
+
+    def set(self, when: str) -> None:
+        """Jump the wall clock to ``when`` (ISO 8601, UTC)."""
+        self.offset = datetime.fromisoformat(when).replace(tzinfo=UTC).timestamp() - time.time()
+
+
+def grow(store: Store, game: Game, rounds: int) -> Game:
+    while len(game.rounds) < rounds:
+        game = store.save_game(g.add_round(game, TILE_SMALL))
+    return game
+
+
+def rounds_in(folder: Path, gid: str) -> int:
+    return len(json.loads((folder / "games" / f"{gid}.json").read_text())["game"]["1"]["rounds"])
+
+
+def test_clock_set_back_restores_the_newest_backup_not_the_future_dated_one(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 9: 3 rounds backed up at a wrong, future time; the clock is set back; 8 rounds
+    backed up; 9 played; the game file breaks. The 8-round backup is restored."""
+    clock = Clock(monkeypatch)
+    clock.set("2031-06-01T12:00:00")
+    with Store(path) as s:
+        s.backup_interval = 1e9
+        game = grow(s, s.create_game(g.new_game("tile_rummy", ["A", "B"])), 3)
+        future = s.backup_now()
+        clock.set("2026-12-01T12:00:00")  # set right again: five years back
+        game = grow(s, game, 8)
+        newest = s.backup_now()
+        game = grow(s, game, 9)
+        # by sequence, though named five years earlier (the first write made backup 1)
+        assert s.backups()[:2] == [newest, future]
+        assert newest.name.startswith("00000003-20261201T12")
+        assert future.name.startswith("00000002-20310601T12")
+    gfile = path.parent / "rummy.json.games" / f"{game.id}.json"
+    gfile.write_bytes(b'{"game": ')
+    with Store(path) as s:
+        [notice] = s.notices
+        assert notice.code == "game_recovered" and notice.restored_from == str(newest)
+        assert len(s.load_game(game.id).rounds) == 8
+
+
+def test_restore_skips_a_newest_copy_that_does_not_read_back(path: Path) -> None:
+    with Store(path) as s:
+        s.backup_interval = 1e9
+        game = grow(s, s.create_game(g.new_game("tile_rummy", ["A", "B"])), 3)
+        three = s.backup_now()
+        game = grow(s, game, 8)
+        eight = s.backup_now()
+    copy = eight / "games" / f"{game.id}.json"
+    doc = json.loads(copy.read_text())
+    doc["game"]["1"]["version"] = 99  # claims to be newest …
+    doc["game"]["1"]["players"] = "nobody"  # … but is no game
+    copy.unlink()  # (a fresh file: the copy may be shared with other backups)
+    copy.write_text(json.dumps(doc))
+    (path.parent / "rummy.json.games" / f"{game.id}.json").write_bytes(b"[")
+    with Store(path) as s:
+        [notice] = s.notices
+        assert notice.restored_from == str(three)
+        assert len(s.load_game(game.id).rounds) == 3
+
+
+def test_clock_set_back_still_backs_up_and_rolls_the_future_backup_over(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock(monkeypatch)
+    clock.set("2031-06-01T12:00:00")
+    with Store(path) as s:
+        game = new_tile_game(s)  # the first write of a store backs it up
+        [future] = s.backups()
+    clock.set("2026-12-01T12:00:00")
+    with Store(path) as s:  # the newest backup is "in the future": a backup is due at open
+        assert len(s.backups()) == 2 and s.backups()[1] == future
+        assert s.backups()[0].name.endswith("-open")
+        s.backup_interval = 1e9
+        for _ in range(store_mod.MAX_BACKUPS):
+            game = s.save_game(g.add_round(game, TILE_SMALL))
+            s.backup_now()
+        backups = s.backups()
+        assert len(backups) == store_mod.MAX_BACKUPS and future not in backups
+        seqs = [int(b.name[:8]) for b in backups]
+        assert seqs == sorted(seqs, reverse=True) == list(range(seqs[0], seqs[0] - 5, -1))
+        assert rounds_in(backups[0], game.id) == len(game.rounds)
+
+
+def test_interval_backups_follow_the_monotonic_clock(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock(monkeypatch)
+    game = new_tile_game(store)
+    store.backup_every = 10**6
+    store.backup_interval = 60
+    before = len(store.backups())
+    clock.set("2001-01-01T00:00:00")  # wall clock back by decades: no effect on the interval
+    monotonic = [time.monotonic() + 61]
+    monkeypatch.setattr(store_mod.time, "monotonic", lambda: monotonic[0])
+    store.save_game(g.add_round(game, TILE_SMALL))
+    assert len(store.backups()) == before + 1
+    store.save_game(g.add_round(store.load_game(game.id), TILE_SMALL))
+    assert len(store.backups()) == before + 1  # not again until another 60 s have passed
+
+
+def _legacy_copy(snap: Path, name: str) -> Path:
+    """A backup folder as the app wrote it before sequence numbers (named by the clock)."""
+    legacy = snap.parent / name
+    shutil.copytree(snap, legacy)
+    return legacy
+
+
+def test_backups_of_older_app_versions_stay_readable(path: Path) -> None:
+    """Folders named by the clock only (older versions): still used for restores, where the
+    copy with the newest content wins (not the latest-looking name), and they roll over first."""
+    with Store(path) as s:
+        s.backup_interval = 1e9
+        game = grow(s, s.create_game(g.new_game("tile_rummy", ["A", "B"])), 3)
+        three = s.backup_now()
+        game = grow(s, game, 8)
+        eight = s.backup_now()
+    # as found after the clock went back under the old app: the stale copy has the later name
+    stale = _legacy_copy(three, "20990601-120000-000000Z-auto")
+    good = _legacy_copy(eight, "20261201-120000-000000Z-auto")
+    for snap in path.parent.glob("rummy.json.backups/0*"):
+        shutil.rmtree(snap)  # only the old app's folders are left
+    gfile = path.parent / "rummy.json.games" / f"{game.id}.json"
+    gfile.write_bytes(b"")
+    with Store(path) as s:
+        [notice] = s.notices
+        assert notice.code == "game_recovered" and notice.restored_from == str(good)
+        assert len(s.load_game(game.id).rounds) == 8
+        # newest "2099" is in the future: a backup at open, numbered 1, newer than the old ones
+        first = s.backups()[0]
+        assert first.name.startswith("00000001-") and first.name.endswith("-open")
+        assert s.backups() == [first, stale, good]
+        assert rounds_in(first, game.id) == 8
+        for _ in range(store_mod.MAX_BACKUPS - 2):
+            s.backup_now()
+        assert s.backups()[-1] == stale  # the old folders roll over first
+        s.backup_now()
+        assert stale not in s.backups() and good not in s.backups()
+    # the index of an old app's backup is read too
+    with Store(path) as s:
+        s.set_setting("theme", "dark")
+        snap = s.backup_now()
+    legacy = _legacy_copy(snap, "20200101-000000-000000Z-manual")
+    for old in path.parent.glob("rummy.json.backups/0*"):
+        shutil.rmtree(old)
+    path.write_bytes(b"{")
+    with Store(path) as s:
+        assert [n.code for n in s.notices] == ["index_recovered"]
+        assert s.notices[0].restored_from == str(legacy)
+        assert s.get_setting("theme") == "dark"
+
+
+def test_a_half_removed_old_backup_never_counts(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new_tile_game(store)
+    for _ in range(store_mod.MAX_BACKUPS):
+        store.backup_now()
+    oldest = store.backups()[-1]
+    removed: list[str] = []
+
+    def killed_half_way(folder: Any, ignore_errors: bool = False) -> None:
+        removed.append(Path(folder).name)
+        (Path(folder) / "games").rename(Path(folder) / "gone")  # then the process dies
+
+    monkeypatch.setattr(store_mod.shutil, "rmtree", killed_half_way)
+    store.backup_now()
+    assert removed == [f".tmp-del-{oldest.name}"]
+    assert oldest not in store.backups() and len(store.backups()) == store_mod.MAX_BACKUPS
+    monkeypatch.undo()
+    store.close()
+    with Store(store.path) as s:  # the leftover is cleaned up at the next open
+        assert not [p for p in s.backups_dir.iterdir() if p.name.startswith(".tmp")]
+
+
 # -- the lock ------------------------------------------------------------------------------------
 SECOND = """
 import sys
@@ -634,14 +836,63 @@ def test_second_store_in_one_process_is_refused(store: Store, path: Path) -> Non
     Store(path).close()
 
 
+def other_spellings(path: Path) -> list[Path]:
+    """The same data file named another way: a symlink to it, a symlink to its folder, ``..``
+    and ``.`` in the path, a doubled slash, a relative path."""
+    (path.parent.parent / "link.json").symlink_to(path)
+    (path.parent.parent / "linked-folder").symlink_to(path.parent, target_is_directory=True)
+    return [
+        path.parent.parent / "link.json",
+        path.parent.parent / "linked-folder" / path.name,
+        path.parent / ".." / path.parent.name / "." / path.name,
+        Path(f"{path.parent}//{path.name}"),
+        Path(os.path.relpath(path)),
+    ]
+
+
+def test_the_real_path_decides_the_lock(store: Store, path: Path) -> None:
+    new_tile_game(store)
+    for other in other_spellings(path):
+        with pytest.raises(StoreLockedError):
+            Store(other)
+    store.close()
+    link = path.parent.parent / "link.json"
+    with Store(link) as s:  # through the symlink: the real file's games, backups and lock
+        assert s.path == path and s.lock_path == Path(f"{path}.lock")
+        assert len(s.list_games()) == 1
+        new_tile_game(s)
+        with pytest.raises(StoreLockedError):
+            Store(path)
+    assert link.is_symlink()  # the atomic writes replaced the real file, not the link
+    assert not Path(f"{link}.games").exists() and not Path(f"{link}.lock").exists()
+    with Store(path) as s:
+        assert len(s.list_games()) == 2
+
+
+def test_second_process_is_refused_through_a_symlink(store: Store, path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for other in other_spellings(path)[:3]:
+        out = subprocess.run(
+            [sys.executable, "-c", SECOND, str(other)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+            env=env,
+        )
+        assert out.stdout.startswith("LOCKED locked"), (other, out.stdout + out.stderr)
+
+
 # -- killed writers ------------------------------------------------------------------------------
 # A fork server: it imports the app once, then forks one writer per "go"/"new" line on stdin, so a
 # kill costs milliseconds instead of an interpreter start. Each writer opens its own Store (lock,
 # recovery, temp-file clean-up, backups every 7 writes), continues the newest game under 40 rounds
 # (or starts one for "new"), says "READY <id> <rounds loaded>" and appends rounds, saying
 # "ACK <id> <rounds>" after each save returned. The server says "PID <pid>" after forking and
-# "DONE" once that writer is dead; the test SIGKILLs the writer, sometimes before READY (while the
-# Store opens), mostly while it appends.
+# "DONE" once that writer is dead; the writer starts only after the server has said PID (a pipe
+# hands over the turn), so PID is always the first line of a run, however the two are scheduled.
+# The test SIGKILLs the writer, sometimes before READY (while the Store opens), sometimes during
+# its first save, mostly after its first ACK (while it appends).
 WRITER = """
 import os, sys, traceback
 from app import games as g
@@ -668,15 +919,25 @@ def write(new):
         say("ACK", game.id, len(game.rounds))
 
 for line in sys.stdin:
+    go_r, go_w = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
+            os.close(go_w)
+            os.read(go_r, 1)  # wait until the parent has said PID: it always comes first
+            os.close(go_r)
             write(line.strip() == "new")
         except BaseException:
             traceback.print_exc()
         finally:
             os._exit(1)
+    os.close(go_r)
     say("PID", pid)
+    try:
+        os.write(go_w, b"g")
+    except BrokenPipeError:
+        pass  # the test killed the writer before it read its turn: it is dead, so that's fine
+    os.close(go_w)
     os.waitpid(pid, 0)
     say("DONE")
 """
@@ -722,11 +983,15 @@ def test_killed_writers_lose_no_acknowledged_round(path: Path, tmp_path: Path) -
     reader = threading.Thread(target=_read_lines, args=(server.stdout, lines), daemon=True)
     reader.start()
 
+    writer = [0]  # the pid of the writer not yet reaped by the server (0: none)
+
     def next_line() -> list[str]:
         try:
             parts = lines.get(timeout=60).split()
         except queue.Empty:
             parts = ["TIMEOUT"]
+        if parts[:1] == ["DONE"]:
+            writer[0] = 0  # reaped: the number may be reused, never signal it again
         assert parts[0] not in ("EOF", "TIMEOUT"), errors.read_text(errors="replace")
         return parts
 
@@ -734,19 +999,28 @@ def test_killed_writers_lose_no_acknowledged_round(path: Path, tmp_path: Path) -
         if parts[0] in ("READY", "ACK") and len(parts) == 3 and parts[2].isdigit():
             acked[parts[1]] = max(acked.get(parts[1], 0), int(parts[2]))
 
+    def wait_for(word: str) -> None:
+        while (parts := next_line())[0] != word:
+            assert parts[0] != "DONE", errors.read_text(errors="replace")
+            record(parts)
+        record(parts)
+
+    appending = 0  # runs killed only after an acknowledged save
     try:
         for run in range(runs):
             server.stdin.write(b"new\n" if run % 5 == 0 else b"go\n")
             server.stdin.flush()
             parts = next_line()
             assert parts[0] == "PID", parts
-            pid = int(parts[1])
-            if rng.random() < 0.2:
+            pid = writer[0] = int(parts[1])
+            moment = rng.random()
+            if moment < 0.2:
                 time.sleep(rng.uniform(0.0, 0.03))  # while the Store opens
+            elif moment < 0.3:
+                wait_for("READY")  # during its first save
             else:
-                while (parts := next_line())[0] != "READY":
-                    assert parts[0] != "DONE", errors.read_text(errors="replace")
-                record(parts)
+                wait_for("ACK")
+                appending += 1
                 time.sleep(rng.uniform(0.0, 0.25))  # while it appends rounds
             os.kill(pid, signal.SIGKILL)
             while (parts := next_line())[0] != "DONE":
@@ -762,6 +1036,15 @@ def test_killed_writers_lose_no_acknowledged_round(path: Path, tmp_path: Path) -
                     assert summary.round_count == len(game.rounds)
                     assert game.version == len(game.rounds) + 1
     finally:
+        if writer[0]:  # after a failed assertion the writer may still be appending: stop it
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(writer[0], signal.SIGKILL)
         server.stdin.close()
-        server.wait(timeout=30)
-    assert sum(acked.values()) > runs
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+            raise
+    # each appending run added at least one acknowledged round (load does not change this)
+    assert sum(acked.values()) >= appending
