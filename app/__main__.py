@@ -103,7 +103,9 @@ def print_qr(url: str) -> None:
         pass
 
 
-def _announce(host: str, port: int, urls: list[str], open_it: bool) -> None:
+def _announce(
+    host: str, port: int, urls: list[str], open_it: bool, host_url: str | None = None
+) -> None:
     """Wait until the server accepts connections, print the URLs, open a browser."""
     probe = "127.0.0.1" if host in ("0.0.0.0", "", "*") else host
     deadline = time.monotonic() + 60
@@ -115,11 +117,16 @@ def _announce(host: str, port: int, urls: list[str], open_it: bool) -> None:
             time.sleep(0.05)
     for url in urls:
         print(f"Rummy referee is running at {url}", flush=True)
+    if host_url is not None:
+        print(
+            f"The host's address (opens with the host's rights; keep it to yourself): {host_url}",
+            flush=True,
+        )
     if host in ("0.0.0.0", "::") and len(urls) > 1:
-        print_qr(urls[0])
+        print_qr(urls[0])  # the plain address: phones join with the game's code
     print("Press Ctrl+C to stop.", flush=True)
     if open_it:
-        webbrowser.open(urls[0])
+        webbrowser.open(host_url or urls[0])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +137,10 @@ def main(argv: list[str] | None = None) -> int:
 
     live.install_log_hygiene()  # no join codes or player names in any log (app/live.py)
     live.SERVER.host, live.SERVER.port = args.host, args.port
-    live.own_addresses()  # which client addresses are this computer (the host)
+    from app import guard
+
+    guard.install()  # the session boundary: identity, limits (app/guard.py)
+    live.new_host_key()  # the host's key for this run, in the address opened here
     data: Path = args.data if args.data is not None else default_data_path()
     if not port_free(args.host, args.port):
         print(
@@ -165,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         urls = [f"http://{args.host}:{args.port}/"]
     print(f"Games file: {data}", flush=True)
     open_it = not args.no_browser and can_open_browser()
+    key_url = live.host_url(urls[0])
     threading.Thread(
-        target=_announce, args=(args.host, args.port, urls, open_it), daemon=True
+        target=_announce, args=(args.host, args.port, urls, open_it, key_url), daemon=True
     ).start()
     try:
         ft.run(

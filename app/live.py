@@ -15,8 +15,10 @@ everything here is in-process state:
   change of the game itself) or the very same round entered twice is reported, never
   overwritten.
 - :class:`Access`, :class:`Visitor`, :class:`SessionStore` — who may see and change what.
-  A session whose client address is the host's own computer (loopback, or one of its own
-  network addresses: :func:`is_host_address`) may do anything.
+  The host — a session whose real connection comes from this computer (loopback, see
+  :func:`is_loopback`) or whose browser gave this run's host key (:func:`host_key_ok`) —
+  may do anything; what the browser says about itself (``page.client_ip``, the route …)
+  plays no part (``app/guard.py``).
   Any other session (a phone on the Wi-Fi) must give the game's join code
   (:data:`CODE_LENGTH` characters of :data:`CODE_ALPHABET`) to change that game; without it
   it sees the game read-only or not at all, as the host chooses (setting
@@ -39,7 +41,6 @@ import logging
 import os
 import re
 import secrets
-import socket
 import struct
 import threading
 import time
@@ -72,12 +73,14 @@ __all__ = [
     "Visitor",
     "classify",
     "install_log_hygiene",
-    "is_host_address",
+    "host_key_ok",
+    "host_url",
+    "check_joined_name",
+    "new_host_key",
     "is_loopback",
     "merge",
     "new_join_code",
     "normalize_code",
-    "own_addresses",
     "qr_png",
     "redact",
 ]
@@ -110,15 +113,15 @@ SERVER = ServerInfo()
 
 
 def is_loopback(ip: str | None) -> bool:
-    """Is ``ip`` this computer (``127.0.0.0/8``, ``::1``, ``::ffff:127.x``, ``localhost``)?
+    """Is ``ip`` a loopback address (``127.0.0.0/8``, ``::1``, ``::ffff:127.x``)?
 
-    An empty or missing address counts as this computer: Flet sets ``page.client_ip`` from the
-    web socket's peer, which is missing only for a desktop or a Unix-socket client.
+    Meant for the *real* peer address of a connection (the ASGI scope of the WebSocket,
+    :func:`app.guard.peer_of`), never for anything a client says about itself. Packets from
+    a loopback address never come from another device. An empty or missing address, or a
+    name such as ``localhost``, is not one (unknown means: not the host).
     """
     if not ip:
-        return True
-    if ip == "localhost":
-        return True
+        return False
     try:
         addr = ipaddress.ip_address(ip.split("%")[0])
     except ValueError:
@@ -128,48 +131,39 @@ def is_loopback(ip: str | None) -> bool:
     return addr.is_loopback
 
 
-_OWN_TTL: Final = 300.0
-_own_cache: tuple[float, frozenset[str]] | None = None
-_named: frozenset[str] | None = None
+# -- the host key ---------------------------------------------------------------------------------
+
+HOST_KEY_PARAM: Final = "key"
+"""The URL parameter of the host key (``http://…:8550/?key=…``)."""
+HOST_KEY_PREF: Final = "rummy_referee.host_key"
+"""Browser storage key where a browser keeps the host key it was opened with."""
+JOINS_PREF: Final = "rummy_referee.joins"
+"""Browser storage key of a phone's join tokens (a JSON list)."""
+_host_key: str = ""
 
 
-def own_addresses() -> frozenset[str]:
-    """This computer's own network addresses (its address on the Wi-Fi, the addresses its
-    host name resolves to, the address the app is bound to), cached for a few minutes.
+def new_host_key() -> str:
+    """Make the host key of this server run (``secrets``, 32 URL-safe characters) and return it.
 
-    A browser on the host's computer that opens the app at the network address
-    (``python -m app --host 0.0.0.0`` opens that one) connects *from* that address.
-    ``python -m app`` calls this once before serving: the host-name lookup (which could
-    wait on a slow name server) is made then and kept.
+    A browser that opens the app with ``?key=<it>`` keeps it in its storage and has the
+    host's rights from then on, from any address, until the server restarts.
     """
-    global _own_cache, _named
-    now = time.monotonic()
-    if _own_cache is not None and now - _own_cache[0] < _OWN_TTL:
-        return _own_cache[1]
-    if _named is None:
-        try:
-            _named = frozenset(socket.gethostbyname_ex(socket.gethostname())[2])
-        except (OSError, UnicodeError):
-            _named = frozenset()
-    found = set(_named)
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:  # the address of the default route (no packet is sent)
-        probe.connect(("10.255.255.255", 1))
-        found.add(probe.getsockname()[0])
-    except OSError:
-        pass
-    finally:
-        probe.close()
-    if SERVER.host not in ("", "0.0.0.0", "::"):
-        found.add(SERVER.host)
-    _own_cache = (now, frozenset(found))
-    return _own_cache[1]
+    global _host_key
+    _host_key = secrets.token_urlsafe(24)
+    remember_secret(_host_key)
+    return _host_key
 
 
-def is_host_address(ip: str | None) -> bool:
-    """Is a client at ``ip`` the host's own computer (loopback, or one of
-    :func:`own_addresses`)? A phone on the network never has one of those addresses."""
-    return is_loopback(ip) or (ip or "").split("%")[0] in own_addresses()
+def host_key_ok(given: object) -> bool:
+    """Is ``given`` this run's host key? (False when no key was made.)"""
+    if not _host_key or not isinstance(given, str) or len(given) > 128:
+        return False
+    return hmac.compare_digest(given.encode(), _host_key.encode())
+
+
+def host_url(base: str) -> str:
+    """``base`` (``http://host:port/``) with the host key, or ``base`` when none was made."""
+    return f"{base.rstrip('/')}/?{HOST_KEY_PARAM}={_host_key}" if _host_key else base
 
 
 # -- the hub --------------------------------------------------------------------------------------
@@ -466,7 +460,14 @@ on a phone without doubt)."""
 CODE_LENGTH: Final = 6
 MAX_TRIES: Final = 5
 """Wrong join codes allowed from one address per :data:`TRY_WINDOW` seconds."""
+GLOBAL_MAX_TRIES: Final = 20
+"""Wrong join codes allowed from all addresses together per :data:`TRY_WINDOW` seconds
+(a phone that changes its address gets no more tries: about 30 bits take ~40 years)."""
 TRY_WINDOW: Final = 60.0
+MAX_TOKENS: Final = 20
+"""Join tokens a phone keeps (one per game joined)."""
+_TOKEN_KEY: Final = secrets.token_bytes(32)
+"""This run's key for join tokens (a restart makes the phones give the code again)."""
 
 
 class AccessError(StoreError):
@@ -474,7 +475,8 @@ class AccessError(StoreError):
 
     Attributes:
         reason: ``join_needed`` (the game's join code is needed), ``host_only`` (only the
-            host's computer may), ``too_many_tries`` (wrong codes; ``wait`` seconds to go).
+            host's computer may), ``too_many_tries`` (wrong codes; ``wait`` seconds to go),
+            ``bad_name`` (a joining phone's name: ``detail`` says why).
     """
 
     code = "forbidden"
@@ -483,6 +485,7 @@ class AccessError(StoreError):
         super().__init__(message)
         self.reason = reason
         self.wait = wait
+        self.detail = ""
 
 
 def new_join_code() -> str:
@@ -494,6 +497,61 @@ def new_join_code() -> str:
 def normalize_code(text: str | None) -> str:
     """A typed code as stored: capitals, without spaces or dashes (``"ab c-23"`` → ``"ABC23"``)."""
     return re.sub(r"[\s\-]", "", text or "").upper()[:32]
+
+
+_LOOKALIKES: Final = str.maketrans(
+    "аеорсхуіјѕкмнтвАЕОРСХУІЈЅКМНТВαεορτυνικΑΕΟΡΤΥΝΙΚ",
+    "aeopcxyijskmhtbaeopcxyijskmhtbaeoptuvikaeoptynik",
+)
+
+
+def _skeleton(text: str) -> str:
+    """``text`` for comparing: NFKC, look-alike Cyrillic/Greek letters as Latin, casefolded,
+    letters and digits only (``"The host’s  Computer!"`` → ``"thehostscomputer"``)."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).casefold()
+    return "".join(c for c in folded if c.isalnum())
+
+
+RESERVED_LABELS: Final = ("The host's computer", "A phone on the network", "Someone")
+"""What the app calls writers without a name; nobody may take one, in any language."""
+
+
+def reserved_names() -> frozenset[str]:
+    """Skeletons (:func:`_skeleton`) of :data:`RESERVED_LABELS` in every language."""
+    from app import i18n
+
+    out: set[str] = set()
+    for lang in i18n.LANGUAGES:
+        with i18n.use_language(lang):
+            out.update(_skeleton(i18n._(label)) for label in RESERVED_LABELS)
+    return frozenset(s for s in out if s)
+
+
+def check_joined_name(name: object) -> str:
+    """The name a joining phone gave, checked on the server like a player's name
+    (:func:`app.games` rules: at most 40 characters, no control, bidi or other invisible
+    characters) and not one of the app's own labels (:data:`RESERVED_LABELS`, any language,
+    any case or spacing, look-alike letters). ``""`` for no name.
+
+    Raises:
+        AccessError: ``bad_name`` (``.detail``: ``reserved`` or ``unreadable``).
+    """
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return ""
+    try:
+        clean = games._check_name(name)
+    except games.GameError as e:
+        err = AccessError("bad_name", e.message)
+        err.detail = "unreadable"
+        raise err from None
+    skel = _skeleton(clean)
+    if any(r == skel or (len(r) >= 10 and r in skel) for r in reserved_names()):
+        err = AccessError("bad_name", "that name is one of the app's own labels")
+        err.detail = "reserved"
+        raise err
+    return clean
 
 
 class Access:
@@ -511,6 +569,8 @@ class Access:
         self._lock = threading.RLock()
         self._codes: dict[str, str | None] = {}
         self._fails: dict[str, deque[float]] = {}
+        self._all_fails: deque[float] = deque()
+        self._pruned = 0.0
 
     # -- the setting
     def visitors(self) -> str:
@@ -566,21 +626,44 @@ class Access:
                 return code
             raise StoreError("the game keeps changing; try again", "conflict")
 
+    def _prune(self, now: float) -> None:
+        """Forget wrong codes older than :data:`TRY_WINDOW` (every address, at most once a
+        window): the table holds at most :data:`GLOBAL_MAX_TRIES` addresses."""
+        while self._all_fails and now - self._all_fails[0] > TRY_WINDOW:
+            self._all_fails.popleft()
+        if now - self._pruned < TRY_WINDOW and len(self._fails) <= GLOBAL_MAX_TRIES:
+            return
+        self._pruned = now
+        for key in [k for k, d in self._fails.items() if not d or now - d[-1] > TRY_WINDOW]:
+            del self._fails[key]
+
     def _throttle(self, key: str, now: float) -> deque[float]:
-        fails = self._fails.setdefault(key, deque())
+        self._prune(now)
+        fails = self._fails.get(key) or deque()
         while fails and now - fails[0] > TRY_WINDOW:
             fails.popleft()
-        if len(fails) >= MAX_TRIES:
-            wait = TRY_WINDOW - (now - fails[0])
+        full = fails if len(fails) >= MAX_TRIES else None
+        if full is None and len(self._all_fails) >= GLOBAL_MAX_TRIES:
+            full = self._all_fails
+        if full is not None:
+            wait = TRY_WINDOW - (now - full[0])
             raise AccessError(
                 "too_many_tries", "too many wrong codes; wait a minute", wait=max(wait, 1.0)
             )
+        if fails:
+            self._fails[key] = fails
         return fails
+
+    def failed_addresses(self) -> int:
+        """How many addresses have wrong codes on record (for tests: pruning)."""
+        with self._lock:
+            return len(self._fails)
 
     def find(self, ip: str | None, code: str, game_ids: Iterable[str]) -> str | None:
         """The first of ``game_ids`` whose join code is ``code``, or None. A miss counts as
-        one wrong code for the address ``ip``: after :data:`MAX_TRIES` in
-        :data:`TRY_WINDOW` seconds the address must wait.
+        one wrong code for the address ``ip`` (the connection's real address): after
+        :data:`MAX_TRIES` in :data:`TRY_WINDOW` seconds the address must wait, and after
+        :data:`GLOBAL_MAX_TRIES` from all addresses together everyone must.
 
         Raises:
             AccessError: ``too_many_tries`` (``.wait`` seconds).
@@ -597,6 +680,8 @@ class Access:
                 if real and hmac.compare_digest(given, real.encode()):
                     return gid
             fails.append(now)
+            self._fails[ip or ""] = fails
+            self._all_fails.append(now)
             return None
 
     def check(self, ip: str | None, game_id: str, code: str) -> bool:
@@ -606,6 +691,38 @@ class Access:
             AccessError: ``too_many_tries``.
         """
         return self.find(ip, code, [game_id]) is not None
+
+    # -- join tokens
+    def _mac(self, game_id: str, code: str, name: str) -> str:
+        msg = "\x1f".join(("join", game_id, code, name)).encode()
+        return hmac.new(_TOKEN_KEY, msg, "sha256").hexdigest()[:32]
+
+    def issue_token(self, game_id: str, name: str = "") -> str | None:
+        """A token that restores this join in a later session of the same browser:
+        ``<game id>.<name, hex>.<MAC>``, the MAC over the game, its join code now and the
+        name (HMAC-SHA256 with this run's key). It stops working when the code changes or
+        the server restarts. None when the game has no code."""
+        try:
+            code = self.code_for(game_id)
+        except StoreError:
+            return None
+        if not code:
+            return None
+        return f"{game_id}.{name.encode().hex()}.{self._mac(game_id, code, name)}"
+
+    def redeem(self, token: object) -> tuple[str, str] | None:
+        """``(game id, name)`` of a valid token of :meth:`issue_token`, else None."""
+        if not isinstance(token, str) or len(token) > 300 or token.count(".") != 2:
+            return None
+        gid, hexname, mac = token.split(".")
+        try:
+            name = bytes.fromhex(hexname).decode()
+            code = self.code_for(gid)
+        except (ValueError, StoreError):
+            return None
+        if not code or not hmac.compare_digest(mac, self._mac(gid, code, name)):
+            return None
+        return gid, name
 
     def holds(self, game_id: str, code: str | None) -> bool:
         """Is ``code`` (remembered by a session that joined) still the game's code?"""
@@ -626,8 +743,9 @@ class Visitor:
     """One browser session's identity and rights.
 
     Attributes:
-        ip: the client address (``page.client_ip``).
-        host: the session runs on the host's computer (loopback address).
+        ip: the connection's real address (the WebSocket's peer, :func:`app.guard.peer_of`;
+            ``None`` unknown): what the wrong-code limit counts by.
+        host: the session has the host's rights (loopback connection or the host key).
         name: the name given when joining (shown to others when this session saves), or ``""``.
         joined: game id → the join code this session gave (checked again at every write, so
             a new code shuts out those who had the old one).
@@ -636,16 +754,36 @@ class Visitor:
     """
 
     ip: str | None = None
-    host: bool = True
+    host: bool = False
     name: str = ""
     joined: dict[str, str] = field(default_factory=dict)
     sub: int | None = None
     number: int = field(default_factory=lambda: next(_SESSION_NUMBERS))
 
     @classmethod
-    def from_ip(cls, ip: str | None) -> Visitor:
-        """A session from ``ip``: the host when it is this computer (:func:`is_host_address`)."""
-        return cls(ip=ip, host=is_host_address(ip))
+    def from_peer(cls, ip: str | None, host_key: object = None) -> Visitor:
+        """A session whose connection's real address is ``ip``: the host when that is
+        loopback or ``host_key`` is this run's host key."""
+        return cls(ip=ip, host=is_loopback(ip) or host_key_ok(host_key))
+
+    def restore(self, access: Access, tokens: object) -> list[str]:
+        """Take back the joins of valid tokens (:meth:`Access.redeem`) kept by the browser.
+        Returns the games joined."""
+        got: list[str] = []
+        if not isinstance(tokens, list):
+            return got
+        for token in tokens[:MAX_TOKENS]:
+            found = access.redeem(token)
+            if found is None:
+                continue
+            gid, name = found
+            code = access.code_for(gid)
+            if code:
+                self.joined[gid] = code
+                got.append(gid)
+                if name and not self.name:
+                    self.name = name
+        return got
 
 
 class SessionStore:
@@ -695,8 +833,10 @@ class SessionStore:
             The game joined, or None for a wrong code.
 
         Raises:
-            AccessError: ``too_many_tries``.
+            AccessError: ``too_many_tries``; ``bad_name`` (:func:`check_joined_name`: the
+            code is then not tried).
         """
+        name = check_joined_name(name)
         if game_id is not None:
             ids: list[str] = [game_id]
         else:
@@ -705,10 +845,15 @@ class SessionStore:
         if found is None:
             return None
         self.visitor.joined[found] = normalize_code(code)
-        if name.strip():
-            self.visitor.name = name.strip()[:40]
+        if name:
+            self.visitor.name = name
             remember_names([self.visitor.name])
         return found
+
+    def tokens(self) -> list[str]:
+        """Join tokens of the games this session joined (kept in the phone's browser)."""
+        out = [self.access.issue_token(g, self.visitor.name) for g in self.visitor.joined]
+        return [t for t in out if t][:MAX_TOKENS]
 
     def _need_host(self, what: str) -> None:
         if not self.visitor.host:
@@ -849,7 +994,7 @@ _secrets: set[str] = set()
 _names: set[str] = set()
 _pattern: re.Pattern[str] | None = None
 _pattern_lock = threading.Lock()
-_PARAM = re.compile(r"(?i)\b(code=)[^&\s\"'#]+")
+_PARAM = re.compile(r"(?i)\b((?:code|key)=)[^&\s\"'#]+")
 MASK: Final = "***"
 LIBRARY_LOGGERS: Final = (
     "flet",

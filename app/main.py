@@ -10,18 +10,27 @@ Each session (browser tab, phone) gets its own language (:mod:`app.i18n`), the f
    offers;
 3. the last choice made in Settings on any device (``Store`` setting ``"language"``);
 4. the server's system locale (``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``), else English.
+
+Each session's rights (:func:`session_visitor`) come from the server's side only: the real
+address of its connection (:func:`app.guard.peer_of`: loopback is this computer, the host)
+or this run's host key (``?key=`` in the address ``python -m app`` opens and prints; the
+browser keeps it, ``live.HOST_KEY_PREF``), and a phone's join tokens kept in its browser
+(``live.JOINS_PREF``, checked by :meth:`app.live.Access.redeem`). Nothing the browser says
+about itself (``page.client_ip``, the platform …) counts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode
 
 import flet as ft
 
-from app import i18n
+from app import guard, i18n, live
 from app.ui.shell import App
 
 if TYPE_CHECKING:
@@ -74,15 +83,58 @@ async def session_language(page: ft.Page, store: StoreLike) -> str:
     return device or browser or store_choice(store) or i18n.default_language()
 
 
+def split_key(route: str) -> tuple[str, str | None]:
+    """``/game/x?key=K&a=1`` → ``("/game/x?a=1", "K")``: the route without the host key."""
+    path, _sep, qs = route.partition("?")
+    pairs = parse_qsl(qs, keep_blank_values=True)
+    key = next((v for k, v in pairs if k == live.HOST_KEY_PARAM), None)
+    rest = [(k, v) for k, v in pairs if k != live.HOST_KEY_PARAM]
+    return (path + ("?" + urlencode(rest) if rest else "")), key
+
+
+async def session_visitor(page: ft.Page, store: Any) -> live.Visitor:
+    """Who this session is (see the module docstring). A valid host key in the address is
+    kept in the browser and taken out of the address; join tokens are taken back."""
+    from app.ui import sharing
+
+    peer = guard.peer_of(page)
+    route, url_key = split_key(page.route or "/")
+    prefs = ft.SharedPreferences()
+    stored_key, stored_joins = await asyncio.gather(
+        _ask(lambda: prefs.get(live.HOST_KEY_PREF)), _ask(lambda: prefs.get(live.JOINS_PREF))
+    )
+    ip = peer.ip if peer is not None else None
+    loopback = peer is not None and peer.loopback
+    url_ok = live.host_key_ok(url_key)
+    visitor = live.Visitor(ip=ip, host=loopback or url_ok or live.host_key_ok(stored_key))
+    if url_key is not None:
+        page.route = route  # the key does not stay in the address bar
+    if url_ok and url_key is not None and stored_key != url_key:
+        key = url_key
+        await _ask(lambda: prefs.set(live.HOST_KEY_PREF, key))
+    if visitor.host:
+        guard.mark_host(page)
+    elif isinstance(stored_joins, str):
+        try:
+            tokens = json.loads(stored_joins[:20_000])
+        except ValueError:
+            tokens = None
+        visitor.restore(sharing.access_for(store), tokens)
+    return visitor
+
+
 def make_main(store: StoreLike) -> Callable[[ft.Page], Awaitable[None]]:
     """The ``main`` that Flet calls for each new session (browser tab)."""
     i18n.set_language(i18n.system_language())
 
     async def main(page: ft.Page) -> None:
-        lang = await session_language(page, store)
+        had_key = split_key(page.route or "/")[1] is not None
+        lang, visitor = await asyncio.gather(
+            session_language(page, store), session_visitor(page, store)
+        )
         from app.ui import sharing  # this session's rights, and live updates from the others
 
-        app = App(sharing.session_store(store, page), page, language=lang)
+        app = App(sharing.session_store(store, visitor), page, language=lang)
         sharing.attach(app)
 
         async def locale_changed(_e: Any = None) -> None:
@@ -94,5 +146,7 @@ def make_main(store: StoreLike) -> Callable[[ft.Page], Awaitable[None]]:
 
         page.on_locale_change = locale_changed
         app.start()
+        if had_key:  # show the address without the host key (browser history)
+            page.navigate(page.route or "/")
 
     return main

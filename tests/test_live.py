@@ -15,7 +15,6 @@ import os
 import struct
 import subprocess
 import sys
-import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,15 +50,6 @@ def r101(winner: str, other: str, rest: int) -> dict[str, Any]:
 
 
 # -- fixtures ------------------------------------------------------------------------------------
-OWN_ADDRESS = "192.0.2.200"
-"""This computer's network address, as the tests pretend it is."""
-
-
-@pytest.fixture(autouse=True)
-def own_address(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(live, "_own_cache", (time.monotonic(), frozenset({OWN_ADDRESS})))
-
-
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
     s = Store(tmp_path / "games.json")
@@ -79,7 +69,7 @@ def access(store: Store) -> live.Access:
 
 def session(store: Store, access: live.Access, hub: Hub, ip: str = HOST_IP) -> App:
     """A browser session from ``ip``, subscribed to ``hub``, showing the games list."""
-    app = App(SessionStore(store, access, Visitor.from_ip(ip), hub))
+    app = App(SessionStore(store, access, Visitor.from_peer(ip), hub))
     sharing.attach(app, hub)
     app.show("/")
     return app
@@ -94,7 +84,7 @@ def ss(app: App) -> SessionStore:
 @pytest.fixture
 def game(store: Store, access: live.Access, hub: Hub) -> Game:
     """A Rummy 101 game of Ala and Ola with one round (Ala +101, Ola −12), made by the host."""
-    host = SessionStore(store, access, Visitor.from_ip(HOST_IP), hub)
+    host = SessionStore(store, access, Visitor.from_peer(HOST_IP), hub)
     g = host.create_game(games.new_game("rummy101", ["Ala", "Ola"]))
     return host.save_game(games.add_round(g, r101("Ala", "Ola", 12)), g.version)
 
@@ -266,7 +256,8 @@ def test_a_phone_that_dropped_off_catches_up_when_it_reconnects(
     store: Store, access: live.Access, hub: Hub, game: Game
 ) -> None:
     page = FakePage(HOST_IP)
-    app = App(sharing.session_store(store, page, hub), page)  # type: ignore[arg-type]
+    visitor = Visitor.from_peer(HOST_IP)
+    app = App(sharing.session_store(store, visitor, hub), page)  # type: ignore[arg-type]
     sharing.attach(app, hub)
     app.start()
     app.go(f"/game/{game.id}")
@@ -520,9 +511,9 @@ def test_undo_after_someone_elses_change_is_refused(
         ("127.0.0.2", True),
         ("::1", True),
         ("::ffff:127.0.0.1", True),
-        ("", True),
-        (None, True),
-        (OWN_ADDRESS, True),  # a browser on the host's computer using its network address
+        ("", False),  # unknown is not the host
+        (None, False),
+        ("localhost", False),  # a name is never a connection's address
         ("192.168.1.23", False),
         ("10.0.0.5", False),
         ("fe80::1", False),
@@ -530,24 +521,30 @@ def test_undo_after_someone_elses_change_is_refused(
         ("not an address", False),
     ],
 )
-def test_the_host_is_whoever_comes_from_this_computer(ip: str | None, host: bool) -> None:
-    assert live.is_host_address(ip) is host
-    assert Visitor.from_ip(ip).host is host
-    assert live.is_loopback(ip) is (host and ip != OWN_ADDRESS)
+def test_the_host_is_a_connection_from_this_computer(ip: str | None, host: bool) -> None:
+    assert live.is_loopback(ip) is host
+    assert Visitor.from_peer(ip).host is host
 
 
-def test_own_addresses_include_the_default_route_address(
+def test_the_host_key_gives_the_hosts_rights_from_any_address(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from app.__main__ import lan_address
+    monkeypatch.setattr(live, "_host_key", "")
+    assert not live.host_key_ok("")  # no key made: nothing matches
+    key = live.new_host_key()
+    assert len(key) >= 32 and live.host_url("http://h:1/") == f"http://h:1/?key={key}"
+    assert Visitor.from_peer(PHONE_IP, key).host
+    for wrong in (None, "", key[:-1], key + "x", key.upper(), 12345, [key]):
+        assert not Visitor.from_peer(PHONE_IP, wrong).host, wrong
+    assert "key=***" in live.redact(f"GET /?key={key} HTTP/1.1")
 
-    monkeypatch.setattr(live, "_own_cache", None)
-    monkeypatch.setattr(live, "SERVER", live.ServerInfo("198.51.100.9", 8550))
-    own = live.own_addresses()
-    assert "198.51.100.9" in own
-    lan = lan_address()
-    if lan:
-        assert lan in own
+
+def test_the_route_loses_the_host_key() -> None:
+    from app.main import split_key
+
+    assert split_key("/game/x?key=K&code=C") == ("/game/x?code=C", "K")
+    assert split_key("/?key=K") == ("/", "K")
+    assert split_key("/share") == ("/share", None)
 
 
 def test_join_codes_are_short_and_unambiguous() -> None:
@@ -685,16 +682,93 @@ def test_wrong_codes_are_limited_per_address(store: Store, game: Game) -> None:
     now = [1000.0]
     access = live.Access(store, clock=lambda: now[0])
     code = access.ensure_code(game.id)
-    phone = SessionStore(store, access, Visitor.from_ip(PHONE_IP), Hub())
+    phone = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
     for _ in range(live.MAX_TRIES):
         assert phone.join(game.id, "ZZZZZZ") is None
     with pytest.raises(AccessError) as e:
         phone.join(game.id, code)  # even the right code waits now
     assert e.value.reason == "too_many_tries" and 0 < e.value.wait <= live.TRY_WINDOW
-    other = SessionStore(store, access, Visitor.from_ip("192.168.1.99"), Hub())
+    other = SessionStore(store, access, Visitor.from_peer("192.168.1.99"), Hub())
     assert other.join(game.id, code) == game.id  # another address is not held up
     now[0] += live.TRY_WINDOW + 1
     assert phone.join(game.id, code) == game.id
+
+
+def test_wrong_codes_from_changing_addresses_meet_the_global_cap(store: Store, game: Game) -> None:
+    now = [1000.0]
+    access = live.Access(store, clock=lambda: now[0])
+    code = access.ensure_code(game.id)
+    n = 0
+    for n in range(live.GLOBAL_MAX_TRIES):  # a phone that takes a new address every try
+        phone = SessionStore(store, access, Visitor.from_peer(f"10.1.{n // 250}.{n % 250}"), Hub())
+        assert phone.join(game.id, "ZZZZZZ") is None
+    fresh = SessionStore(store, access, Visitor.from_peer("10.9.9.9"), Hub())
+    with pytest.raises(AccessError) as e:
+        fresh.join(game.id, code)
+    assert e.value.reason == "too_many_tries"
+    assert access.failed_addresses() == n + 1
+    now[0] += live.TRY_WINDOW + 1
+    assert fresh.join(game.id, code) == game.id
+    assert access.failed_addresses() == 0  # the old records are pruned
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "The host's computer",
+        "the HOST\u2019S   computer",
+        "The h\u043est's computer",  # a Cyrillic o
+        "Komputer gospodarza",  # the Polish label (app/locale/pl)
+        "A phone on the network",
+        "The host's computer (really)",
+        "Someone",
+        "Bartek\u202e",  # a bidi override
+        "Ola\x07",
+        "x" * 41,
+    ],
+)
+def test_a_joining_phone_cannot_take_a_label_or_hide_characters(
+    store: Store, game: Game, name: str
+) -> None:
+    access = live.Access(store)
+    code = access.ensure_code(game.id)
+    phone = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
+    if name == "Komputer gospodarza":
+        from app import i18n
+
+        with i18n.use_language("pl"):
+            name = i18n._("The host's computer")
+    with pytest.raises(AccessError) as e:
+        phone.join(game.id, code, name)
+    assert e.value.reason == "bad_name"
+    assert not phone.can_edit(game.id)  # and the code was not used up
+    assert phone.join(game.id, code, "  Bartek  ") == game.id
+    assert phone.visitor.name == "Bartek"
+
+
+def test_a_join_token_brings_the_rights_back_and_cannot_be_forged(store: Store, game: Game) -> None:
+    access = live.Access(store)
+    code = access.ensure_code(game.id)
+    phone = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
+    assert phone.join(game.id, code, "Bartek") == game.id
+    [token] = phone.tokens()
+    later = Visitor.from_peer("192.168.1.77")  # the phone came back with another address
+    assert later.restore(access, [token]) == [game.id] and later.name == "Bartek"
+    assert SessionStore(store, access, later, Hub()).can_edit(game.id)
+    gid, hexname, mac = token.split(".")
+    forged = [
+        f"{gid}.{b'Ewa'.hex()}.{mac}",  # another name
+        f"{gid}.{hexname}.{'0' * 32}",
+        f"{'f' * 32}.{hexname}.{mac}",  # another game
+        token + "x",
+        "",
+        None,
+        42,
+    ]
+    for bad in forged:
+        assert Visitor.from_peer(PHONE_IP).restore(access, [bad]) == [], bad
+    access.new_code(game.id)  # a new code: old tokens stop working
+    assert Visitor.from_peer(PHONE_IP).restore(access, [token]) == []
 
 
 def test_share_screen_shows_the_code_as_text_and_qr(

@@ -69,11 +69,31 @@ def access_for(store: Any) -> live.Access:
     return held[1]
 
 
-def session_store(store: Any, page: ft.Page | None, hub: live.Hub | None = None) -> SessionStore:
-    """The store as the session on ``page`` may use it (the host's when the page's client
-    address is this computer, see :func:`app.live.is_host_address`)."""
-    ip = getattr(page, "client_ip", None) if page is not None else None
-    return SessionStore(store, access_for(store), live.Visitor.from_ip(ip), hub)
+def session_store(store: Any, visitor: live.Visitor, hub: live.Hub | None = None) -> SessionStore:
+    """The store as the session of ``visitor`` may use it. The visitor is made by
+    :func:`app.main.make_main` from the server's side only (the connection's real address,
+    the host key): never from a page field the browser can set."""
+    return SessionStore(store, access_for(store), visitor, hub)
+
+
+def remember_joins(app: App) -> None:
+    """Keep this session's join tokens in the browser's storage (``live.JOINS_PREF``), so a
+    later session of this phone (the screen went dark, the page was reloaded) keeps keeping
+    score without the code."""
+    ss = session_of(app)
+    page = app.page
+    if ss is None or page is None or ss.is_host:
+        return
+    import json
+
+    tokens = json.dumps(ss.tokens())
+
+    async def keep() -> None:
+        with contextlib.suppress(Exception):  # a browser that refuses storage: code again
+            await ft.SharedPreferences().set(live.JOINS_PREF, tokens)
+
+    with contextlib.suppress(Exception):
+        page.run_task(keep)
 
 
 def session_of(app: App) -> SessionStore | None:
@@ -192,6 +212,8 @@ def on_change(app: App, change: Change) -> str:
                     text += " " + _("Yours will be round {n}.").format(n=len(game.rounds) + 1)
                 app.notify(text)
         return "noted"
+    if change.kind == "game" and len(parts) == 2 and _update_sheet(app, change):
+        return "refreshed"
     _refresh(app)
     return "refreshed"
 
@@ -200,6 +222,42 @@ def _refresh(app: App) -> None:
     """Rebuild the screen shown, query included (``App.refresh`` drops it)."""
     query = urlencode(app.query)
     app.show(app.route + (f"?{query}" if query else ""))
+
+
+def _update_sheet(app: App, change: Change) -> bool:
+    """Bring the score sheet a phone shows up to date in place after a save (a new row, new
+    totals, the chart's new point: :meth:`app.ui.score_sheet.ScoreSheet.update_from`) and send
+    only what changed. Watching phones share the game loaded once per change
+    (:func:`app.ui.score_sheet.shared_game`). False when the sheet must be rebuilt instead:
+    no page (logic tests: the rebuild is what the update is checked against), another
+    screen, a game this session may no longer see, or one gone from the store."""
+    from app import i18n
+    from app.ui import score_sheet
+
+    screen = app.screen
+    gid = change.game_id
+    if app.page is None or gid is None or not isinstance(screen, score_sheet.ScoreSheet):
+        return False
+    if screen.game.id != gid:
+        return False
+    if screen.game.version >= change.version:
+        return True  # shown already (or a late message about an older version)
+    ss = session_of(app)
+    if ss is not None and not ss.can_view(gid):
+        return False
+    game = None if is_host(app) else score_sheet.latest_shared(gid, change.version)
+    if game is None:
+        try:
+            game = app.store.load_game(gid)
+        except StoreError:
+            return False
+    with i18n.use_language(app.language):
+        changed = screen.update_from(game)
+    try:
+        app.page.update(*changed)
+    except Exception:  # noqa: BLE001 - the session closed meanwhile
+        log.debug("update after close", exc_info=True)
+    return True
 
 
 # -- words -----------------------------------------------------------------------------------------
@@ -533,8 +591,10 @@ def gate(app: App, route: str, parts: list[str]) -> Screen | None:
         try:
             if ss.join(gid, code) is None:
                 error = _("That join code is not right. Ask the host for the code on their screen.")
+            else:
+                remember_joins(app)
         except AccessError as e:
-            error = too_many(e)
+            error = access_message(e)
         except StoreError:
             return None  # no such game: the router says so
     if error is not None or (_changing_route(parts) and not ss.can_edit(gid)):
@@ -629,7 +689,7 @@ class JoinScreen:
         try:
             gid = ss.join(self.game_id, code, self.name.value or "")
         except AccessError as e:
-            show_error(self.error, too_many(e))
+            show_error(self.error, access_message(e))
             return
         except StoreError:
             gid = None
@@ -640,6 +700,7 @@ class JoinScreen:
             )
             return
         show_error(self.error, None)
+        remember_joins(self.app)
         self.app.notify(_("Joined: you can keep score in this game."))
         self.app.go(self.then or f"/game/{gid}")
 
@@ -680,7 +741,7 @@ class ShareScreen:
                             ft.Text(
                                 _(
                                     "It listens on this computer only. To share the table on "
-                                    "the Wi-Fi, start it with: python -m app --host 0.0.0.0"
+                                    "the Wi-Fi, start it with: ./run.sh --host 0.0.0.0"
                                 ),
                                 size=15,
                                 selectable=True,
@@ -828,6 +889,10 @@ def access_message(e: AccessError) -> str:
         return _("Only the host's computer can do that.")
     if e.reason == "too_many_tries":
         return too_many(e)
+    if e.reason == "bad_name":
+        if e.detail == "reserved":
+            return _("That name is what the app calls the host or a phone. Choose another one.")
+        return _("That name has a character that cannot be shown. Choose another one.")
     return _("This phone can only watch this game: enter the table's join code to keep score.")
 
 
@@ -848,5 +913,6 @@ __all__ = [
     "save",
     "session_of",
     "session_store",
+    "remember_joins",
     "share_button",
 ]

@@ -159,9 +159,26 @@ class Phone:
     def button(self, name: str | re.Pattern[str]) -> Any:
         return self.role("button", name).first
 
+    def into_view(self, loc: Any) -> None:
+        """Scroll a control into the middle of the screen with the mouse wheel before tapping
+        it: a click on a control drawn off-screen (or under the snack bar at the bottom) lands
+        on whatever Flutter draws there (FLET_NOTES.md)."""
+        height = PHONE["height"]
+        for _ in range(6):
+            box = loc.bounding_box()
+            if box is None:
+                return
+            top, bottom = box["y"], box["y"] + box["height"]
+            if top >= 70 and bottom <= height - 80:
+                return
+            self.page.mouse.move(PHONE["width"] / 2, height / 2)
+            self.page.mouse.wheel(0, (top + bottom) / 2 - height / 2)
+            time.sleep(0.4)
+
     def tap(self, name: str | re.Pattern[str], role: str = "button") -> None:
         loc = self.role(role, name).first
         loc.wait_for(timeout=15_000)
+        self.into_view(loc)
         loc.click()
         time.sleep(0.25)
 
@@ -181,6 +198,7 @@ class Phone:
         for attempt in range(5):
             box = self.role("textbox", name).first
             box.wait_for(timeout=15_000)
+            self.into_view(box)
             box.click()
             time.sleep(0.3 + 0.3 * attempt)
             label = self.page.evaluate(

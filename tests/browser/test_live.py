@@ -3,16 +3,17 @@
 The app is served shared (``--host 0.0.0.0``). Each phone is its own Chromium context (own
 cookies and storage, so its own Flet session), at 360×740:
 
-- the *host's* phones open ``http://127.0.0.1:<port>/`` — this computer, so they are the host
-  (and so is a browser here that opens the app's network address, as ``python -m app``
-  does: it connects from this computer's own address; checked when the machine has one);
+- the *host's* phones open ``http://127.0.0.1:<port>/`` — a loopback connection, so they are
+  the host; a browser that opens the network address is the host only with the host key
+  that ``python -m app`` prints and opens (``?key=…``, kept in the browser afterwards);
 - a *visitor's* phone must come from another device, which one machine cannot be. It opens
   ``http://127.0.0.1:<port>/`` with the header ``X-Forwarded-For: 198.51.100.7``: uvicorn (the
   server under Flet) takes the client address from that header when — and only when — the
   connection comes from loopback (its default ``forwarded_allow_ips``), so Flet's
   ``page.client_ip`` is 198.51.100.7 and everything after that is what a phone on the Wi-Fi
-  gets. (A real phone cannot use the header to pass for the host: its connection is not from
-  loopback, so the header is ignored.)
+  gets. (A real phone cannot use the header: its connection is not from loopback, so uvicorn
+  ignores it; ``app/guard.py`` pins ``forwarded_allow_ips`` to ``127.0.0.1``. The identity is
+  read from the connection, never from ``page.client_ip``: tests/test_attack.py.)
 
 Rummy 101 scores (RULES.md §3): the finisher +101, an opened player minus the points left.
 """
@@ -270,14 +271,24 @@ def test_the_qr_address_joins_at_once(phones: Callable[..., Phone], shared: Shar
     assert Path(shared.log).exists()
 
 
-def test_a_browser_on_the_host_using_the_network_address_is_the_host(
+def test_the_host_key_address_makes_a_browser_the_host_and_it_keeps_the_key(
     phones: Callable[..., Phone], shared: SharedServer
 ) -> None:
-    from app.__main__ import lan_address
-
-    lan = lan_address()
-    if not lan:
-        pytest.skip("this machine has no network address")
-    here = phones(url=f"http://{lan}:{shared.port}/").open("/")
-    here.wait_text("New game")
-    assert here.button("Share this table").count() == 1
+    log = shared.log.read_text(errors="replace")
+    m = re.search(r"host's address.*?: (http://\S+\?key=(\S+))", log)
+    assert m, log[-1000:]
+    url, key = m.group(1), m.group(2)
+    # a phone (visitor address) given the host's address is the host ...
+    phone = phones(visitor=True, url=url.split("?")[0])
+    phone.open("/?key=" + key)
+    phone.wait_text("New game")
+    assert phone.button("Share this table").count() == 1
+    assert "key=" not in phone.page.url  # taken out of the address bar
+    # ... and stays the host on a later visit without the key (kept in its storage)
+    phone.open("/")
+    phone.wait_text("New game")
+    assert phone.button("Share this table").count() == 1
+    # a wrong key gives nothing
+    other = phones(visitor=True).open("/?key=" + key[:-1] + ("A" if key[-1] != "A" else "B"))
+    other.wait_text("Join a table with its code")
+    assert other.button("Share this table").count() == 0

@@ -1,0 +1,690 @@
+"""The session boundary: what a browser may send to the server, and who it is.
+
+Flet 1.0.5 trusts its web client: it applies a client's ``UPDATE_CONTROL_PROPS`` to any
+declared field of any control (``page.client_ip`` included), walks the whole control tree for
+an event sent to an unknown control id, keeps a disconnected session an hour and sends Python
+tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (called by
+``python -m app`` before the server starts) replaces Flet's per-connection class with
+:class:`GuardedConnection`, which sits between the WebSocket and Flet's session:
+
+- **Who it is** comes from the server side only: the peer address of the WebSocket (the ASGI
+  scope, read before any client message; uvicorn replaces it with ``X-Forwarded-For`` only for
+  connections from ``127.0.0.1``, its ``forwarded_allow_ips``, pinned here), kept as a
+  :class:`Peer` for the session (:func:`peer_of`). ``app.main`` adds the host key
+  (:func:`mark_host`). No page field the client sends is used for rights.
+- **Property updates** are taken only for input controls and only the fields a person changes
+  (:data:`INPUT_PROPS`: a text field's ``value`` and ``selection``, a switch's ``value``, a
+  chip's ``selected`` …) with a type and size check (a text field's ``max_length``, else
+  :data:`TEXT_MAX`); a dialog may only be closed. Everything else — page fields included — is
+  dropped. The page fields of the first message (``REGISTER_CLIENT``) are filtered the same
+  way (:data:`REGISTER_PAGE_FIELDS`; never ``client_ip``), the route capped at
+  :data:`ROUTE_MAX`.
+- **Events** go only to a control id the session's index holds (one dictionary look-up, no
+  tree walk) and only to a handler the control has; ``connect``/``disconnect``/``close`` are
+  the server's own and are refused from a client.
+- **Limits** per connection (:class:`Limits`): frame size, frames and bytes per second
+  (token buckets), wrong messages (a bucket too: a few dropped fields do not add up over an
+  evening); a bigger message only as the answer to a pending photo picker
+  (:data:`PHOTO_METHODS`, a few a minute); one ``REGISTER_CLIENT`` per connection; at most
+  :data:`MAX_TASKS` handlers running. A connection over a limit is closed (WebSocket code
+  1008), its session deleted, and a visitor's address refused for :data:`BAN_SECONDS`.
+  Per address: at most :data:`MAX_SESSIONS_PER_ADDRESS` sessions and
+  :data:`MAX_CONNECTIONS_PER_ADDRESS` open connections (this computer is not limited).
+  A visitor's session is kept :data:`VISITOR_TIMEOUT` seconds after it disconnects
+  (the host's :data:`HOST_TIMEOUT`).
+- **No traceback** reaches a client: ``SESSION_CRASHED`` carries a plain sentence; the
+  traceback stays in the server's log (masked by :func:`app.live.install_log_hygiene`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+log = logging.getLogger("app.guard")
+
+# -- limits ---------------------------------------------------------------------------------------
+VISITOR_FRAME_MAX: Final = 64 * 1024
+"""Bytes in one WebSocket message from a visitor (a typed value is a few hundred)."""
+HOST_FRAME_MAX: Final = 8 * 1024 * 1024
+"""Bytes in one message from the host (a pasted game export); also uvicorn's ``ws_max_size``,
+so a bigger message is refused before it is read whole."""
+PHOTO_METHODS: Final = frozenset({"pick_files"})
+"""Client calls whose answer may be big (a photo picked ``with_data``): while one is pending, a
+visitor may send :data:`BIG_FRAMES_PER_MINUTE` messages up to :data:`HOST_FRAME_MAX`."""
+BIG_FRAMES_PER_MINUTE: Final = 3
+ROUTE_MAX: Final = 512
+"""Characters in a route (``/game/<32 hex>/round/12/edit?code=…`` is about 70)."""
+TEXT_MAX: Final = 2_000
+"""Characters of a visitor's text field without its own ``max_length``."""
+HOST_TEXT_MAX: Final = 4_000_000
+"""Characters of the host's text field without its own ``max_length`` (a pasted export)."""
+MAX_TASKS: Final = 32
+"""Event handlers of one connection running at once."""
+MAX_SESSIONS_PER_ADDRESS: Final = 12
+MAX_CONNECTIONS_PER_ADDRESS: Final = 16
+BAN_SECONDS: Final = 60.0
+VISITOR_TIMEOUT: Final = int(os.environ.get("RUMMY_REFEREE_VISITOR_TIMEOUT") or 120)
+"""Seconds a disconnected visitor's session is kept (a phone whose screen went dark; it comes
+back in a new session with its join tokens). ``RUMMY_REFEREE_VISITOR_TIMEOUT`` for tests."""
+HOST_TIMEOUT: Final = 3600
+CLOSE_POLICY: Final = 1008
+SERVER_EVENTS: Final = frozenset({"connect", "disconnect", "close"})
+PAGE_EVENTS: Final = frozenset(
+    {
+        "route_change",
+        "view_pop",
+        "app_lifecycle_state_change",
+        "platform_brightness_change",
+        "locale_change",
+        "media_change",
+        "resize",
+        "keyboard_event",
+    }
+)
+REGISTER_PAGE_FIELDS: Final[dict[str, Any]] = {
+    "route": str,
+    "width": (int, float),
+    "height": (int, float),
+    "media": dict,
+    "window": dict,
+    "platform": str,
+    "platform_brightness": str,
+    "pwa": bool,
+    "web": bool,
+    "debug": bool,
+    "test": bool,
+    "wasm": bool,
+    "pyodide": bool,
+    "multi_view": bool,
+}
+"""Page fields the client may give when it registers (what Flutter reports about the screen).
+``client_ip``, ``client_user_agent`` and the rest are the server's."""
+
+
+@dataclass
+class Limits:
+    """One connection's budget.
+
+    Attributes:
+        frame_max: bytes per message.
+        rate: messages per second (refill) and ``burst`` (bucket size).
+        bytes_rate: bytes per second (refill) and ``bytes_burst``.
+        strikes: wrong messages (bogus ids, refused fields) allowed in a burst before
+            closing (one more is allowed every second).
+        text_max: characters of a text field without its own ``max_length``.
+    """
+
+    frame_max: int
+    rate: float
+    burst: float
+    bytes_rate: float
+    bytes_burst: float
+    strikes: int
+    text_max: int
+
+
+VISITOR_LIMITS: Final = Limits(VISITOR_FRAME_MAX, 50.0, 300.0, 128e3, 1e6, 100, TEXT_MAX)
+HOST_LIMITS: Final = Limits(HOST_FRAME_MAX, 500.0, 3000.0, 8e6, 32e6, 2000, HOST_TEXT_MAX)
+
+
+class Flood(Exception):
+    """The connection went over a limit: close it (and refuse its address a while)."""
+
+
+class Refused(Exception):
+    """The connection may not go on (too many sessions from its address): close it."""
+
+
+@dataclass
+class Bucket:
+    """A token bucket (``take`` fails when empty)."""
+
+    rate: float
+    size: float
+    level: float = math.inf
+    at: float = field(default_factory=time.monotonic)
+
+    def take(self, n: float, now: float) -> bool:
+        self.level = min(self.size, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < n:
+            return False
+        self.level -= n
+        return True
+
+
+# -- who it is ------------------------------------------------------------------------------------
+@dataclass
+class Peer:
+    """The server's knowledge of a session's browser.
+
+    Attributes:
+        ip: the WebSocket's peer address from the ASGI scope ("" when unknown).
+        loopback: the peer is this computer (see :func:`app.live.is_loopback`).
+        host: the session has the host's rights (loopback, or the host key: :func:`mark_host`).
+    """
+
+    ip: str
+    loopback: bool
+    host: bool
+
+
+_PEERS: weakref.WeakKeyDictionary[Any, Peer] = weakref.WeakKeyDictionary()
+_SESSIONS: dict[str, weakref.WeakSet[Any]] = {}
+_CONNECTIONS: dict[str, int] = {}
+_BANNED: dict[str, float] = {}
+
+
+def peer_of(page: Any) -> Peer | None:
+    """The :class:`Peer` of the session ``page`` belongs to (None: not served by the guard,
+    e.g. a logic test's page; treat as a visitor with no address)."""
+    session = _page_session(page)
+    return _PEERS.get(session) if session is not None else None
+
+
+def _page_session(page: Any) -> Any:
+    try:
+        return page.session
+    except Exception:  # noqa: BLE001 - not a Flet page
+        return None
+
+
+def mark_host(page: Any) -> None:
+    """Give the session of ``page`` the host's limits (it showed the host key)."""
+    session = _page_session(page)
+    peer = _PEERS.get(session) if session is not None else None
+    if peer is None:
+        return
+    peer.host = True
+    conn = getattr(session, "connection", None)
+    if isinstance(conn, GuardedConnection):
+        conn.host_limits()
+
+
+def _live_sessions(ip: str) -> int:
+    held = _SESSIONS.get(ip)
+    if not held:
+        return 0
+    return sum(1 for s in held if not getattr(s, "_Session__closed", False))
+
+
+def _banned(ip: str, now: float) -> bool:
+    until = _BANNED.get(ip)
+    if until is None:
+        return False
+    if now >= until:
+        _BANNED.pop(ip, None)
+        return False
+    return True
+
+
+def _ban(ip: str) -> None:
+    now = time.monotonic()
+    for k in [k for k, v in _BANNED.items() if v <= now]:
+        _BANNED.pop(k, None)
+    _BANNED[ip] = now + BAN_SECONDS
+
+
+# -- field checks ---------------------------------------------------------------------------------
+def _text_ok(control: Any, value: Any, limits: Limits) -> bool:
+    if value is None:
+        return True
+    if not isinstance(value, str):
+        return False
+    ml = getattr(control, "max_length", None)
+    cap = ml if isinstance(ml, int) and ml > 0 else limits.text_max
+    return len(value) <= cap
+
+
+def _selection_ok(_c: Any, value: Any, _l: Limits) -> bool:
+    return value is None or (
+        isinstance(value, dict)
+        and len(value) <= 6
+        and all(isinstance(v, (int, bool, str)) and len(str(v)) <= 16 for v in value.values())
+    )
+
+
+def _bool_ok(_c: Any, value: Any, _l: Limits) -> bool:
+    return value is None or isinstance(value, bool)
+
+
+def _choice_ok(_c: Any, value: Any, _l: Limits) -> bool:
+    return value is None or (isinstance(value, str) and len(value) <= 200)
+
+
+def _number_ok(_c: Any, value: Any, _l: Limits) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _closed_ok(_c: Any, value: Any, _l: Limits) -> bool:
+    return value is False
+
+
+def _dismissed_ok(_c: Any, value: Any, _l: Limits) -> bool:
+    return value is True
+
+
+def _input_props() -> list[tuple[type, dict[str, Any]]]:
+    import flet as ft
+    from flet.controls.dialog_control import DialogControl
+
+    return [
+        (ft.TextField, {"value": _text_ok, "selection": _selection_ok}),
+        (ft.Switch, {"value": _bool_ok}),
+        (ft.Checkbox, {"value": _bool_ok}),
+        (ft.Chip, {"selected": _bool_ok}),
+        (ft.RadioGroup, {"value": _choice_ok}),
+        (ft.Dropdown, {"value": _choice_ok}),
+        (ft.Slider, {"value": _number_ok}),
+        (ft.ExpansionTile, {"expanded": _bool_ok}),
+        (DialogControl, {"open": _closed_ok, "_dismissed": _dismissed_ok}),
+    ]
+
+
+INPUT_PROPS: list[tuple[type, dict[str, Any]]] = []
+"""(control class, {field: check}) — what a client may set (filled by :func:`install`)."""
+
+
+def allowed_props(control: Any) -> dict[str, Any] | None:
+    """The fields a client may set on ``control`` and their checks (None: none)."""
+    for cls, fields in INPUT_PROPS:
+        if isinstance(control, cls):
+            return fields
+    return None
+
+
+def clean_route(route: Any) -> str:
+    """A client's route as the app takes it: text starting with ``/``, at most
+    :data:`ROUTE_MAX` characters, else ``/``."""
+    if not isinstance(route, str) or len(route) > ROUTE_MAX or not route.startswith("/"):
+        return "/"
+    if any(ord(c) < 32 or ord(c) == 127 for c in route):
+        return "/"
+    return route
+
+
+def clean_register(body: Any) -> dict[str, Any] | None:
+    """A ``REGISTER_CLIENT`` body with only the fields allowed (None: malformed)."""
+    if not isinstance(body, dict):
+        return None
+    sid = body.get("session_id") or ""
+    name = body.get("page_name") or ""
+    raw = body.get("page")
+    page: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    if not isinstance(sid, str) or len(sid) > 64 or not isinstance(name, str) or len(name) > 64:
+        return None
+    kept: dict[str, Any] = {}
+    for key, kind in REGISTER_PAGE_FIELDS.items():
+        if (
+            key in page
+            and isinstance(page[key], kind)
+            and not (kind is not bool and isinstance(page[key], bool))
+        ):
+            kept[key] = page[key]
+    kept["route"] = clean_route(page.get("route", "/"))
+    return {"session_id": sid, "page_name": name, "page": kept}
+
+
+# -- the connection -------------------------------------------------------------------------------
+def _plain_error_text(page: Any) -> str:
+    from app import i18n
+
+    with i18n.use_language(i18n.page_language(page)):
+        return i18n._("Something went wrong on the server. Reload the page to go on.")
+
+
+def _make_connection_class() -> type:
+    import msgpack  # type: ignore[import-untyped]
+    from fastapi import WebSocketDisconnect
+    from flet.controls.context import _context_page
+    from flet.messaging.protocol import MessageAction, decode_ext_from_msgpack
+    from flet_web.fastapi.flet_app import FletApp, app_manager  # type: ignore[import-untyped]
+
+    from app import live
+
+    class Guarded(FletApp):  # type: ignore[misc]
+        """Flet's ``FletApp`` with the checks of the module docstring."""
+
+        limits: Limits = VISITOR_LIMITS
+
+        async def handle(self, websocket: Any) -> None:
+            client = websocket.client
+            ip = client.host if client is not None and client.host else ""
+            loopback = live.is_loopback(ip)
+            self.peer_ip = ip
+            self.loopback = loopback
+            self.limits = HOST_LIMITS if loopback else VISITOR_LIMITS
+            self.flooded = False
+            self.registered = False
+            self.tasks: set[asyncio.Task[Any]] = set()
+            self.strikes = 0
+            now = time.monotonic()
+            if not loopback and (
+                _banned(ip, now) or _CONNECTIONS.get(ip, 0) >= MAX_CONNECTIONS_PER_ADDRESS
+            ):
+                await websocket.close(code=CLOSE_POLICY)
+                return
+            self.frames = Bucket(self.limits.rate, self.limits.burst)
+            self.bytes = Bucket(self.limits.bytes_rate, self.limits.bytes_burst)
+            self.wrong = Bucket(1.0, self.limits.strikes)
+            self.big = Bucket(BIG_FRAMES_PER_MINUTE / 60.0, BIG_FRAMES_PER_MINUTE)
+            _CONNECTIONS[ip] = _CONNECTIONS.get(ip, 0) + 1
+            try:
+                await self._serve(websocket, ip)
+            finally:
+                left = _CONNECTIONS.get(ip, 1) - 1
+                if left > 0:
+                    _CONNECTIONS[ip] = left
+                else:
+                    _CONNECTIONS.pop(ip, None)
+
+        async def _serve(self, websocket: Any, ip: str) -> None:
+            self._FletApp__websocket = websocket
+            self._FletApp__client_ip = ip
+            self._FletApp__client_user_agent = websocket.headers.get("user-agent", "")[:400]
+            self._FletApp__oauth_state_id = None  # this app has no sign-in
+            self.pubsubhub = app_manager.get_pubsubhub(self._FletApp__main, loop=self.loop)
+            self.page_url = str(websocket.url).rsplit("/", 1)[0]
+            self.page_name = websocket.url.path.rsplit("/", 1)[0].lstrip("/")
+            if not self._FletApp__upload_endpoint_path:
+                self._FletApp__upload_endpoint_path = (
+                    f"{'' if self.page_name == '' else '/'}{self.page_name}/upload"
+                )
+            await websocket.accept()
+            self._FletApp__send_queue = asyncio.Queue()
+            sender = asyncio.create_task(self._FletApp__send_loop())
+            await self._receive(websocket)
+            queue = self._FletApp__send_queue
+            if queue is not None:
+                queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await sender
+            session = self._FletApp__session
+            if session is None:
+                return
+            unique = self._FletApp__get_unique_session_id(session.id)
+            if self.flooded:
+                await app_manager.delete_session(unique)
+                return
+            peer = _PEERS.get(session)
+            timeout = HOST_TIMEOUT if peer is not None and peer.host else VISITOR_TIMEOUT
+            await app_manager.disconnect_session(unique, timeout)
+
+        async def _receive(self, websocket: Any) -> None:
+            try:
+                while True:
+                    data = await websocket.receive_bytes()
+                    self._budget(len(data))
+                    if not data:
+                        continue
+                    if data[0] == 0x00:
+                        try:
+                            msg = msgpack.unpackb(data[1:], ext_hook=decode_ext_from_msgpack)
+                        except Exception:  # noqa: BLE001 - not msgpack
+                            self._strike()
+                            continue
+                        await self._on_message(msg)
+                    elif data[0] == 0x01 and len(data) >= 5:
+                        channel = self._data_channels.get(int.from_bytes(data[1:5], "little"))
+                        if channel is not None:
+                            channel._deliver(data[5:])
+                        else:
+                            self._strike()
+                    else:
+                        self._strike()
+            except Flood:
+                self.flooded = True
+                if not self.loopback:
+                    _ban(self.peer_ip)
+                log.warning("closed a connection that went over its limits")
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=CLOSE_POLICY)
+            except Refused:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=CLOSE_POLICY)
+            except WebSocketDisconnect:
+                pass
+            except Exception:  # noqa: BLE001 - a text frame, a broken socket
+                log.debug("receive loop ended", exc_info=True)
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=CLOSE_POLICY)
+
+        def host_limits(self) -> None:
+            self.limits = HOST_LIMITS
+            self.frames = Bucket(HOST_LIMITS.rate, HOST_LIMITS.burst)
+            self.bytes = Bucket(HOST_LIMITS.bytes_rate, HOST_LIMITS.bytes_burst)
+            self.wrong = Bucket(1.0, HOST_LIMITS.strikes)
+
+        def _budget(self, size: int) -> None:
+            now = time.monotonic()
+            if size > self.limits.frame_max:
+                if size <= HOST_FRAME_MAX and self._photo_pending() and self.big.take(1, now):
+                    self.big_frame = True
+                    return  # the answer to a photo picker (checked when it is read)
+                raise Flood("frame too big")
+            self.big_frame = False
+            if not self.frames.take(1, now) or not self.bytes.take(size, now):
+                raise Flood("too many messages")
+
+        def _photo_pending(self) -> bool:
+            session = self._FletApp__session
+            pending = getattr(session, "_guard_pending", None) if session is not None else None
+            return bool(pending) and any(pending.get(m) for m in PHOTO_METHODS)
+
+        def _strike(self) -> None:
+            self.strikes += 1
+            if not self.wrong.take(1, time.monotonic()):
+                raise Flood("too many wrong messages")
+
+        async def _on_message(self, msg: Any) -> None:
+            if not isinstance(msg, (list, tuple)) or len(msg) != 2 or not isinstance(msg[1], dict):
+                self._strike()
+                return
+            try:
+                action = MessageAction(msg[0])
+            except (ValueError, TypeError):
+                self._strike()
+                return
+            body = msg[1]
+            session = self._FletApp__session
+            if getattr(self, "big_frame", False) and action != MessageAction.INVOKE_METHOD:
+                raise Flood("a big message that is not a photo")
+            if action == MessageAction.REGISTER_CLIENT:
+                await self._register(body)
+            elif session is None:
+                self._strike()
+            elif action == MessageAction.CONTROL_EVENT:
+                self._event(session, body)
+            elif action == MessageAction.UPDATE_CONTROL_PROPS:
+                self._props(session, body)
+            elif action == MessageAction.INVOKE_METHOD:
+                self._method_result(session, body)
+            else:
+                self._strike()
+
+        async def _register(self, body: Any) -> None:
+            clean = clean_register(body)
+            if self.registered or clean is None:
+                self._strike()
+                return
+            self.registered = True
+            sid = clean["session_id"]
+            again = False
+            if sid:
+                known = await app_manager.get_session(self._FletApp__get_unique_session_id(sid))
+                again = known is not None and known.connection is None
+            ip = self.peer_ip
+            if not again and not self.loopback and _live_sessions(ip) >= MAX_SESSIONS_PER_ADDRESS:
+                raise Refused("too many sessions from one address")
+            await super()._FletApp__on_message([MessageAction.REGISTER_CLIENT, clean])
+            session = self._FletApp__session
+            if session is not None and session not in _PEERS:
+                _PEERS[session] = Peer(ip, self.loopback, self.loopback)
+                _SESSIONS.setdefault(ip, weakref.WeakSet()).add(session)
+                for k in [k for k, v in _SESSIONS.items() if not v and k != ip]:
+                    _SESSIONS.pop(k, None)
+            elif session is not None and _PEERS[session].host and not self.loopback:
+                self.host_limits()
+
+        def _event(self, session: Any, body: dict[str, Any]) -> None:
+            target, name, data = body.get("target"), body.get("name"), body.get("data")
+            if not isinstance(target, int) or not isinstance(name, str) or len(name) > 64:
+                self._strike()
+                return
+            control = session.index.get(target)  # O(1): no search of the control tree
+            if control is None or name in SERVER_EVENTS:
+                self._strike()
+                return
+            if control is session.page:
+                if name not in PAGE_EVENTS:
+                    self._strike()
+                    return
+                if name == "route_change":
+                    route = data.get("route") if isinstance(data, dict) else None
+                    if clean_route(route) != route:
+                        self._strike()
+                        return
+            elif getattr(control, f"on_{name}", None) is None and not (
+                name == "dismiss" and allowed_props(control) is not None
+            ):
+                self._strike()
+                return
+            if len(self.tasks) >= MAX_TASKS:
+                raise Flood("too many events at once")
+            task = asyncio.create_task(_dispatch(session, control, name, data))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+        def _props(self, session: Any, body: dict[str, Any]) -> None:
+            target, props = body.get("id"), body.get("props")
+            if not isinstance(target, int) or not isinstance(props, dict):
+                self._strike()
+                return
+            control = session.index.get(target)
+            if control is None:
+                self._strike()
+                return
+            if control is session.page:
+                return  # the screen's size, the route …: Flutter reports them; never taken
+            checks = allowed_props(control)
+            kept = {
+                k: v
+                for k, v in props.items()
+                if checks is not None and k in checks and checks[k](control, v, self.limits)
+            }
+            if len(kept) != len(props):
+                self._strike()
+            if kept:
+                session.apply_patch(target, kept)
+
+        def _method_result(self, session: Any, body: dict[str, Any]) -> None:
+            cid, call = body.get("control_id"), body.get("call_id")
+            err = body.get("error")
+            if (
+                not isinstance(cid, int)
+                or not isinstance(call, str)
+                or cid not in session.index
+                or not (err is None or isinstance(err, str))
+            ):
+                self._strike()
+                return
+            session.handle_invoke_method_results(cid, call, body.get("result"), err)
+
+    async def _dispatch(session: Any, control: Any, name: str, data: Any) -> None:
+        _context_page.set(session.page)
+        try:
+            await control._trigger_event(name, data)
+        except Exception:  # noqa: BLE001 - a handler failed: log it, tell the person plainly
+            log.error("unhandled error in an on_%s handler", name, exc_info=True)
+            session.error("handler failed")
+
+    return Guarded
+
+
+GuardedConnection: Any = object
+"""The guarded connection class (made by :func:`install`)."""
+_installed = False
+
+
+def install() -> None:
+    """Put the guard between Flet's WebSocket endpoint and its sessions (idempotent).
+
+    Replaces ``flet_web.fastapi.app.FletApp`` (looked up at every connection) with
+    :class:`GuardedConnection`, makes ``Session.error`` send a plain sentence, and makes the
+    uvicorn server Flet starts refuse messages over :data:`HOST_FRAME_MAX` and trust
+    ``X-Forwarded-For`` from ``127.0.0.1`` only.
+    """
+    global GuardedConnection, _installed
+    if _installed:
+        return
+    import importlib
+
+    import uvicorn
+    from flet.messaging.protocol import Message, MessageAction, SessionCrashedBody
+    from flet.messaging.session import Session
+
+    INPUT_PROPS[:] = _input_props()
+    GuardedConnection = _make_connection_class()
+    # the module, not the function ``flet_web.fastapi.app`` that its package exports
+    flet_app_module = importlib.import_module("flet_web.fastapi.app")
+    flet_app_module.FletApp = GuardedConnection  # type: ignore[attr-defined]
+
+    def error(self: Any, message: str) -> None:
+        log.debug("session error (not sent to the client): %s", str(message)[:2000])
+        self._Session__send_message(
+            Message(MessageAction.SESSION_CRASHED, SessionCrashedBody(_plain_error_text(self.page)))
+        )
+
+    Session.error = error  # type: ignore[method-assign]
+    invoke = Session.invoke_method
+
+    async def invoke_method(
+        self: Any, control_id: int, method_name: str, args: Any, timeout: float | None = None
+    ) -> Any:
+        # which client calls are pending: a photo picker's answer may be big (_budget)
+        pending = self.__dict__.setdefault("_guard_pending", {})
+        pending[method_name] = pending.get(method_name, 0) + 1
+        try:
+            return await invoke(self, control_id, method_name, args, timeout)
+        finally:
+            pending[method_name] -= 1
+
+    Session.invoke_method = invoke_method  # type: ignore[method-assign]
+
+    base = uvicorn.Config
+
+    class Config(base):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("ws_max_size", HOST_FRAME_MAX)
+            kwargs["forwarded_allow_ips"] = "127.0.0.1"
+            super().__init__(*args, **kwargs)
+
+    uvicorn.Config = Config  # type: ignore[misc]
+    _installed = True
+
+
+__all__ = [
+    "BAN_SECONDS",
+    "HOST_LIMITS",
+    "INPUT_PROPS",
+    "MAX_SESSIONS_PER_ADDRESS",
+    "ROUTE_MAX",
+    "VISITOR_LIMITS",
+    "VISITOR_TIMEOUT",
+    "Limits",
+    "Peer",
+    "allowed_props",
+    "clean_register",
+    "clean_route",
+    "install",
+    "mark_host",
+    "peer_of",
+]

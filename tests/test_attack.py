@@ -1,0 +1,711 @@
+"""A hostile phone against the live table: Flet's WebSocket protocol spoken by hand.
+
+The app is served for real (``python -m app`` in a child process on a free loopback port,
+``app/guard.py`` installed as in production). Each attacker is a raw WebSocket client
+(:class:`Raw`) that registers like Flet's web client and then sends what a browser never
+would. A *phone on the network* is simulated as in ``tests/browser/test_live.py``: a
+loopback connection with ``X-Forwarded-For``, which uvicorn applies only to connections from
+``127.0.0.1`` (so a real phone cannot use it to pass for the host). Every attacker gets an
+address of its own (a flood bans its address for a minute).
+
+Every test ends with the games file unchanged (:func:`snapshot`: the bytes of the data file
+and the game files) and another session — the host's, opened before the attack — still
+answering (:meth:`Raw.alive`: a route change gets a screen update within
+:data:`ALIVE_WITHIN` seconds; a liveness check, not a timing assertion).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+import websockets
+
+from app import games, guard, live
+from app.store import Store
+from tests.browser.conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+ALIVE_WITHIN = 15.0
+"""Seconds the other session may take to answer (it takes well under one)."""
+CODE = "K7M3QZ"
+_ADDRESSES = itertools.count(1)
+
+REGISTER, PATCH, EVENT, PROPS, INVOKE, CRASHED = 1, 2, 3, 4, 5, 6
+
+
+def phone_address() -> str:
+    """A fresh simulated phone address (TEST-NET-2)."""
+    n = next(_ADDRESSES)
+    return f"198.51.{100 + n // 250}.{n % 250 + 1}"
+
+
+# -- the served app ------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Served:
+    port: int
+    data: Path
+    proc: subprocess.Popen[bytes]
+    log: Path
+    game_id: str
+    host_key: str
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+def snapshot(data: Path) -> dict[str, bytes]:
+    """The bytes of the games file and every game file (backups and the lock aside)."""
+    out = {data.name: data.read_bytes()}
+    for folder in data.parent.iterdir():
+        if folder.is_dir() and folder.name.startswith(data.name) and "backup" not in folder.name:
+            for f in sorted(folder.rglob("*")):
+                if f.is_file():
+                    out[str(f.relative_to(data.parent))] = f.read_bytes()
+    return out
+
+
+def serve(folder: Path) -> Served:
+    data = folder / "games.json"
+    with Store(data) as store:
+        g = store.create_game(games.new_game("rummy101", ["Ala", "Ola"]))
+        entry = {
+            "finish": "normal",
+            "players": [
+                {"name": "Ala", "winner": True},
+                {"name": "Ola", "opened": "melds", "hand_value": 12, "jokers": 0},
+            ],
+        }
+        g2 = dataclasses.replace(games.add_round(g, entry), join_code=CODE)
+        gid = store.save_game(g2, g.version).id
+    port = free_port()
+    log = folder / "server.log"
+    env = dict(os.environ, CI="true", PYTHONUNBUFFERED="1")
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    args = ["--host", "127.0.0.1", "--port", str(port), "--data", str(data), "--no-browser"]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace")
+        m = re.search(r"\?key=([A-Za-z0-9_\-]+)", text)
+        if m and "Press Ctrl+C" in text:
+            return Served(port, data, proc, log, gid, m.group(1))
+        if proc.poll() is not None:
+            raise RuntimeError(text[-2000:])
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the app did not start")
+
+
+def stop(srv: Served) -> None:
+    if srv.proc.poll() is None:
+        srv.proc.terminate()
+        try:
+            srv.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            srv.proc.kill()
+            srv.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    srv = serve(tmp_path_factory.mktemp("attack"))
+    yield srv
+    stop(srv)
+
+
+# -- a raw client --------------------------------------------------------------------------------
+class Raw:
+    """A Flet web client written by hand (or by an attacker).
+
+    It registers, answers the server's method calls (``answers``: storage key → value;
+    everything else None), keeps every control the server sent (``controls``: id → the
+    control's dict as sent) and every string it ever received (``strings``).
+    """
+
+    def __init__(self, srv: Served, address: str | None = None) -> None:
+        self.srv = srv
+        self.address = address
+        self.answers: dict[str, Any] = {}
+        self.controls: dict[int, dict[str, Any]] = {}
+        self.strings: set[str] = set()
+        self.crashes: list[str] = []
+        self.stored: dict[str, Any] = {}
+        self.patches = 0
+        self.flips = 0
+        self.closed = asyncio.Event()
+        self.ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def connect(self, route: str = "/", page: dict[str, Any] | None = None) -> Raw:
+        headers = {"X-Forwarded-For": self.address} if self.address else {}
+        self.ws = await websockets.connect(
+            self.srv.ws, additional_headers=headers, max_size=None, open_timeout=20
+        )
+        self._reader = asyncio.create_task(self._read())
+        fields = {"route": route, "width": 360.0, "height": 740.0, "web": True}
+        fields.update(page or {})
+        await self.send(REGISTER, {"session_id": "", "page_name": "", "page": fields})
+        if not await self.wait(lambda: self.patches > 0 and self.find("Text"), 30):
+            raise ConnectionError("the server sent no screen")
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                action, body = msgpack.unpackb(raw[1:], strict_map_key=False)
+                self._walk(body)
+                if action == PATCH:
+                    self.patches += 1
+                elif action == CRASHED:
+                    self.crashes.append(str(body))
+                elif action == INVOKE:
+                    await self._answer(body)
+        except Exception:  # noqa: BLE001 - closed by the server: that is what we look for
+            pass
+        finally:
+            self.closed.set()
+
+    async def _answer(self, body: dict[str, Any]) -> None:
+        args = body.get("args") or {}
+        result = None
+        if body.get("name") == "get":
+            result = self.answers.get(args.get("key"))
+        elif body.get("name") == "set":
+            self.stored[args.get("key")] = args.get("value")
+            result = True
+        reply = {"control_id": body["control_id"], "call_id": body["call_id"], "result": result}
+        reply["error"] = None
+        await self.send(INVOKE, reply)
+
+    def _walk(self, obj: Any) -> None:
+        if isinstance(obj, dict):
+            if "_i" in obj and "_c" in obj:
+                self.controls.setdefault(obj["_i"], {}).update(obj)
+            for v in obj.values():
+                self._walk(v)
+        elif isinstance(obj, (list, tuple)):
+            for v in obj:
+                self._walk(v)
+        elif isinstance(obj, str):
+            self.strings.add(obj)
+
+    async def send(self, action: int, body: Any) -> None:
+        await self.send_raw(b"\x00" + msgpack.packb([action, body]))
+
+    async def send_raw(self, data: bytes) -> None:
+        try:
+            await self.ws.send(data)
+        except websockets.ConnectionClosed:
+            self.closed.set()
+
+    async def event(self, target: int, name: str, data: Any = None) -> None:
+        await self.send(EVENT, {"target": target, "name": name, "data": data})
+
+    async def props(self, target: int, props: dict[str, Any]) -> None:
+        await self.send(PROPS, {"id": target, "props": props})
+
+    async def go(self, route: str) -> None:
+        await self.props(1, {"route": route})
+        await self.event(1, "route_change", {"route": route})
+
+    def find(self, kind: str, **want: Any) -> list[int]:
+        return [
+            i
+            for i, c in self.controls.items()
+            if c.get("_c") == kind and all(c.get(k) == v for k, v in want.items())
+        ]
+
+    def saw(self, pattern: str) -> bool:
+        rx = re.compile(pattern)
+        return any(rx.search(s) for s in self.strings)
+
+    async def wait(self, cond: Callable[[], Any], within: float = 10.0) -> bool:
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            if cond():
+                return True
+            if self.closed.is_set():
+                return bool(cond())
+            await asyncio.sleep(0.05)
+        return bool(cond())
+
+    async def alive(self) -> float:
+        """Change the route and wait for the screen update: seconds it took."""
+        before = self.patches
+        start = time.monotonic()
+        self.flips += 1
+        await self.go(f"/settings?n={self.flips}")  # a new route every time
+        ok = await self.wait(lambda: self.patches > before, ALIVE_WITHIN)
+        assert ok and not self.closed.is_set(), "the other session did not answer"
+        return time.monotonic() - start
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await asyncio.wait([self._reader], timeout=5)
+        assert not [c for c in self.crashes if "Traceback" in c or 'File "' in c], self.crashes
+
+
+def attack(
+    srv: Served, body: Callable[[Raw], Awaitable[None]], witness_is_host: bool = True
+) -> None:
+    """Run ``body(witness)`` with the host's session open; then check the games file is as
+    it was and the witness still answers."""
+    before = snapshot(srv.data)
+
+    async def run() -> None:
+        witness = await Raw(srv, None if witness_is_host else phone_address()).connect()
+        try:
+            await body(witness)
+            await witness.alive()
+        finally:
+            await witness.close()
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+    assert snapshot(srv.data) == before, "the game changed"
+
+
+def is_host(c: Raw) -> bool:
+    return c.saw("^Share this table$")
+
+
+# -- identity ------------------------------------------------------------------------------------
+SPELLINGS = ["127.0.0.1", "::1", "", "localhost", "127.0.0.2", "::ffff:127.0.0.1", None, 1]
+
+
+def test_client_ip_in_every_spelling_gives_nothing(served: Served) -> None:
+    async def body(_w: Raw) -> None:
+        for spelling in SPELLINGS:
+            forged = {"client_ip": spelling, "client_user_agent": "x", "platform": "linux"}
+            phone = await Raw(served, phone_address()).connect(page=forged)
+            await phone.props(1, {"client_ip": spelling})  # right after registering
+            await phone.go("/new")
+            assert await phone.wait(lambda p=phone: p.saw("Only the host's computer can start"))
+            for route in ("/share", f"/share?game={served.game_id}"):
+                await phone.go(route)
+                await phone.wait(lambda p=phone: p.saw("^Join a table$"))
+            await phone.go(f"/game/{served.game_id}/round")
+            await asyncio.sleep(0.2)
+            assert not is_host(phone), spelling
+            assert not phone.saw(CODE) and not phone.saw(CODE[:3] + " " + CODE[3:]), spelling
+            await phone.close()
+
+    attack(served, body)
+
+
+def test_the_host_is_loopback_or_the_host_key(served: Served) -> None:
+    async def body(witness: Raw) -> None:
+        assert is_host(witness)  # a connection from this computer
+        keyed = await Raw(served, phone_address()).connect(route=f"/?key={served.host_key}")
+        assert await keyed.wait(lambda: is_host(keyed))  # the key, from a phone's address
+        from app.live import HOST_KEY_PREF
+
+        assert keyed.stored.get(HOST_KEY_PREF) == served.host_key  # kept by the browser
+        kept = Raw(served, phone_address())
+        kept.answers[HOST_KEY_PREF] = served.host_key  # a later visit, key from storage
+        await kept.connect()
+        assert await kept.wait(lambda: is_host(kept))
+        for wrong in ("", served.host_key[:-1], served.host_key.upper(), "x" * 5000):
+            bad = Raw(served, phone_address())
+            bad.answers[HOST_KEY_PREF] = wrong
+            await bad.connect(route=f"/?key={wrong[:400]}")
+            await bad.go("/share")
+            await asyncio.sleep(0.3)
+            assert not is_host(bad), wrong[:20]
+            await bad.close()
+        await keyed.close()
+        await kept.close()
+
+    attack(served, body)
+
+
+# -- the session boundary ------------------------------------------------------------------------
+def test_patched_props_of_the_page_and_non_input_controls_are_dropped(served: Served) -> None:
+    async def body(_w: Raw) -> None:
+        phone = await Raw(served, phone_address()).connect(route=f"/game/{served.game_id}")
+        page_props = {
+            "client_ip": "127.0.0.1",
+            "route": "/share",
+            "views": [],
+            "title": "x",
+            "on_route_change": None,
+            "data": {"host": True},
+        }
+        await phone.props(1, page_props)
+        for cid, c in list(phone.controls.items()):
+            if c.get("_c") in ("TextField", "Page"):
+                continue
+            await phone.props(cid, {"on_click": True, "visible": False, "data": "x", "value": 1})
+        for cid in phone.find("FilledButton") + phone.find("IconButton"):
+            await phone.event(cid, "click")
+        await phone.go(f"/game/{served.game_id}/round")
+        assert await phone.wait(lambda: phone.saw("^Join a table$"))
+        assert not phone.closed.is_set()  # dropped quietly: not over the wrong-message limit
+        assert not is_host(phone) and not phone.crashes
+        await phone.close()
+
+    attack(served, body)
+
+
+def test_a_text_field_keeps_its_max_length_on_the_server(served: Served) -> None:
+    async def body(_w: Raw) -> None:
+        phone = await Raw(served, phone_address()).connect(route=f"/join?game={served.game_id}")
+        await phone.wait(lambda: phone.find("TextField"))
+        code_field = next(i for i in phone.find("TextField") if phone.controls[i].get("max_length"))
+        join = phone.find("FilledButton")[0]
+        # the right code padded past the field's 12 characters: refused, so no join
+        await phone.props(code_field, {"value": CODE + " " * 60_000})
+        await phone.event(join, "click")
+        assert await phone.wait(lambda: phone.saw("The join code has 6 letters and digits"))
+        assert not phone.saw("^Joined")
+        await phone.close()
+
+    attack(served, body)
+
+
+def test_bogus_control_ids_close_the_session_and_cost_the_others_nothing(
+    served: Served,
+) -> None:
+    async def body(witness: Raw) -> None:
+        phone = await Raw(served, phone_address()).connect(route=f"/game/{served.game_id}")
+        start = time.monotonic()
+        for n in range(10_000):
+            await phone.send(EVENT, {"target": 10_000_000 + n, "name": "click", "data": None})
+            if phone.closed.is_set():
+                break
+        assert await phone.wait(lambda: phone.closed.is_set(), 20)
+        took = time.monotonic() - start
+        print(f"bogus events: closed after {n + 1} in {took:.2f} s")
+        await witness.alive()
+        # the address is refused for a while; another phone is not
+        again = Raw(served, phone.address)
+        with pytest.raises(Exception):  # noqa: B017 - refused before the handshake ends
+            await again.connect()
+        other = await Raw(served, phone_address()).connect()
+        await other.alive()
+        await other.close()
+
+    attack(served, body)
+
+
+def test_an_event_flood_is_closed(served: Served) -> None:
+    async def body(witness: Raw) -> None:
+        phone = await Raw(served, phone_address()).connect()
+        target = phone.find("OutlinedButton")[0]  # a real button with a real handler
+        for _ in range(5000):
+            await phone.event(target, "click")
+            if phone.closed.is_set():
+                break
+        assert await phone.wait(lambda: phone.closed.is_set(), 20)
+        await witness.alive()
+
+    attack(served, body)
+
+
+def test_server_only_and_malformed_events_are_refused(served: Served) -> None:
+    async def body(witness: Raw) -> None:
+        phone = await Raw(served, phone_address()).connect(route=f"/game/{served.game_id}")
+        for name, data in [
+            ("close", None),
+            ("disconnect", None),
+            ("route_change", "x"),
+            ("route_change", {"route": 5}),
+            ("route_change", {"route": "/" + "a" * 10_000}),
+            ("route_change", {"route": "no-slash"}),
+            ("view_pop", {"route": ["x"]}),
+        ]:
+            await phone.event(1, name, data)
+        await phone.send(REGISTER, {"session_id": "", "page_name": "", "page": {}})  # again
+        await phone.send(99, {})
+        await phone.send_raw(b"\x00\xc1garbage")
+        await phone.send_raw(b"\x07")
+        await phone.alive()  # still served, nothing crashed
+        assert not phone.crashes
+        await phone.close()
+
+    attack(served, body)
+
+
+def test_huge_values_and_routes(served: Served) -> None:
+    async def body(witness: Raw) -> None:
+        phone = await Raw(served, phone_address()).connect(route=f"/join?game={served.game_id}")
+        field = phone.find("TextField")[0]
+        await phone.props(field, {"value": "A" * (16 * 1024 * 1024)})  # 16 MB
+        assert await phone.wait(lambda: phone.closed.is_set(), 30)
+        await witness.alive()
+        big = Raw(served, phone_address())
+        with pytest.raises(Exception):  # noqa: B017 - closed: 4 MB is over a visitor's frame
+            await big.connect(route="/" + "r" * (4 * 1024 * 1024))
+        await witness.alive()
+        # a long route within the frame size is taken as "/"
+        long = await Raw(served, phone_address()).connect(route="/game/" + "x" * 30_000)
+        assert long.saw("^Unfinished games$|^Join a table with its code$")
+        await long.close()
+
+    attack(served, body)
+
+
+def test_sessions_per_address_are_capped(served: Served) -> None:
+    async def body(witness: Raw) -> None:
+        address = phone_address()
+        held = [await Raw(served, address).connect() for _ in range(guard.MAX_SESSIONS_PER_ADDRESS)]
+        extra = Raw(served, address)
+        with pytest.raises(Exception):  # noqa: B017 - closed instead of a new session
+            await extra.connect()
+        await witness.alive()
+        for c in held:
+            await c.close()
+
+    attack(served, body)
+
+
+# -- joining -------------------------------------------------------------------------------------
+async def join(phone: Raw, name: str = "") -> None:
+    """Type the code (and a name) into the join screen and press Join, like a person."""
+    await phone.wait(lambda: len(phone.find("TextField")) >= 2)
+    code_field, name_field = phone.find("TextField")[:2]
+    await phone.props(code_field, {"value": CODE})
+    await phone.props(name_field, {"value": name})
+    await phone.event(phone.find("FilledButton")[0], "click")
+
+
+def test_a_forged_join_token_gives_nothing(served: Served) -> None:
+    async def body(_w: Raw) -> None:
+        gid = served.game_id
+        bartek = await Raw(served, phone_address()).connect(route=f"/join?game={gid}")
+        await join(bartek, "Bartek")
+        assert await bartek.wait(lambda: live.JOINS_PREF in bartek.stored)
+        [token] = json.loads(bartek.stored[live.JOINS_PREF])
+        await bartek.close()
+        # the same phone later, in a new session and from a new address: still joined
+        back = Raw(served, phone_address())
+        back.answers[live.JOINS_PREF] = json.dumps([token])
+        await back.connect(route=f"/game/{gid}/round")
+        assert await back.wait(lambda: back.saw("(started|dealt) this round"))
+        assert not back.saw("^Join a table$")
+        await back.close()
+        g, hexname, mac = token.split(".")
+        for forged in (
+            f"{g}.{b'Ewa'.hex()}.{mac}",
+            f"{g}.{hexname}.{mac[:-1]}0",
+            f"{'0' * 32}.{hexname}.{mac}",
+            "x" * 60_000,
+            "[[[[",
+        ):
+            thief = Raw(served, phone_address())
+            thief.answers[live.JOINS_PREF] = json.dumps([forged]) if forged != "[[[[" else forged
+            await thief.connect(route=f"/game/{gid}/round")
+            assert await thief.wait(lambda t=thief: t.saw("^Join a table$")), forged[:30]
+            await thief.close()
+
+    attack(served, body)
+
+
+@pytest.mark.parametrize(
+    "name", ["The host's computer", "THE HOST’S COMPUTER", "Bartek\u202e", "A phone on the network"]
+)
+def test_a_phone_cannot_take_the_hosts_name(served: Served, name: str) -> None:
+    async def body(_w: Raw) -> None:
+        phone = await Raw(served, phone_address()).connect(route=f"/join?game={served.game_id}")
+        await join(phone, name)
+        assert await phone.wait(lambda: phone.saw("Choose another one"))
+        assert live.JOINS_PREF not in phone.stored  # not joined
+        await phone.close()
+
+    attack(served, body)
+
+
+def test_code_guessing_with_changing_addresses_meets_the_global_cap(
+    tmp_path: Path,
+) -> None:
+    srv = serve(tmp_path)  # its own server: this test uses the whole wrong-code budget
+    try:
+
+        async def body(_w: Raw) -> None:
+            refused = 0
+            for n in range(live.GLOBAL_MAX_TRIES + 5):
+                wrong = f"ZZZZ{n % 10}{(n // 10) % 10}".replace("0", "A").replace("1", "B")
+                phone = await Raw(srv, phone_address()).connect(
+                    route=f"/game/{srv.game_id}?code={wrong}"
+                )
+                await phone.wait(lambda p=phone: p.saw("join code is not right|Too many"))
+                refused += phone.saw("Too many wrong codes")
+                await phone.close()
+            assert refused >= 5
+            late = await Raw(srv, phone_address()).connect(route=f"/game/{srv.game_id}?code={CODE}")
+            assert await late.wait(lambda: late.saw("Too many wrong codes"))  # even the right one
+            await late.close()
+
+        attack(srv, body)
+    finally:
+        stop(srv)
+
+
+# -- the guard's parts, in this process ----------------------------------------------------------
+def test_a_crash_tells_the_client_a_plain_sentence_only() -> None:
+    from flet.messaging.session import Session
+
+    guard.install()
+
+    class Conn:
+        pubsubhub = None
+
+        def __init__(self) -> None:
+            self.sent: list[Any] = []
+
+        def send_message(self, m: Any) -> None:
+            self.sent.append(m)
+
+    conn = Conn()
+    Session(conn).error('Traceback (most recent call last):\n  File "app/live.py", line 1')  # type: ignore[arg-type]
+    [msg] = conn.sent
+    assert msg.action.value == CRASHED
+    assert "Traceback" not in msg.body.message and "live.py" not in msg.body.message
+    assert msg.body.message.startswith("Something went wrong on the server")
+
+
+def test_register_keeps_only_the_screen_fields_and_a_sane_route() -> None:
+    body = {
+        "session_id": "abc",
+        "page_name": "",
+        "page": {
+            "route": "/game/x",
+            "client_ip": "127.0.0.1",
+            "client_user_agent": "x",
+            "width": 360.0,
+            "web": True,
+            "views": [],
+            "height": True,  # a bool is not a size
+        },
+    }
+    got = guard.clean_register(body)
+    assert got == {
+        "session_id": "abc",
+        "page_name": "",
+        "page": {"route": "/game/x", "width": 360.0, "web": True},
+    }
+    for bad in ("x" * 600, "no-slash", 5, None, "/a\x00b"):
+        assert guard.clean_route(bad) == "/"
+    assert guard.clean_register({"session_id": "s" * 65, "page_name": "", "page": {}}) is None
+    assert guard.clean_register("x") is None
+
+
+def test_only_input_fields_are_open_to_the_client() -> None:
+    import flet as ft
+
+    guard.install()
+    assert set(guard.allowed_props(ft.TextField()) or {}) == {"value", "selection"}
+    assert set(guard.allowed_props(ft.Switch()) or {}) == {"value"}
+    assert set(guard.allowed_props(ft.AlertDialog()) or {}) == {"open", "_dismissed"}
+    for c in (ft.Text("x"), ft.FilledButton("x"), ft.Container(), ft.Column()):
+        assert guard.allowed_props(c) is None, c
+    checks = guard.allowed_props(ft.TextField(max_length=12)) or {}
+    assert checks["value"](ft.TextField(max_length=12), "A" * 12, guard.VISITOR_LIMITS)
+    assert not checks["value"](ft.TextField(max_length=12), "A" * 13, guard.VISITOR_LIMITS)
+    assert not checks["value"](ft.TextField(), "A" * (guard.TEXT_MAX + 1), guard.VISITOR_LIMITS)
+    assert not checks["value"](ft.TextField(), 5, guard.VISITOR_LIMITS)
+    dialog = guard.allowed_props(ft.AlertDialog()) or {}
+    assert dialog["open"](None, False, guard.VISITOR_LIMITS)
+    assert not dialog["open"](None, True, guard.VISITOR_LIMITS)  # the client only closes
+
+
+def test_a_visitors_session_is_forgotten_sooner_than_the_hosts(tmp_path: Path) -> None:
+    os.environ["RUMMY_REFEREE_VISITOR_TIMEOUT"] = "1"
+    try:
+        srv = serve(tmp_path)
+    finally:
+        os.environ.pop("RUMMY_REFEREE_VISITOR_TIMEOUT")
+    try:
+
+        async def session_id(c: Raw) -> str:
+            ids = [s for s in c.strings if re.fullmatch(r"[A-Za-z0-9]{16}", s)]
+            return ids[0]
+
+        async def rejoin(address: str | None, sid: str) -> bool:
+            """Register again with the session id: the same session (True) or a new one."""
+            again = Raw(srv, address)
+            again.ws = await websockets.connect(
+                srv.ws,
+                additional_headers={"X-Forwarded-For": address} if address else {},
+                max_size=None,
+            )
+            again._reader = asyncio.create_task(again._read())
+            page = {"route": "/", "width": 360.0, "height": 740.0}
+            await again.send(REGISTER, {"session_id": sid, "page_name": "", "page": page})
+            assert await again.wait(lambda: again.find("Page"), 20)
+            same = sid in again.strings
+            await again.close()
+            return same
+
+        async def run() -> None:
+            host = await Raw(srv).connect()
+            phone = await Raw(srv, phone_address()).connect()
+            ids = {"host": await session_id(host), "phone": await session_id(phone)}
+            await host.close()
+            await phone.close()
+            assert await rejoin(phone.address, ids["phone"])  # back at once: the same session
+            await asyncio.sleep(12)  # Flet looks for expired sessions every 10 s
+            assert await rejoin(None, ids["host"])
+            assert not await rejoin(phone.address, ids["phone"])  # the phone's is gone
+
+        asyncio.run(asyncio.wait_for(run(), 90))
+    finally:
+        stop(srv)
+
+
+def test_a_joined_phone_may_send_a_photo_but_nothing_else_that_big(served: Served) -> None:
+    async def body(_w: Raw) -> None:
+        gid = served.game_id
+        phone = await Raw(served, phone_address()).connect(route=f"/join?game={gid}")
+        picked: list[dict[str, Any]] = []
+        real_answer = phone._answer
+
+        async def answer(b: dict[str, Any]) -> None:
+            if b.get("name") == "pick_files":  # a 1 MB photo, as the browser sends it
+                picked.append(b)
+                photo = {"name": "rack.jpg", "size": 1 << 20, "bytes": b"\xff" * (1 << 20)}
+                reply = {"control_id": b["control_id"], "call_id": b["call_id"]}
+                await phone.send(INVOKE, {**reply, "result": [photo], "error": None})
+                return
+            await real_answer(b)
+
+        phone._answer = answer  # type: ignore[method-assign]
+        await join(phone, "Bartek")
+        assert await phone.wait(lambda: live.JOINS_PREF in phone.stored)
+        await phone.go(f"/game/{gid}/round")
+        assert await phone.wait(lambda: phone.saw("From a photo"))
+        outlined = {i: c for i, c in phone.controls.items() if c.get("_c") == "OutlinedButton"}
+        cameras = [i for i, c in outlined.items() if "From a photo" in str(c)]
+        assert cameras, outlined
+        await phone.event(cameras[0], "click")
+        assert await phone.wait(lambda: bool(picked))
+        assert await phone.wait(lambda: phone.saw("photo|Photo|tiles"), 20)
+        await asyncio.sleep(0.5)
+        assert not phone.closed.is_set()  # the photo got through
+        # the same size as anything else (here: a typed value) closes the connection
+        await phone.props(phone.find("TextField")[0], {"value": "A" * (1 << 20)})
+        assert await phone.wait(lambda: phone.closed.is_set(), 20)
+
+    attack(served, body)
