@@ -3,14 +3,19 @@ totals, every round (tap one to see, edit or delete it), undo, export, and the w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import dataclasses
+import logging
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
 from app import games, verdict_text
+from app.games import Game
 from app.i18n import _, ngettext
 from app.ui import labels
-from app.ui.chart import totals_chart
+from app.ui.chart import TotalsChart
 from app.ui.export import ExportDialog
 from app.ui.frame import frame
 from app.ui.widgets import (
@@ -29,13 +34,142 @@ from app.ui.widgets import (
     signed,
 )
 
+log = logging.getLogger("app")
+_C = TypeVar("_C", bound=ft.Control)
+
 if TYPE_CHECKING:
-    from app.games import Game, Standings
+    from app.games import Standings
     from app.ui.shell import App
 
 
 SHOWN_ROUNDS = 12
-"""Rounds the table shows at first (the last ones); the rest on request."""
+"""Rounds the table shows at first (the last ones); earlier ones a page at a time."""
+ROUNDS_PAGE = 50
+"""Rounds per page when paging back (what one screen holds at most, beyond the first view)."""
+SHARED_GAMES = 8
+"""Games whose latest version the watching sessions share (:func:`shared_game`)."""
+
+_shared: OrderedDict[str, Game] = OrderedDict()
+_shared_lock = threading.Lock()
+
+
+def _same_game(a: Game, b: Game) -> bool:
+    """The same stored version: id, version and write times, and all a sheet and the
+    standings read (players, options, agreed end, undo log, every round's scores, winners
+    and times). The round entries and judge details are not compared (a full comparison of a
+    1,000-round game took ~20 ms): two loads of one stored version can only differ there if
+    the game was deleted and imported again under its id and version within the second."""
+    if a is b:
+        return True
+    if (a.id, a.version, a.created, a.updated, len(a.rounds)) != (
+        b.id,
+        b.version,
+        b.created,
+        b.updated,
+        len(b.rounds),
+    ):
+        return False
+    if (a.variant, a.players, a.options, a.first_dealer, a.agreed_rounds, a.agreed_target) != (
+        b.variant,
+        b.players,
+        b.options,
+        b.first_dealer,
+        b.agreed_rounds,
+        b.agreed_target,
+    ):
+        return False
+    if (a.ended, a.notes, a.undo_log, a.pending_penalties) != (
+        b.ended,
+        b.notes,
+        b.undo_log,
+        b.pending_penalties,
+    ):
+        return False
+    return all(
+        x is y or (x.time, x.edited, x.winners, x.scores) == (y.time, y.edited, y.winners, y.scores)
+        for x, y in zip(a.rounds, b.rounds, strict=True)
+    )
+
+
+def shared_game(game: Game) -> Game:
+    """One Game object for every watching session that shows this stored version of a game.
+
+    Phones watching a game each load it from the store; keeping one copy (and so one
+    :func:`app.games.standings`, cached on it) makes a long game cost the server once, not
+    once per phone. The copy kept has no join code. At most :data:`SHARED_GAMES` games are
+    kept (the last used).
+
+    Returns:
+        The kept Game equal to ``game`` (same id, version and content), else ``game``'s copy
+        kept from now on when it is at least as new as the kept one, else ``game`` itself.
+    """
+    with _shared_lock:
+        held = _shared.get(game.id)
+        if held is not None and _same_game(held, game):
+            _shared.move_to_end(game.id)
+            return held
+        if held is not None and held.version > game.version:
+            return game
+        copy = dataclasses.replace(game, join_code=None)
+        copy._cache = game._cache  # same rounds and options objects: the standings still hold
+        _shared[game.id] = copy
+        _shared.move_to_end(game.id)
+        while len(_shared) > SHARED_GAMES:
+            _shared.popitem(last=False)
+        return copy
+
+
+def latest_shared(game_id: str, version: int) -> Game | None:
+    """The shared Game (:func:`shared_game`) of ``game_id`` at ``version``, if one is kept."""
+    with _shared_lock:
+        held = _shared.get(game_id)
+        return held if held is not None and held.version == version else None
+
+
+def forget_shared(game_id: str | None = None) -> None:
+    """Drop the shared copy of a game (None: of every game)."""
+    with _shared_lock:
+        if game_id is None:
+            _shared.clear()
+        else:
+            _shared.pop(game_id, None)
+
+
+def _isolate(control: _C) -> _C:
+    """Mark ``control`` isolated for Flet: updating a control above it no longer walks into
+    its children (a live update sends it alone, when it changed). Flet checks the
+    ``_isolated`` attribute (``BaseControl.is_isolated``)."""
+    object.__setattr__(control, "_isolated", True)
+    return control
+
+
+def _same_control(a: Any, b: Any) -> bool:
+    """``a`` and ``b`` would look and act the same on the screen: same types, same field
+    values all the way down (handlers: both present or both absent; they act on the same
+    game of the same screen)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_control(x, y) for x, y in zip(a, b, strict=True))
+    if not isinstance(a, ft.BaseControl):
+        return bool(a == b)
+    for f in dataclasses.fields(a):
+        if f.name.startswith("_") or f.name in ("data", "parent", "page"):
+            continue
+        x, y = getattr(a, f.name, None), getattr(b, f.name, None)
+        if callable(x) and not isinstance(x, ft.BaseControl):
+            if not callable(y):
+                return False
+        elif not _same_control(x, y):
+            return False
+    return True
+
+
+def _part() -> ft.Column:
+    """A part of the screen: a column laid out as the screen's own (app/ui/widgets.centered)."""
+    return ft.Column([], spacing=14, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def describe_change(game: Game, step: games.UndoStep) -> str:
@@ -51,22 +185,156 @@ def describe_change(game: Game, step: games.UndoStep) -> str:
 class ScoreSheet:
     """The game's main screen.
 
+    The round table shows the last :data:`SHOWN_ROUNDS` rounds and pages back
+    :data:`ROUNDS_PAGE` rounds at a time (:meth:`show_earlier`, :meth:`show_later`,
+    :meth:`show_latest`); the chart draws at most :data:`app.ui.chart.MAX_POINTS` points per
+    player. :meth:`update_from` brings a shown sheet to a newer version of the game in place,
+    giving the same content a new sheet would (tests/test_watchers.py), while keeping the rows
+    and chart points that did not change, so Flet sends a watching phone only what changed.
+
+    Args:
+        app: the session.
+        game: the game as loaded.
+        window: ``(first, end)`` 0-based round indices of a page of the table to show
+            instead of the last rounds (clipped to the game).
+
     Attributes (for tests): ``game``, ``standings``, ``total_texts`` (player -> big total
-    Text), ``round_rows`` (round index -> its clickable row, for the rounds shown; a long game
-    shows its last :data:`SHOWN_ROUNDS` until :meth:`show_all_rounds`), ``enter_button`` (None
-    when the game is over), ``undo_button``.
+    Text), ``round_rows`` (round index -> its clickable row, for the rounds shown),
+    ``window`` (``(first, end)`` of the rounds shown), ``following`` (the table shows the
+    last rounds and follows new ones), ``enter_button`` (None when the game is over),
+    ``undo_button``, ``show_all_button`` (earlier rounds), ``later_button``,
+    ``latest_button``, ``chart`` (:class:`app.ui.chart.TotalsChart`, None without rounds).
     """
 
-    def __init__(self, app: App, game: Game) -> None:
+    def __init__(self, app: App, game: Game, window: tuple[int, int] | None = None) -> None:
+        from app.ui import sharing  # phones without the join code only watch (app/ui/sharing.py)
+
         self.app = app
-        self.game = game
-        self.standings: Standings = games.standings(game)
+        shared = shared_game(game)  # one copy, and one standings, for all watching phones
+        self.game = game if sharing.is_host(app) else shared  # the host's keeps its join code
+        self.standings: Standings = games.standings(shared)
+        self.following = window is None
+        self.window = (0, 0) if window is None else window
+        self.chart: TotalsChart | None = None
+        self.round_rows: dict[int, ft.Control] = {}
+        self._row_keys: dict[int, tuple[Any, ...]] = {}
+        self._row_border = ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.BLUE_GREY_100))
+        self.rows = _isolate(ft.Column([], spacing=0))
+        self.show_all_button = ft.TextButton(
+            "", icon=ft.Icons.EXPAND_LESS, on_click=self.show_earlier
+        )
+        self.later_button = ft.TextButton("", icon=ft.Icons.EXPAND_MORE, on_click=self.show_later)
+        self.latest_button = ft.TextButton(
+            _("Back to the latest rounds"),
+            icon=ft.Icons.VERTICAL_ALIGN_BOTTOM,
+            on_click=self.show_latest,
+        )
+        # the screen in parts that stay put, so that a live update sends only the parts that
+        # change (Flet walks every control below the one it is told to send)
+        self._top, self._chart_part, self._table, self._end = (_part() for _ in range(4))
+        self._table.controls = [
+            heading(_("Rounds")),
+            muted(_("Tap a round to see why, to edit or to delete it.")),
+            self._header_row(),
+            self.show_all_button,
+            self.rows,
+            self.later_button,
+            self.latest_button,
+        ]
+        self._chart_heading = heading(_("Totals over the rounds"))
+        actions = self._compose()
+        title = labels.variant_name(game.variant)
+        parts: list[ft.Control] = [self._top, self._chart_part, self._table, self._end]
+        self.view = frame(app, f"/game/{game.id}", title, parts, back="/", actions=actions)
+
+    # -- live updates and paging ------------------------------------------------------------
+    def update_from(self, game: Game) -> list[ft.Control]:
+        """Show ``game`` (a newer version of this sheet's game) in place: the same content a
+        new :class:`ScoreSheet` of it with this sheet's :attr:`window` would show, keeping the
+        controls that did not change. Call it in the session's language; the caller sends the
+        page.
+
+        Returns:
+            The controls to send (``page.update(*controls)``): the parts that may have
+            changed, never the whole page.
+        """
+        from app.ui import sharing
+
+        shared = shared_game(game)
+        self.game = game if sharing.is_host(self.app) else shared
+        self.standings = games.standings(shared)
+        return self._recompose()
+
+    def show_earlier(self, _e: Any = None) -> None:
+        """Show the page of rounds before the ones shown (a short game: all of it)."""
+        first, end = self.window
+        if first <= 0:
+            return
+        start = max(0, first - ROUNDS_PAGE)
+        if self.following and end - start <= ROUNDS_PAGE:
+            self.window = (start, end)  # it all fits on one page
+        else:
+            self.window = (start, first)
+        self.following = False
+        self._send(self._recompose())
+
+    show_all_rounds = show_earlier
+    """The earlier rounds (the name the first version had)."""
+
+    def show_later(self, _e: Any = None) -> None:
+        """Show the page of rounds after the ones shown."""
+        n = len(self.game.rounds)
+        _first, end = self.window
+        if end >= n:
+            return
+        self.window = (end, min(n, end + ROUNDS_PAGE))
+        self.following = False
+        self._send(self._recompose())
+
+    def show_latest(self, _e: Any = None) -> None:
+        """Back to the last rounds (and follow new ones again)."""
+        self.following = True
+        self._send(self._recompose())
+
+    def _send(self, controls: list[ft.Control]) -> None:
+        """Send changed parts from a handler (the isolated rows are not sent by the page
+        update Flet makes after a handler)."""
+        page = self.app.page
+        if page is not None:
+            try:
+                page.update(*controls)
+            except Exception:  # noqa: BLE001 - session closed, or not shown yet
+                log.debug("sheet update failed", exc_info=True)
+
+    def _recompose(self) -> list[ft.Control]:
+        """Compose again; the controls that may have changed (to send)."""
+        had_table, had_chart = self._table.visible, self.chart
+        actions = self._compose()
+        changed: list[ft.Control] = [self._top, self._end]
+        if self._table.visible != had_table or self.chart is not had_chart:
+            changed += [self._chart_part, self._table]
+        else:
+            changed += [self.show_all_button, self.later_button, self.latest_button]
+        changed.append(self.rows)  # isolated (see _isolate): sent on its own
+        if self.chart is not None:
+            changed.append(self.chart.control)
+        bar = self.view.appbar
+        if isinstance(bar, ft.AppBar):
+            bar.actions = actions
+            changed.append(bar)
+        return changed
+
+    # -- building ---------------------------------------------------------------------------
+    def _compose(self) -> list[ft.Control]:
+        """Fill the screen's parts for :attr:`game` (the chart and the table's rows are kept
+        where they did not change); returns the app bar's actions."""
+        from app.ui import sharing
+
+        app, game = self.app, self.game
         st = self.standings
         players = list(game.players)
         self.total_texts: dict[str, ft.Text] = {}
         controls: list[ft.Control] = []
-        from app.ui import sharing  # phones without the join code only watch (app/ui/sharing.py)
-
         self.editable = sharing.can_edit(app, game.id)
         banner = sharing.access_banner(app, game)
         if banner is not None:
@@ -78,7 +346,7 @@ class ScoreSheet:
         progress = self._progress_line()
         if progress is not None:
             controls.append(progress)
-        self.enter_button: ft.Control | None = None
+        self.enter_button = None
         if not st.finished:
             n = len(game.rounds) + 1
             dealer = players[games.next_dealer(game)]
@@ -99,7 +367,7 @@ class ScoreSheet:
                 height=44,
             )
         )
-        self.timer_button: ft.Control | None = None
+        self.timer_button = None
         if game.variant in ("tile_rummy", "my_rummy") and not st.finished:
             from app.ui.timer import pending_text  # the turn timer (app/ui/timer.py)
 
@@ -124,30 +392,23 @@ class ScoreSheet:
                     bgcolor=ft.Colors.RED_50,
                 )
             )
+        old = self._top.controls
+        if len(old) == len(controls):  # keep what did not change: Flet then sends none of it
+            controls = [a if _same_control(a, b) else b for a, b in zip(old, controls, strict=True)]
+        self._top.controls = controls
         if game.rounds:
-            controls.append(heading(_("Totals over the rounds")))
-            controls.append(totals_chart(players, st.running))
-            controls.append(heading(_("Rounds")))
-            controls.append(muted(_("Tap a round to see why, to edit or to delete it.")))
-            controls.append(self._header_row())
-            self._row_border = ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.BLUE_GREY_100))
-            self.rows = ft.Column([], spacing=0)
-            self.round_rows: dict[int, ft.Control] = {}
-            n_rounds = len(game.rounds)
-            first = max(0, n_rounds - SHOWN_ROUNDS)
-            self.show_all_button = ft.TextButton(
-                ngettext("Show the {n} earlier round", "Show the {n} earlier rounds", first).format(
-                    n=first
-                ),
-                icon=ft.Icons.EXPAND_LESS,
-                on_click=self.show_all_rounds,
-                visible=first > 0,
-            )
-            self._add_rows(range(first, n_rounds))
-            controls += [self.show_all_button, self.rows]
+            if self.chart is None or self.chart.players != players:
+                self.chart = TotalsChart(players, st.running)
+                self._chart_part.controls = [self._chart_heading, self.chart.control]
+            else:
+                self.chart.set_totals(st.running)
         else:
-            self.round_rows = {}
-        controls.append(self._rules_line())
+            self.chart = None
+            self._chart_part.controls = []
+            self.window = (0, 0)
+        self._set_rows()
+        self._chart_part.visible = self._table.visible = bool(game.rounds)
+        self._end.controls = [self._rules_line()]
 
         step = games.last_change(game)
         self.undo_button = icon_button(
@@ -157,24 +418,57 @@ class ScoreSheet:
             disabled=step is None or not self.editable,
         )
         actions: list[ft.Control] = [
+            icon_button(  # the table display (app/ui/table_display.py, issue 12)
+                ft.Icons.FULLSCREEN,
+                _("Show on the table"),
+                lambda _e=None: app.go(f"/game/{game.id}/table"),
+            ),
             self.undo_button,
             icon_button(ft.Icons.IOS_SHARE, _("Export this game"), self._export),
         ]
         share = sharing.share_button(app, game.id)
         if share is not None:
             actions.append(share)
-        title = labels.variant_name(game.variant)
-        self.view = frame(app, f"/game/{game.id}", title, controls, back="/", actions=actions)
+        return actions
 
-    def _add_rows(self, indices: range) -> None:
-        new = [self._round_row(i) for i in indices]
-        self.round_rows.update(zip(indices, new, strict=True))
-        self.rows.controls = [self.round_rows[i] for i in sorted(self.round_rows)]
-
-    def show_all_rounds(self, _e: Any = None) -> None:
-        """Add the earlier rounds to the table (a long game shows its last rounds first)."""
-        self._add_rows(range(0, min(self.round_rows, default=0)))
-        self.show_all_button.visible = False
+    def _set_rows(self) -> None:
+        """The table's rows for :attr:`window` (the last rounds when :attr:`following`),
+        reusing the rows whose round and totals did not change; the paging buttons."""
+        n = len(self.game.rounds)
+        if self.following:
+            first, end = max(0, n - SHOWN_ROUNDS), n
+        else:
+            first, end = self.window
+            end = min(end, n)
+            first = min(first, end)
+            if first == end and n:  # the page is gone (rounds deleted): its last rounds
+                first = max(0, end - ROUNDS_PAGE)
+        self.window = (first, end)
+        st = self.standings
+        old_rows, old_keys = self.round_rows, self._row_keys
+        self.round_rows, self._row_keys = {}, {}
+        for i in range(first, end):
+            key = (
+                tuple(st.round_scores[i].items()),
+                tuple(st.running[i].items()),
+                self.game.rounds[i].edited is not None,
+            )
+            row = old_rows.get(i) if old_keys.get(i) == key else None
+            # a row never changes once built (a changed round gets a new row): isolated,
+            # sending the table does not walk into the rows it keeps
+            self.round_rows[i] = row if row is not None else _isolate(self._round_row(i))
+            self._row_keys[i] = key
+        self.rows.controls = [self.round_rows[i] for i in range(first, end)]
+        start = max(0, first - ROUNDS_PAGE)
+        self.show_all_button.content = _("Earlier rounds ({first}–{last})").format(
+            first=start + 1, last=first
+        )
+        self.show_all_button.visible = first > 0
+        self.later_button.content = _("Later rounds ({first}–{last})").format(
+            first=end + 1, last=min(n, end + ROUNDS_PAGE)
+        )
+        self.later_button.visible = end < n
+        self.latest_button.visible = not self.following and end < n
 
     # -- parts --------------------------------------------------------------------------------
     def _game_problem(self) -> str:
