@@ -1,0 +1,298 @@
+""" "From a photo": read tiles from a picture, let the player check them, then fill a field.
+
+A :class:`PhotoButton` opens the device's file picker (on a phone it offers the camera; it
+works over plain http, the picture travels over the app's own connection). The photo is read
+in a worker thread (:func:`asyncio.to_thread`), so other players' screens never wait. A
+:class:`PhotoReview` then shows the photo with a box on every tile found (orange where the
+reading is unsure) and the tiles read, row by row, in the tile keyboard: tap a row to correct
+it, add a missed tile, delete a false one. Nothing is used until the player taps "Use these
+tiles"; then ``on_confirm(rows)`` gets the rows in notation (``[["R5", "R6", "R7"], ...]``).
+
+Handlers only change control values (no ``.update()``), so the review works in logic tests
+without a page: build it with :meth:`PhotoReview.from_bytes` and call ``confirm``/``cancel``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import cv2
+import flet as ft
+import numpy as np
+
+from app.i18n import _, ngettext
+from app.ui.keyboard import MeldsEditor
+from app.ui.widgets import ERROR_COLOUR, MUTED
+
+Confirmed = Callable[[list[list[str]]], None]
+
+_MESSAGES = {
+    "not_image": lambda: _("This file is not a picture. Take a photo or choose a JPEG or PNG."),
+    "truncated": lambda: _("The picture file is cut short or broken. Try another one."),
+    "too_big": lambda: _("The picture is too large. Take a photo of 60 megapixels or less."),
+    "too_small": lambda: _("The picture is too small to read tiles from."),
+    "no_tiles": lambda: _(
+        "No tiles were found on this photo. Take it closer, from above, in good light."
+    ),
+    "cards": lambda: _("This looks like playing cards, not tiles."),
+}
+
+
+def error_text(code: str) -> str:
+    """The player's message for a reader error code."""
+    f = _MESSAGES.get(code)
+    return f() if f else _("The photo could not be read. Try another one.")
+
+
+def read_safely(data: bytes) -> dict[str, Any]:
+    """Read a photo; never raises: ``{"ok": true, "reading": Reading, "preview": png bytes}``
+    or ``{"ok": false, "error": code}``. Meant for a worker thread."""
+    from app.vision import VisionError, read_photo
+    from app.vision.imageio import decode
+
+    try:
+        reading = read_photo(data)
+        img, scale, _size = decode(data, work_side=900)
+    except VisionError as e:
+        return {"ok": False, "error": e.code}
+    except Exception:  # noqa: BLE001 - a bad photo must not break the screen
+        return {"ok": False, "error": "internal"}
+    return {"ok": True, "reading": reading, "preview": _preview(img, scale, reading)}
+
+
+def _preview(img: np.ndarray, scale: float, reading: Any) -> bytes:
+    """The photo (900 px) with a numbered box on every tile; unsure ones orange."""
+    from app.vision import LOW_CONFIDENCE
+
+    out = img.copy()
+    th = max(2, out.shape[1] // 300)
+    for t in reading.tiles:
+        pts = np.array(t.corners, np.float32) / scale if t.corners else None
+        colour = (0, 200, 0) if t.confidence >= LOW_CONFIDENCE else (0, 140, 255)
+        if pts is not None and len(pts) == 4:
+            cv2.polylines(out, [pts.astype(np.int32)], True, colour, th, cv2.LINE_AA)
+        else:
+            x, y, w, h = (int(v / scale) for v in t.box)
+            cv2.rectangle(out, (x, y), (x + w, y + h), colour, th)
+    ok, buf = cv2.imencode(".png", out)
+    return buf.tobytes() if ok else b""
+
+
+class PhotoReview:
+    """The check screen for one reading: photo with boxes, rows in the tile keyboard.
+
+    Args:
+        variant: the variant (tile copies and jokers as in its rules).
+        reading: an :class:`app.vision.Reading`.
+        preview: the photo with boxes (PNG bytes).
+        on_confirm: gets the rows in notation when the player confirms.
+        on_close: called after confirm or cancel (the owner closes the dialog).
+        players: player count.
+    """
+
+    def __init__(
+        self,
+        variant: str,
+        reading: Any,
+        preview: bytes,
+        on_confirm: Confirmed,
+        on_close: Callable[[], None] | None = None,
+        players: int | None = None,
+    ) -> None:
+        from app.vision import LOW_CONFIDENCE
+
+        self.on_confirm = on_confirm
+        self.on_close = on_close
+        self.reading = reading
+        rows = [[reading.tiles[i].tile for i in r] for r in reading.rows]
+        self.editor = MeldsEditor(variant, _("Tiles read"), players=players)
+        self.editor.set_melds(rows)
+        unsure = [
+            (n + 1, reading.tiles[i].tile)
+            for n, r in enumerate(reading.rows)
+            for i in r
+            if reading.tiles[i].confidence < LOW_CONFIDENCE
+        ]
+        self.unsure = unsure
+        n = len(reading.tiles)
+        summary = ngettext("{n} tile found.", "{n} tiles found.", n).format(n=n)
+        if unsure:
+            check = ", ".join(_("{tile} (row {row})").format(tile=t, row=row) for row, t in unsure)
+            summary += " " + _("Check these: {tiles}").format(tiles=check)
+        self.summary = ft.Text(
+            summary, size=14, color=ERROR_COLOUR if unsure else MUTED, selectable=False
+        )
+        self.image = ft.Image(
+            src=preview,
+            fit=ft.BoxFit.CONTAIN,
+            semantics_label=_("The photo with a box on every tile found"),
+            height=260,
+        )
+        self.confirm_button = ft.Button(
+            content=_("Use these tiles"), icon=ft.Icons.CHECK, on_click=self._confirm_clicked
+        )
+        self.cancel_button = ft.TextButton(content=_("Cancel"), on_click=self._cancel_clicked)
+        self.control = ft.Column(
+            [
+                self.image,
+                ft.Text(
+                    _(
+                        "Boxes show the tiles found; orange ones are unsure. Tap a row to "
+                        "correct it."
+                    ),
+                    size=13,
+                    color=MUTED,
+                ),
+                self.summary,
+                self.editor.control,
+            ],
+            spacing=8,
+            scroll=ft.ScrollMode.AUTO,
+            tight=True,
+        )
+        self.actions: list[ft.Control] = [self.cancel_button, self.confirm_button]
+
+    def value(self) -> list[list[str]]:
+        """The rows as they stand now (empty rows left out)."""
+        return [m for m in self.editor.value if m]
+
+    def confirm(self) -> None:
+        """Hand the rows to the owner and close."""
+        rows = self.value()
+        self.on_confirm(rows)
+        if self.on_close:
+            self.on_close()
+
+    def cancel(self) -> None:
+        """Close without using anything."""
+        if self.on_close:
+            self.on_close()
+
+    def _confirm_clicked(self, _e: Any = None) -> None:
+        self.confirm()
+
+    def _cancel_clicked(self, _e: Any = None) -> None:
+        self.cancel()
+
+
+class PhotoButton:
+    """The "From a photo" button; ``on_confirm(rows)`` is called with the checked rows.
+
+    Attributes:
+        control: the button with its status line.
+        review: the open review, while one is shown.
+    """
+
+    def __init__(
+        self, variant: str, on_confirm: Confirmed, players: int | None = None, label: str = ""
+    ) -> None:
+        self.variant = variant
+        self.players = players
+        self.on_confirm = on_confirm
+        self.review: PhotoReview | None = None
+        self.dialog: ft.AlertDialog | None = None
+        name = _("From a photo")
+        self.button = ft.OutlinedButton(
+            content=name,
+            icon=ft.Icons.PHOTO_CAMERA_OUTLINED,
+            on_click=self._clicked,
+            height=44,
+        )
+        self.label = label  # what the photo fills ("Ann", "Table after"), for the owner
+        self.status = ft.Text("", size=14, color=MUTED, visible=False)
+        self.control = ft.Column([self.button, self.status], spacing=2, tight=True)
+
+    async def _clicked(self, e: Any = None) -> None:
+        picker = ft.FilePicker()
+        try:
+            files = await picker.pick_files(
+                dialog_title=_("Take or choose a photo of the tiles"),
+                file_type=ft.FilePickerFileType.IMAGE,
+                allow_multiple=False,
+                with_data=True,
+            )
+        except Exception:  # noqa: BLE001 - a picker the device lacks
+            self._say(_("This device cannot open a photo here."), error=True)
+            return
+        if not files or files[0].bytes is None:
+            return
+        await self.read(files[0].bytes, e.page if e is not None else None)
+
+    async def read(self, data: bytes, page: Any = None) -> dict[str, Any]:
+        """Read ``data`` in a worker thread and open the review (on ``page`` when given)."""
+        self._say(_("Reading the photo…"))
+        if page is not None:
+            page.update()
+        result = await asyncio.to_thread(read_safely, data)
+        if not result["ok"]:
+            self._say(error_text(result["error"]), error=True)
+            return result
+        self.status.visible = False
+        self.review = PhotoReview(
+            self.variant,
+            result["reading"],
+            result["preview"],
+            self._confirmed,
+            on_close=lambda: self._close(page),
+            players=self.players,
+        )
+        if page is not None:
+            self.dialog = ft.AlertDialog(
+                modal=True,
+                title=ft.Text(_("Tiles on the photo")),
+                content=ft.Container(self.review.control, width=520),
+                actions=self.review.actions,
+                scrollable=True,
+            )
+            page.show_dialog(self.dialog)
+        return result
+
+    def _confirmed(self, rows: list[list[str]]) -> None:
+        self.on_confirm(rows)
+
+    def _close(self, page: Any) -> None:
+        self.review = None
+        if page is not None and self.dialog is not None:
+            page.pop_dialog()
+            self.dialog = None
+            page.update()  # the filled field lies outside the dialog whose button was tapped
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.status.value = text
+        self.status.color = ERROR_COLOUR if error else MUTED
+        self.status.visible = True
+
+
+def flat(rows: Sequence[Sequence[str]]) -> list[str]:
+    """All tiles of the rows, in reading order."""
+    return [t for r in rows for t in r]
+
+
+def for_keyboard(keyboard: Any, players: int | None = None) -> list[ft.Control]:
+    """A "From a photo" button that fills a :class:`~app.ui.keyboard.PieceKeyboard` with the
+    tiles read (in reading order); ``[]`` for card games. For a screen's control list."""
+    if keyboard.material != "tiles":
+        return []
+
+    def fill(rows: list[list[str]]) -> None:
+        keyboard.set_pieces(flat(rows))
+        keyboard._changed()
+
+    return [PhotoButton(keyboard.variant, fill, players, keyboard.label).control]
+
+
+def for_melds(editor: Any, players: int | None = None) -> list[ft.Control]:
+    """A "From a photo" button that fills a :class:`~app.ui.keyboard.MeldsEditor` with the
+    rows read, one meld per row; ``[]`` for card games."""
+    if editor.material != "tiles":
+        return []
+
+    def fill(rows: list[list[str]]) -> None:
+        editor.set_melds(rows)
+        editor._paint()
+        if editor.on_change is not None:
+            editor.on_change()
+
+    return [PhotoButton(editor.variant, fill, players, editor.title).control]

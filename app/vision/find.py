@@ -1,0 +1,712 @@
+"""Finding tiles in a picture by their printed numbers (classical image processing).
+
+A tile is found by its ink: a number (one or two digits) or a joker's face printed dark or in
+colour on a light face. The steps:
+
+1. **Ink and face.** ``min(B, G, R)`` is high on a white or cream tile face and low on every
+   ink (black, blue, red, orange all have one dark channel). Compared with the brightest
+   ``min`` nearby (a local maximum over about 1/14 of the picture), a pixel is *face* when it
+   is almost as bright and colourless, *ink* when it is much darker and either coloured or
+   nearly black (grey shadows between tiles are neither).
+2. **Marks.** Connected ink regions of a plausible size that are mostly surrounded by face;
+   a region that fails (ink joined to a neighbour through a shadow) is opened step by step
+   and its parts are tried again.
+3. **Numbers.** Marks inside another (a joker's eyes and mouth) join it; small marks beside a
+   much larger one on the same tile (logos, an Okey tile's suit sign) are dropped; two marks
+   of the same size side by side across their height are a two-digit number. One mark wider
+   than a digit may be two digits whose ink ran together: the reader cuts it at its waist
+   (:func:`split_joined`) and keeps the cut where the classifier reads a number better.
+4. **Up or down.** A number's axis comes from its marks' shape (or from the line joining two
+   digits); which end is up is decided by the tile face: a tile's number sits in its upper
+   part, so the face runs further below the number than above it (a run ends at a gap
+   between tiles, and coloured background such as wood is no printed ink). Where the face does not
+   tell, the classifier (an upside-down 2, 3, 4, 5 or 7 is not a digit) and then the
+   picture's other numbers decide.
+5. **Colour** from the ink's core, white-balanced by the face around it; the red/orange
+   boundary moves between the photo's own two clusters of warm inks when it shows both.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+
+@dataclass
+class Mark:
+    """One ink region: its mask (cropped, uint8 0/255) at (x, y) in the picture."""
+
+    x: int
+    y: int
+    mask: np.ndarray
+    area: int
+    cx: float
+    cy: float
+    long: float  # length of the long side of its turned bounding box, px
+    short: float
+    axis: tuple[float, float]  # unit vector along its long side (sign arbitrary)
+    ring_face: float  # share of face pixels around it
+    dropped: bool = False
+    members: list[Mark] = field(default_factory=list)
+
+
+@dataclass
+class Group:
+    """A number or joker candidate: one or two digit marks (reading order) with its up vector."""
+
+    marks: list[Mark]
+    up: tuple[float, float]
+    up_sure: bool
+    cx: float
+    cy: float
+    height: float  # the digit height along `up`, px
+    width: float  # the number's width across `up`, px
+    token: str = ""
+    confidence: float = 0.0
+    colour_conf: float = 0.0
+    box: tuple[int, int, int, int] = (0, 0, 0, 0)
+    quad: np.ndarray | None = None
+
+
+@dataclass
+class Planes:
+    """The working picture and its derived planes."""
+
+    img: np.ndarray
+    face: np.ndarray  # bool
+    ink: np.ndarray  # uint8 0/1
+    lm: np.ndarray  # local maximum of min(B,G,R)
+    junk: int = 0  # marks read as no tile (set by the reader)
+    marked: np.ndarray | None = None  # uint8 0/1: the ink of found marks (set by find_marks)
+
+
+def white_balance(img: np.ndarray) -> np.ndarray:
+    """Scale the channels so the brightest (tile-face) pixels come out grey."""
+    mn = img.min(axis=2)
+    sub = mn[::4, ::4]
+    t = np.percentile(sub, 97)
+    sel = img[::4, ::4][sub >= t]
+    if len(sel) < 20:
+        return img
+    ref = sel.reshape(-1, 3).astype(np.float32).mean(axis=0)
+    gains = np.clip(ref.max() / np.maximum(ref, 1), 1.0, 1.6)
+    if float(gains.max()) < 1.03:
+        return img
+    lut = [np.clip(np.arange(256) * g, 0, 255).astype(np.uint8) for g in gains]
+    return cv2.merge([cv2.LUT(img[:, :, c], lut[c]) for c in range(3)])
+
+
+def planes(img: np.ndarray) -> Planes:
+    """Compute the face and ink planes of a BGR picture (see the module text)."""
+    h, w = img.shape[:2]
+    img = white_balance(img)
+    mn = img.min(axis=2)
+    mx = img.max(axis=2)
+    k = max(9, int(max(h, w) / 14 / 4)) | 1
+    small = cv2.resize(mn, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    lm_s = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    lm_s = cv2.blur(lm_s, (k // 2 | 1, k // 2 | 1))
+    lm = cv2.resize(lm_s, (w, h), interpolation=cv2.INTER_LINEAR)
+    mni = mn.astype(np.int16)
+    lmi = lm.astype(np.int16)
+    chroma = mx.astype(np.int16) - mni
+    bright = lm > 95
+    mxi = mx.astype(np.int16)
+    warm = img[:, :, 2].astype(np.int16) - img[:, :, 0].astype(np.int16)
+    face = bright & (mni * 100 > lmi * 62) & (chroma * 100 < mxi * 35) & (warm * 100 < mxi * 30)
+    dark = mx.astype(np.int16) * 100 < lmi * 45
+    coloured = (mni * 100 < lmi * 60) & (chroma > 45)
+    ink = (bright & (dark | coloured)).astype(np.uint8)
+    return Planes(img, face, ink, lm)
+
+
+def _make_mark(pl: Planes, comp: np.ndarray, x0: int, y0: int) -> Mark | None:
+    """A Mark from a component mask (uint8 0/1) at (x0, y0), or None when it is no mark."""
+    ys, xs = np.nonzero(comp)
+    if len(ys) < 20:
+        return None
+    x1, y1 = xs.min(), ys.min()
+    sub = comp[y1 : ys.max() + 1, x1 : xs.max() + 1]
+    H, W = pl.face.shape
+    bh, bw = sub.shape
+    big = max(bh, bw)
+    if big < 8 or big > max(H, W) / 4:
+        return None
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
+    a = math.radians(ang)
+    if rw >= rh:
+        axis = (math.cos(a), math.sin(a))
+        long_, short = rw, rh
+    else:
+        axis = (-math.sin(a), math.cos(a))
+        long_, short = rh, rw
+    long_ += 1
+    short += 1
+    gx, gy = x0 + x1, y0 + y1
+    d = max(2, int(0.22 * big))
+    xa, ya = max(0, gx - d), max(0, gy - d)
+    xb, yb = min(W, gx + bw + d), min(H, gy + bh + d)
+    local = np.zeros((yb - ya, xb - xa), np.uint8)
+    local[gy - ya : gy - ya + bh, gx - xa : gx - xa + bw] = sub
+    dil = cv2.dilate(local, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * d + 1, 2 * d + 1)))
+    ring = (dil > 0) & (local == 0) & (pl.ink[ya:yb, xa:xb] == 0)
+    n = int(ring.sum())
+    if n == 0:
+        return None
+    rf = float(pl.face[ya:yb, xa:xb][ring].mean())
+    # the share of the ring that touches the picture's border counts as not face
+    return Mark(
+        gx,
+        gy,
+        (sub * 255).astype(np.uint8),
+        int(len(ys)),
+        float(cx + x0),
+        float(cy + y0),
+        float(long_),
+        float(short),
+        axis,
+        rf,
+    )
+
+
+def _ok(m: Mark) -> bool:
+    return (
+        m.ring_face >= 0.45
+        and m.short >= 3
+        and m.long / max(m.short, 1) < 7
+        and 0.12 * m.long * m.short <= m.area <= 0.8 * m.long * m.short
+    )
+
+
+def find_marks(pl: Planes) -> list[Mark]:
+    """Every ink mark surrounded by tile face (see the module text)."""
+    n, lab, st, _c = cv2.connectedComponentsWithStats(pl.ink, connectivity=8)
+    H, W = pl.ink.shape
+    out: list[Mark] = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in st[i])
+        if area < 20 or max(bw, bh) < 8:
+            continue
+        if max(bw, bh) > max(H, W) / 2.5:
+            continue
+        comp = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        m = _make_mark(pl, comp, x, y) if max(bw, bh) <= max(H, W) / 4 else None
+        if m is not None and _ok(m):
+            out.append(m)
+            continue
+        if area < 150:
+            continue
+        # joined to something through a thin bridge: open step by step and retry the parts
+        for k in (3, 5, 7, 9):
+            ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            opened = cv2.morphologyEx(comp, cv2.MORPH_OPEN, ker)
+            nn, lab2, st2, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+            found = []
+            for j in range(1, nn):
+                if st2[j, 4] < 20:
+                    continue
+                part = (lab2 == j).astype(np.uint8)
+                part = cv2.dilate(part, ker) & comp  # give back the opened-off edge
+                mm = _make_mark(pl, part, x, y)
+                if mm is not None and _ok(mm):
+                    found.append(mm)
+            if found:
+                out.extend(found)
+                break
+    # printed ink, as opposed to coloured background between tiles (wood, cloth)
+    marked = np.zeros_like(pl.ink)
+    for m in out:
+        h, w = m.mask.shape
+        marked[m.y : m.y + h, m.x : m.x + w] |= (m.mask > 0).astype(np.uint8)
+    pl.marked = marked
+    return out
+
+
+def _merge(a: Mark, b: Mark) -> Mark:
+    x0, y0 = min(a.x, b.x), min(a.y, b.y)
+    x1 = max(a.x + a.mask.shape[1], b.x + b.mask.shape[1])
+    y1 = max(a.y + a.mask.shape[0], b.y + b.mask.shape[0])
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for k in (a, b):
+        h, w = k.mask.shape
+        m[k.y - y0 : k.y - y0 + h, k.x - x0 : k.x - x0 + w] |= k.mask
+    return Mark(
+        x0,
+        y0,
+        m,
+        a.area + b.area,
+        a.cx,
+        a.cy,
+        a.long,
+        a.short,
+        a.axis,
+        a.ring_face,
+        members=a.members + [b],
+    )
+
+
+def _same_face(pl: Planes, a: Mark, b: Mark) -> bool:
+    """Whether the tile face runs unbroken from mark ``a`` to mark ``b`` (the same tile), not
+    across the gap or shadow between two tiles."""
+    ink = pl.marked if pl.marked is not None else pl.ink
+    H, W = pl.face.shape
+    n = int(math.hypot(b.cx - a.cx, b.cy - a.cy)) + 1
+    off = 0
+    for k in range(n + 1):
+        x = int(a.cx + (b.cx - a.cx) * k / n)
+        y = int(a.cy + (b.cy - a.cy) * k / n)
+        if 0 <= x < W and 0 <= y < H and not pl.face[y, x] and not ink[y, x]:
+            off += 1
+            if off >= 2:
+                return False
+        else:
+            off = 0
+    return True
+
+
+def tidy(marks: list[Mark], pl: Planes | None = None) -> list[Mark]:
+    """Join marks lying inside a larger one (a joker's features); drop small ones beside a much
+    larger one on the same tile (logo letters, an Okey tile's suit sign). Without the planes
+    ``pl`` a small mark near a larger one is dropped even on the next tile."""
+    marks = sorted(marks, key=lambda m: -m.long)
+    kept: list[Mark] = []
+    for m in marks:
+        host = None
+        for k in kept:
+            hh, ww = k.mask.shape
+            if (
+                k.x <= m.cx <= k.x + ww
+                and k.y <= m.cy <= k.y + hh
+                and m.long < 0.75 * k.long
+                and abs(k.long - k.short) < 0.35 * k.long  # only a round host (a joker's face)
+            ):
+                host = k
+                break
+        if host is not None:
+            kept[kept.index(host)] = _merge(host, m)
+            continue
+        small = False
+        for k in kept:
+            if (
+                0.4 * k.long < m.long < 0.62 * k.long
+                and k.short >= m.short  # not beside a thin bar (a rack's edge, a shadow)
+                and math.hypot(m.cx - k.cx, m.cy - k.cy) < 1.6 * k.long
+                and (pl is None or _same_face(pl, m, k))
+            ):
+                small = True
+                break
+        if not small:
+            kept.append(m)
+    return kept
+
+
+def pair_digits(marks: list[Mark]) -> list[list[Mark]]:
+    """Marks grouped into numbers: two digits side by side (across their height), or one."""
+    cand: list[tuple[float, int, int]] = []
+    for i, a in enumerate(marks):
+        for j in range(i + 1, len(marks)):
+            b = marks[j]
+            if not (0.72 < a.long / b.long < 1.39):
+                continue
+            dx, dy = b.cx - a.cx, b.cy - a.cy
+            d = math.hypot(dx, dy)
+            h = max(a.long, b.long)
+            if d > 0.98 * h or d < 0.2 * h:
+                continue
+            # the offset must run across the digits' height: compare with the pair's axis
+            ax = a.axis if a.short / a.long < b.short / b.long else b.axis
+            along = abs(dx * ax[0] + dy * ax[1]) / d
+            if along > 0.42:
+                continue
+            # and the edge-to-edge gap must be small
+            gap = d - (a.short + b.short) / 2
+            if gap > 0.38 * h:
+                continue
+            cand.append((d / h, i, j))
+    cand.sort()
+    used: set[int] = set()
+    groups: list[list[Mark]] = []
+    for _s, i, j in cand:
+        if i in used or j in used:
+            continue
+        used.update((i, j))
+        groups.append([marks[i], marks[j]])
+    groups += [[m] for k, m in enumerate(marks) if k not in used]
+    return groups
+
+
+def face_run(
+    pl: Planes,
+    x: float,
+    y: float,
+    dx: float,
+    dy: float,
+    start: float,
+    limit: float,
+    ink_max: float | None = None,
+) -> float:
+    """How far (px) the tile face runs from (x, y) along (dx, dy), beyond ``start`` px of ink.
+
+    Printed ink crossed on the way (a suit sign, another digit: the found marks, where
+    :func:`find_marks` has run) does not end the run, unless the face stops for more than
+    ``ink_max`` px; other ink (a coloured background between this tile and the next) counts
+    as a gap."""
+    H, W = pl.face.shape
+    ink = pl.marked if pl.marked is not None else pl.ink
+    gap = 0.0
+    inked = 0.0
+    last = start
+    t = start
+    step = max(1.0, limit / 120)
+    while t < limit:
+        px, py = int(x + dx * t), int(y + dy * t)
+        if not (0 <= px < W and 0 <= py < H):
+            break
+        if pl.face[py, px]:
+            last = t
+            gap = inked = 0.0
+        else:
+            inked += step
+            if ink_max is not None and inked > ink_max:
+                break
+            if not ink[py, px]:
+                gap += step
+                if gap > max(3.0, 0.08 * limit):
+                    break
+        t += step
+    return last - start
+
+
+def axis_of(members: list[Mark]) -> tuple[float, float] | None:
+    """The up axis (sign arbitrary) of a number's marks; None for a round mark (a joker)."""
+    if len(members) == 2:
+        a, b = members
+        dx, dy = b.cx - a.cx, b.cy - a.cy
+        d = math.hypot(dx, dy) or 1.0
+        return (dy / d, -dx / d)
+    m = members[0]
+    if abs(m.long - m.short) < 0.15 * m.long:
+        return None
+    return m.axis
+
+
+def smooth_axes(groups: list[list[Mark]]) -> list[tuple[float, float] | None]:
+    """Each number's axis, replaced by its neighbours' common axis when it strays more than
+    12° from it (a 4 or 7's slant, a joker's round face)."""
+    axes = [axis_of(g) for g in groups]
+    cs = [
+        (sum(m.cx for m in g) / len(g), sum(m.cy for m in g) / len(g), max(m.long for m in g))
+        for g in groups
+    ]
+    out: list[tuple[float, float] | None] = []
+    for i, (x, y, h) in enumerate(cs):
+        near = sorted(
+            (math.hypot(x2 - x, y2 - y), j)
+            for j, (x2, y2, _h) in enumerate(cs)
+            if j != i and axes[j] is not None and math.hypot(x2 - x, y2 - y) < 4 * h
+        )[:6]
+        if len(near) < 2:
+            out.append(axes[i])
+            continue
+        # mean of doubled angles (axes have no sign)
+        sx = sum(math.cos(2 * math.atan2(axes[j][1], axes[j][0])) for _d, j in near)  # type: ignore[index]
+        sy = sum(math.sin(2 * math.atan2(axes[j][1], axes[j][0])) for _d, j in near)  # type: ignore[index]
+        if math.hypot(sx, sy) < 0.7 * len(near):  # neighbours disagree: keep its own
+            out.append(axes[i])
+            continue
+        t = math.atan2(sy, sx) / 2
+        common = (math.cos(t), math.sin(t))
+        own = axes[i]
+        if own is None or abs(own[0] * common[0] + own[1] * common[1]) < math.cos(math.radians(12)):
+            out.append(common)
+        else:
+            out.append(own)
+    return out
+
+
+def orient(pl: Planes, members: list[Mark], axis: tuple[float, float] | None = None) -> Group:
+    """A Group for a number's marks: axis, up direction (by the tile face), reading order."""
+    if len(members) == 2:
+        a, b = members
+        dx, dy = b.cx - a.cx, b.cy - a.cy
+        d = math.hypot(dx, dy) or 1.0
+        up = (dy / d, -dx / d)  # perpendicular to the digits' line
+        height = (a.long + b.long) / 2
+        cx, cy = (a.cx + b.cx) / 2, (a.cy + b.cy) / 2
+    else:
+        m = members[0]
+        up = m.axis
+        height = m.long
+        cx, cy = m.cx, m.cy
+        if abs(m.long - m.short) < 0.15 * m.long:  # round (a joker): no axis; take image-up
+            up = (0.0, -1.0)
+    if axis is not None:
+        up = axis
+    # which end is up: the face runs further below the number
+    lim = 3.2 * height
+    fwd = face_run(pl, cx, cy, up[0], up[1], height / 2, lim, 0.6 * height)
+    back = face_run(pl, cx, cy, -up[0], -up[1], height / 2, lim, 0.6 * height)
+    sure = max(fwd, back) > 1.3 * min(fwd, back) + 0.05 * height
+    if back < fwd:  # more face ahead: that side is down
+        up = (-up[0], -up[1])
+    reading = (-up[1], up[0])
+    ms = sorted(members, key=lambda k: k.cx * reading[0] + k.cy * reading[1])
+    width = sum(k.short for k in ms) if len(ms) == 2 else members[0].short
+    return Group(ms, up, sure, cx, cy, height, width)
+
+
+WARM_SPLIT = 0.06
+"""Where red ends and orange begins on the scale ``(G − B) ÷ R`` of face-balanced ink, when a
+photo's warm inks do not show two clusters of their own (see :func:`warm_split`)."""
+
+
+def ink_rgb(pl: Planes, g: Group) -> tuple[float, float, float]:
+    """A group's ink colour (B, G, R), each divided by the tile face's around it (0–1.3)."""
+    img = pl.img
+    H, W = pl.face.shape
+    vals = []
+    for m in g.marks:
+        mk = m.mask
+        core = cv2.erode(mk, np.ones((3, 3), np.uint8)) if min(mk.shape) > 8 else mk
+        if core.sum() < 255 * 6:
+            core = mk
+        ys, xs = np.nonzero(core)
+        vals.append(img[ys + m.y, xs + m.x])
+    px = np.vstack(vals).astype(np.float32)
+    ink = np.median(px, axis=0)
+    r = int(1.2 * g.height)
+    x0, y0 = max(0, int(g.cx) - r), max(0, int(g.cy) - r)
+    x1, y1 = min(W, int(g.cx) + r), min(H, int(g.cy) + r)
+    fm = pl.face[y0:y1, x0:x1]
+    facec = (
+        np.median(img[y0:y1, x0:x1][fm], axis=0).astype(np.float32)
+        if fm.sum() > 10
+        else np.array([230, 235, 240], np.float32)
+    )
+    n = np.clip(ink / np.maximum(facec, 1), 0, 1.3)
+    return float(n[0]), float(n[1]), float(n[2])
+
+
+def _warmth(n: tuple[float, float, float]) -> float | None:
+    """``(G − B) ÷ R`` of a red or orange ink; None for black, blue or no ink."""
+    b, gg, rr = n
+    chroma = max(b, gg, rr) - min(b, gg, rr)
+    if ((b + gg + rr) / 3 > 0.58 and chroma < 0.3) or chroma < 0.16 or b >= rr:
+        return None
+    return (gg - b) / max(rr, 1e-3)
+
+
+def warm_split(inks: list[tuple[float, float, float]]) -> float:
+    """The red/orange boundary for one photo. The light and the camera shift both inks alike,
+    so when the photo's warm inks fall into two clear clusters (far apart for their spread and
+    at least 0.18 apart, the upper one orange by the fixed boundary too) the boundary lies
+    between them; otherwise :data:`WARM_SPLIT`. (Printed red and orange differ by about 0.45
+    on this scale; ink jitter among reds alone stays well under 0.18.)"""
+    w = sorted(x for x in (_warmth(n) for n in inks) if x is not None)
+    if len(w) < 2:
+        return WARM_SPLIT
+    a = np.array(w)
+    best, cut = -1.0, WARM_SPLIT
+    for k in range(1, len(a)):
+        lo, hi = a[:k], a[k:]
+        between = len(lo) * len(hi) * (hi.mean() - lo.mean()) ** 2
+        if between > best:
+            best, cut = between, float((lo.max() + hi.min()) / 2)
+            spread = max(float(lo.std()), float(hi.std()), 0.02)
+            gap = float(hi.mean() - lo.mean())
+            sep = gap / spread
+            top = float(hi.mean())
+    if sep < 4 or gap < 0.18 or top < WARM_SPLIT + 0.1:
+        return WARM_SPLIT
+    return cut
+
+
+def ink_colour(
+    pl: Planes, g: Group, split: float = WARM_SPLIT, n: tuple[float, float, float] | None = None
+) -> tuple[str, float]:
+    """The colour letter (R, B, K, Y) of a group's ink and a confidence 0–1; ``split`` is the
+    red/orange boundary (:func:`warm_split`), ``n`` the ink from :func:`ink_rgb` if known."""
+    b, gg, rr = n if n is not None else ink_rgb(pl, g)
+    chroma = max(b, gg, rr) - min(b, gg, rr)
+    if (b + gg + rr) / 3 > 0.58 and chroma < 0.3:
+        return "", 0.0  # too light for printed ink: a shadow or the embossed logo
+    if chroma < 0.16:
+        return "K", min(1.0, (0.16 - chroma) / 0.08 + 0.5)
+    if b >= rr:
+        return "B", min(1.0, 0.5 + (b - rr) / 0.2)
+    # orange has much more green than blue; red about as much (or less)
+    ratio = (gg - b) / max(rr, 1e-3)
+    if ratio < split:
+        return "R", min(1.0, 0.5 + (split - ratio) / 0.1)
+    return "Y", min(1.0, 0.5 + (ratio - split) / 0.1)
+
+
+def tile_quad(pl: Planes, g: Group) -> np.ndarray:
+    """Four corners of the tile around a number: found along the face, bounded by the number."""
+    up = np.array(g.up)
+    rd = np.array((-g.up[1], g.up[0]))
+    h = g.height
+    half_w = max(g.width / 2 + 0.25 * h, 0.55 * h)
+    lim_r = max(half_w * 1.6, 1.0 * h)
+    right = half_w + min(face_run(pl, g.cx, g.cy, rd[0], rd[1], half_w, lim_r), 0.35 * h)
+    left = half_w + min(face_run(pl, g.cx, g.cy, -rd[0], -rd[1], half_w, lim_r), 0.35 * h)
+    top = h / 2 + min(face_run(pl, g.cx, g.cy, up[0], up[1], h / 2, 1.5 * h), 0.5 * h)
+    bot = h / 2 + min(face_run(pl, g.cx, g.cy, -up[0], -up[1], h / 2, 3.0 * h), 1.6 * h)
+    c = np.array((g.cx, g.cy))
+    return np.array(
+        [
+            c + up * top - rd * left,
+            c + up * top + rd * right,
+            c - up * bot + rd * right,
+            c - up * bot - rd * left,
+        ],
+        np.float32,
+    )
+
+
+def rows_of(groups: list[Group]) -> list[list[int]]:
+    """Tiles grouped into rows as they lie, each read left to right in its tiles' own frame.
+
+    Each tile links to its nearest neighbour to the right (same turn, on the same line); the
+    chains are rows. A row with wide gaps is split into melds where every part keeps at least
+    three tiles, or at least two parts do (melds on the table, one maybe missing a tile);
+    otherwise it stays whole (a rack row with gaps).
+    """
+    n = len(groups)
+    right: dict[int, int] = {}
+    left: dict[int, int] = {}
+    best: list[tuple[float, int, int]] = []
+    for i, a in enumerate(groups):
+        rd = (-a.up[1], a.up[0])
+        for j, b in enumerate(groups):
+            if i == j:
+                continue
+            if a.up[0] * b.up[0] + a.up[1] * b.up[1] < 0.85:
+                continue
+            dx, dy = b.cx - a.cx, b.cy - a.cy
+            along = dx * rd[0] + dy * rd[1]
+            across = dx * a.up[0] + dy * a.up[1]
+            h = (a.height + b.height) / 2
+            if along <= 0.3 * h or along > 9 * h:
+                continue
+            if abs(across) > 0.55 * h + 0.12 * along:
+                continue
+            best.append((along / h + 2 * abs(across) / h, i, j))
+    best.sort()
+    for _s, i, j in best:
+        if i in right or j in left:
+            continue
+        # no cycles
+        k = i
+        while k in left:
+            k = left[k]
+        if k == j:
+            continue
+        right[i] = j
+        left[j] = i
+    rows: list[list[int]] = []
+    for i in range(n):
+        if i in left:
+            continue
+        row = [i]
+        while row[-1] in right:
+            row.append(right[row[-1]])
+        rows.append(row)
+    # split rows at wide gaps when every part is a possible meld
+    steps = []
+    for row in rows:
+        for a, b in zip(row, row[1:], strict=False):
+            ga, gb = groups[a], groups[b]
+            steps.append(math.hypot(gb.cx - ga.cx, gb.cy - ga.cy) / ((ga.height + gb.height) / 2))
+    pitch = float(np.median(steps)) if steps else 1.0
+    out: list[list[int]] = []
+    for row in rows:
+        parts = [[row[0]]]
+        for a, b in zip(row, row[1:], strict=False):
+            ga, gb = groups[a], groups[b]
+            s = math.hypot(gb.cx - ga.cx, gb.cy - ga.cy) / ((ga.height + gb.height) / 2)
+            if s > 1.45 * pitch:
+                parts.append([b])
+            else:
+                parts[-1].append(b)
+        melds = sum(len(p) >= 3 for p in parts)
+        if len(parts) > 1 and (melds == len(parts) or melds >= 2):
+            out.extend(parts)
+        else:
+            out.append(row)
+    # order rows top to bottom in the picture's dominant frame
+    if groups:
+        ux = float(np.mean([g.up[0] for g in groups]))
+        uy = float(np.mean([g.up[1] for g in groups]))
+        norm = math.hypot(ux, uy) or 1.0
+        ux, uy = ux / norm, uy / norm
+        out.sort(
+            key=lambda r: (
+                -round(
+                    np.mean([groups[i].cx * ux + groups[i].cy * uy for i in r])
+                    / max(1.0, np.mean([groups[i].height for i in r]) * 1.2)
+                ),
+                np.mean([groups[i].cx * -uy + groups[i].cy * ux for i in r]),
+            )
+        )
+    return out
+
+
+def split_joined(
+    pl: Planes, m: Mark, axis: tuple[float, float]
+) -> list[tuple[list[Mark], float, bool]]:
+    """Two digits printed so close that their ink joined (a narrow font, blur) → ways to cut the
+    mark into two, each with the mark's width ÷ height in that frame and whether the frame is
+    ``axis``'s own (False: the axis across it); empty when the mark has
+    no waist. The cuts are at the thinnest places across the reading direction, for ``axis``
+    (the number's up axis, sign arbitrary) and for the axis across it (a joined pair's own
+    shape gives no reliable axis). Whether a cut really is a two-digit number is for the
+    classifier to say."""
+    ys, xs = np.nonzero(m.mask)
+    if len(ys) < 40 or m.members:
+        return []
+    out: list[tuple[list[Mark], float, bool]] = []
+    for own, ax in ((True, axis), (False, (-axis[1], axis[0]))):
+        rd = (-ax[1], ax[0])
+        t = xs * rd[0] + ys * rd[1]
+        u = xs * ax[0] + ys * ax[1]
+        height = float(u.max() - u.min()) + 1
+        t0 = float(t.min())
+        length = float(t.max()) - t0 + 1
+        if length < 0.6 * height:
+            continue  # no wider than one digit
+        nb = int(math.ceil(length))
+        counts = np.bincount(np.clip((t - t0).astype(np.int32), 0, nb - 1), minlength=nb)
+        hist: np.ndarray = counts.astype(np.float32)
+        if nb >= 5:
+            hist = np.convolve(hist, np.ones(3, np.float32) / 3, mode="same")
+        lo, hi = max(1, int(0.2 * nb)), min(nb - 1, int(math.ceil(0.8 * nb)))
+        valleys = [
+            k
+            for k in range(lo, hi)
+            if hist[k] <= hist[k - 1]
+            and hist[k] <= hist[k + 1]
+            and hist[k] <= 0.4 * min(hist[:k].max(), hist[k + 1 :].max())
+        ]
+        valleys.sort(key=lambda k: hist[k])
+        tried: list[int] = []
+        for k in valleys:
+            if any(abs(k - j) < 0.1 * nb for j in tried) or len(tried) >= 3:
+                continue
+            tried.append(k)
+            cut = t0 + k + 0.5
+            parts = []
+            for sel in (t < cut, t >= cut):
+                comp = np.zeros(m.mask.shape, np.uint8)
+                comp[ys[sel], xs[sel]] = 1
+                mk = _make_mark(pl, comp, m.x, m.y)
+                if mk is None or mk.short < 3:
+                    break
+                parts.append(mk)
+            if len(parts) == 2:
+                out.append((parts, length / height, own))
+    return out

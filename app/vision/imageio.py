@@ -1,0 +1,168 @@
+"""Reading a photo safely: the size from the file's header before any decoding, then a decode
+that is already scaled down (JPEG's own 1/2, 1/4, 1/8 decoding), so memory stays bounded.
+
+Accepted: JPEG, PNG, WebP, BMP. Refused with a :class:`VisionError`: anything else, a file
+over :data:`MAX_BYTES`, a picture over :data:`MAX_PIXELS` (a 100-megapixel or decompression-
+bomb image is refused before it is decoded), a truncated or broken file.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Final
+
+import cv2
+import numpy as np
+
+MAX_BYTES: Final = 40 * 1024 * 1024
+MAX_PIXELS: Final = 60_000_000
+MAX_SIDE: Final = 20_000
+WORK_SIDE: Final = 1400
+"""The long side (px) the reader works at: a 12-megapixel photo is read at about 1400×1050."""
+
+
+class VisionError(Exception):
+    """A photo that cannot be read: ``code`` (a stable id) and a plain-English ``message``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def sniff(data: bytes) -> tuple[str, int, int]:
+    """(format, width, height) from the header alone.
+
+    Raises:
+        VisionError: ``not_image`` for an unknown or broken header.
+    """
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
+        w, h = struct.unpack(">II", data[16:24])
+        return "png", w, h
+    if data[:3] == b"\xff\xd8\xff":
+        return ("jpeg", *_jpeg_size(data))
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
+        chunk = data[12:16]
+        if chunk == b"VP8X":
+            w = 1 + int.from_bytes(data[24:27], "little")
+            h = 1 + int.from_bytes(data[27:30], "little")
+            return "webp", w, h
+        if chunk == b"VP8 " and data[23:26] == b"\x9d\x01\x2a":
+            w, h = struct.unpack("<HH", data[26:30])
+            return "webp", w & 0x3FFF, h & 0x3FFF
+        if chunk == b"VP8L" and data[20] == 0x2F:
+            b = int.from_bytes(data[21:25], "little")
+            return "webp", (b & 0x3FFF) + 1, ((b >> 14) & 0x3FFF) + 1
+        raise VisionError("not_image", "This file is not a picture that can be read.")
+    if data[:2] == b"BM" and len(data) >= 26:
+        w, h = struct.unpack("<ii", data[18:26])
+        return "bmp", abs(w), abs(h)
+    raise VisionError("not_image", "This file is not a picture (JPEG, PNG or WebP).")
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int]:
+    i = 2
+    n = len(data)
+    while i + 9 < n:
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            i += 1 if marker == 0xFF else 2
+            continue
+        seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+            return w, h
+        i += 2 + seg
+    raise VisionError("truncated", "The picture file is cut short or broken.")
+
+
+def _orientation(data: bytes) -> int:
+    """The EXIF orientation (1–8) of a JPEG, 1 when absent."""
+    i = data.find(b"Exif\x00\x00", 0, 65536)
+    if i < 0:
+        return 1
+    t = i + 6
+    if data[t : t + 2] == b"II":
+        e = "<"
+    elif data[t : t + 2] == b"MM":
+        e = ">"
+    else:
+        return 1
+    try:
+        off = struct.unpack(e + "I", data[t + 4 : t + 8])[0]
+        cnt = struct.unpack(e + "H", data[t + off : t + off + 2])[0]
+        for k in range(min(cnt, 64)):
+            p = t + off + 2 + 12 * k
+            tag = struct.unpack(e + "H", data[p : p + 2])[0]
+            if tag == 0x0112:
+                v = struct.unpack(e + "H", data[p + 8 : p + 10])[0]
+                return v if 1 <= v <= 8 else 1
+    except struct.error:
+        return 1
+    return 1
+
+
+def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """Decode a photo at about ``work_side`` px on its long side.
+
+    Returns:
+        (BGR picture, scale from the working picture to the original, original (w, h) as shown
+        after the EXIF turn).
+
+    Raises:
+        VisionError: ``too_big`` (file or pixels), ``not_image``, ``truncated``, ``too_small``.
+    """
+    if len(data) > MAX_BYTES:
+        raise VisionError("too_big", "The picture file is too large (over 40 MB).")
+    if len(data) < 32:
+        raise VisionError("not_image", "This file is not a picture (JPEG, PNG or WebP).")
+    fmt, w, h = sniff(data)
+    if w <= 0 or h <= 0:
+        raise VisionError("not_image", "This file is not a picture that can be read.")
+    if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
+        raise VisionError(
+            "too_big",
+            f"The picture is too large ({w}×{h} pixels); take one of 60 megapixels or less.",
+        )
+    if min(w, h) < 64:
+        raise VisionError("too_small", "The picture is too small to read tiles from.")
+    flags = cv2.IMREAD_COLOR
+    if fmt == "jpeg":
+        for f, r in (
+            (cv2.IMREAD_REDUCED_COLOR_8, 8),
+            (cv2.IMREAD_REDUCED_COLOR_4, 4),
+            (cv2.IMREAD_REDUCED_COLOR_2, 2),
+        ):
+            if max(w, h) / r >= work_side:
+                flags, _red = f, r
+                break
+    buf = np.frombuffer(data, np.uint8)
+    img = cv2.imdecode(buf, flags | cv2.IMREAD_IGNORE_ORIENTATION)
+    if img is None:
+        raise VisionError("truncated", "The picture file is cut short or broken.")
+    if fmt == "jpeg" and data.find(b"\xff\xd9", max(0, data.rfind(b"\xff\xda"))) < 0:
+        raise VisionError("truncated", "The picture file is cut short or broken.")
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    elif img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    if img.dtype != np.uint8:
+        img = (img / 256).astype(np.uint8)
+    if fmt == "jpeg":
+        o = _orientation(data)
+        turn = {3: cv2.ROTATE_180, 6: cv2.ROTATE_90_CLOCKWISE, 8: cv2.ROTATE_90_COUNTERCLOCKWISE}
+        if o in turn:
+            img = cv2.rotate(img, turn[o])
+            if o in (6, 8):
+                w, h = h, w
+    hh, ww = img.shape[:2]
+    s = work_side / max(hh, ww)
+    if s < 1:
+        img = cv2.resize(
+            img, (max(1, int(ww * s)), max(1, int(hh * s))), interpolation=cv2.INTER_AREA
+        )
+    scale = w / img.shape[1]
+    return img, scale, (w, h)

@@ -1,0 +1,427 @@
+"""Reading tiles from photos (app/vision): rendered tiles, the real dev photos, bad input, the
+command line and the review screen's logic."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+import zlib
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from app.vision import VisionError, read_photo
+from app.vision.find import find_marks, planes, tidy
+from app.vision.imageio import decode, sniff
+from app.vision.render import (
+    TEST_BACKGROUNDS,
+    TEST_FONTS,
+    available,
+    glyph,
+    render_cards,
+    render_scene,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV = ROOT.parent / "shared" / "photos-dev"
+
+pytestmark = pytest.mark.skipif(not available(TEST_FONTS), reason="test fonts not installed")
+
+
+def jpeg(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return buf.tobytes()
+
+
+def read_rows(rows: list[list[str]], rotation: float, seed: int = 3) -> list[list[str]]:
+    sc = render_scene(
+        seed,
+        fonts=available(TEST_FONTS),
+        backgrounds=("wood", "dark"),
+        size=(1100, 900),
+        tokens_rows=rows,
+        rotation=rotation,
+        perspective=0.0,
+        tile_width=80,
+    )
+    r = read_photo(jpeg(sc.image))
+    return [[r.tiles[i].tile for i in row] for row in r.rows]
+
+
+def flat(rows: list[list[str]]) -> Counter[str]:
+    return Counter(t for r in rows for t in r)
+
+
+# -- rendered tiles -------------------------------------------------------------------------
+EVERY = [
+    [f"R{n}" for n in range(1, 8)],
+    [f"B{n}" for n in range(7, 14)],
+    [f"K{n}" for n in (1, 2, 3, 4, 5)],
+    [f"Y{n}" for n in (8, 10, 11, 12, 13)],
+]
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_every_colour_and_number_at_each_quarter_turn(rotation: int) -> None:
+    got = read_rows(EVERY, rotation)
+    want = flat(EVERY)
+    right = sum((flat(got) & want).values())
+    # measured 19–21 of the 24 read right at each turn (fonts unseen in training)
+    assert right >= 18, got
+
+
+def test_rows_read_left_to_right() -> None:
+    rows = [["R3", "R4", "R5", "R6"], ["B7", "K7", "Y7"]]
+    got = read_rows(rows, 0, seed=11)
+    assert sorted(got) == sorted(rows)
+
+
+def test_rows_of_an_upside_down_meld_read_in_the_tiles_own_frame() -> None:
+    # turned 180°: the meld reads right to left in the picture, R3 R4 R5 in its own frame
+    got = read_rows([["R3", "R4", "R5", "R6"], ["B7", "K7", "Y7"]], 180, seed=11)
+    assert ["B7", "K7", "Y7"] in got
+    assert any(r[:3] == ["R3", "R4", "R5"] for r in got), got
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_six_and_nine_told_apart_by_the_turn(rotation: int) -> None:
+    rows = [["B6", "B7", "B8", "B9"], ["R9", "K9", "Y9"], ["R6", "K6", "Y6"]]
+    got = read_rows(rows, rotation, seed=5)
+    sixes = sum(t.endswith("6") for r in got for t in r)
+    nines = sum(t.endswith("9") for r in got for t in r)
+    assert sixes >= 3 and nines >= 3, got
+    assert abs(sixes - 4) + abs(nines - 4) <= 2, got
+
+
+def _joined_tiles(tokens: list[str]) -> np.ndarray:
+    """Plain tiles on a dark table, each number's digits drawn 1 px into each other (a narrow
+    font printed tight): their ink runs together into one mark."""
+    font = available(TEST_FONTS)[0]
+    img = np.full((400, 120 + 130 * len(tokens), 3), (60, 50, 40), np.uint8)
+    inks = {"R": (45, 35, 205), "K": (35, 30, 30), "B": (185, 95, 25), "Y": (30, 130, 235)}
+    for k, tok in enumerate(tokens):
+        x0 = 60 + 130 * k
+        cv2.rectangle(img, (x0, 100), (x0 + 110, 260), (225, 232, 238), -1)
+        ms = [glyph(font, c) for c in tok[1:]]
+        s = 64 / max(m.shape[0] for m in ms)
+        ms = [
+            cv2.resize(m, (max(1, int(m.shape[1] * s)), 64), interpolation=cv2.INTER_AREA)
+            for m in ms
+        ]
+        x = x0 + (110 - sum(m.shape[1] for m in ms) + len(ms) - 1) // 2
+        for m in ms:
+            roi = img[120:184, x : x + m.shape[1]]
+            a = (m.astype(np.float32) / 255)[:, :, None]
+            roi[:] = (roi * (1 - a) + np.array(inks[tok[0]], np.float32) * a).astype(np.uint8)
+            x += m.shape[1] - 1
+    return img
+
+
+def test_two_digits_whose_ink_ran_together_are_cut_apart() -> None:
+    tokens = ["K13", "R11", "Y12", "K5"]
+    img = _joined_tiles(tokens)
+    assert len(tidy(find_marks(planes(img)))) == 4  # each number is one joined mark
+    r = read_photo(jpeg(img))
+    assert [t.tile for t in r.tiles] == tokens
+
+
+def test_held_out_synthetic_photos_floor() -> None:
+    # photos rendered with seeds, fonts and backgrounds unseen in training, as in the benchmark
+    fonts = available(TEST_FONTS)
+    tiles = right = 0
+    for k in range(12):
+        sc = render_scene(5_000_000 + k, fonts=fonts, backgrounds=TEST_BACKGROUNDS)
+        try:
+            reads = [(t.tile, t.box) for t in read_photo(jpeg(sc.image)).tiles]
+        except VisionError:
+            reads = []
+        used: set[int] = set()
+        for tt in sc.tiles:
+            tiles += 1
+            q = tt.tile_quad.astype(np.float32)
+            for j, (tok, (x, y, w, h)) in enumerate(reads):
+                if j not in used and cv2.pointPolygonTest(q, (x + w / 2, y + h / 2), False) >= 0:
+                    used.add(j)
+                    right += tok == tt.token
+                    break
+    # measured 129 of these 152 tiles read right (84.9 %); floor well below
+    assert right / tiles >= 0.74, (right, tiles)
+
+
+def test_jokers_are_read() -> None:
+    got = read_rows([["R5", "JK", "R7"], ["K8", "B8", "JK"]], 0, seed=21)
+    assert flat(got)["JK"] == 2, got
+
+
+def test_boxes_cover_their_tiles_in_photo_pixels() -> None:
+    sc = render_scene(
+        7,
+        fonts=available(TEST_FONTS),
+        size=(1000, 800),
+        tokens_rows=[["R1", "R2", "R3"]],
+        rotation=0,
+        perspective=0.0,
+        tile_width=90,
+    )
+    big = cv2.resize(sc.image, None, fx=2, fy=2)  # read at half size: boxes come back doubled
+    r = read_photo(jpeg(big))
+    assert len(r.tiles) == 3
+    for t in r.tiles:
+        x, y, w, h = t.box
+        centre = (x + w / 2, y + h / 2)
+        assert any(
+            cv2.pointPolygonTest((tt.tile_quad * 2).astype(np.float32), centre, False) >= 0
+            for tt in sc.tiles
+        )
+        assert 0 < t.confidence <= 1
+
+
+# -- real photos (measured in benchmarks/bench_photos.py; floors well below) ---------------
+def _dev_labels() -> list[dict[str, object]]:
+    if not (DEV / "labels.json").is_file():
+        return []
+    return json.loads((DEV / "labels.json").read_text())
+
+
+@pytest.mark.skipif(not (DEV / "labels.json").is_file(), reason="../shared/photos-dev absent")
+def test_dev_photos_floor() -> None:
+    labelled = known = right = rows_ok = rows = 0
+    for entry in _dev_labels():
+        data = (DEV / str(entry["file"])).read_bytes()
+        try:
+            r = read_photo(data)
+            got = [t.tile for t in r.tiles]
+            got_rows = [[r.tiles[i].tile for i in row] for row in r.rows]
+        except VisionError:
+            got, got_rows = [], []
+        lab = [str(t) for t in entry["tiles"]]  # type: ignore[attr-defined]
+        kn = [t for t in lab if t != "?"]
+        labelled += len(lab)
+        known += len(kn)
+        right += sum((Counter(got) & Counter(kn)).values())
+        for m in entry.get("melds") or []:  # type: ignore[attr-defined]
+            rows += 1
+            rows_ok += any(
+                len(m) == len(g) and all(a in ("?", b) for a, b in zip(m, g, strict=True))
+                for g in got_rows
+            )
+    # measured (benchmarks/bench_photos.py): 83.1 % read right, 25 of 40 rows; floors well below
+    assert right / known >= 0.72
+    assert rows_ok >= 19
+
+
+@pytest.mark.skipif(not (DEV / "jnsbhlr-2.jpg").is_file(), reason="../shared/photos-dev absent")
+def test_dev_table_photo_reads_most_tiles() -> None:
+    r = read_photo((DEV / "jnsbhlr-2.jpg").read_bytes())
+    assert 33 <= len(r.tiles) <= 40
+    assert r.size == (1000, 750)
+
+
+# -- bad input --------------------------------------------------------------------------------
+def test_not_an_image() -> None:
+    with pytest.raises(VisionError) as e:
+        read_photo(b"This is a note, not a photo of tiles. " * 10)
+    assert e.value.code == "not_image"
+
+
+def test_truncated_jpeg() -> None:
+    sc = render_scene(3, fonts=available(TEST_FONTS), size=(800, 600))
+    data = jpeg(sc.image)
+    with pytest.raises(VisionError) as e:
+        read_photo(data[: len(data) // 2])
+    assert e.value.code == "truncated"
+
+
+def _png_header(w: int, h: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + struct.pack(">I", len(ihdr))
+        + chunk
+        + struct.pack(">I", zlib.crc32(chunk))
+    )
+
+
+def test_hundred_megapixels_refused_from_the_header() -> None:
+    # a decompression bomb: a tiny file claiming 10000 × 10000 pixels, never decoded
+    data = _png_header(10_000, 10_000) + b"\x00" * 200
+    assert sniff(data) == ("png", 10_000, 10_000)
+    with pytest.raises(VisionError) as e:
+        read_photo(data)
+    assert e.value.code == "too_big"
+
+
+def test_real_bomb_png_refused() -> None:
+    # a real PNG of 9000 × 8000 black pixels compresses to a few hundred kB
+    img = np.zeros((8000, 9000), np.uint8)
+    ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    del img
+    assert ok and len(buf) < 2_000_000
+    with pytest.raises(VisionError) as e:
+        read_photo(buf.tobytes())
+    assert e.value.code == "too_big"
+
+
+def test_big_jpeg_is_decoded_scaled_down() -> None:
+    img = np.full((3000, 4000, 3), 200, np.uint8)
+    small, scale, size = decode(jpeg(img))
+    assert max(small.shape[:2]) <= 1400 and size == (4000, 3000)
+    assert scale == pytest.approx(4000 / small.shape[1])
+
+
+def test_no_tiles_on_an_empty_table() -> None:
+    rng = np.random.default_rng(1)
+    wood = np.zeros((700, 900, 3), np.uint8)
+    wood[:] = (70, 120, 170)
+    wood = np.clip(wood + rng.normal(0, 8, wood.shape), 0, 255).astype(np.uint8)
+    with pytest.raises(VisionError) as e:
+        read_photo(jpeg(wood))
+    assert e.value.code == "no_tiles"
+
+
+def test_playing_cards_are_not_tiles() -> None:
+    # a heuristic (many marks that are no number, few numbers): 9 of these 10 are refused
+    refused = 0
+    for seed in range(1, 11):
+        try:
+            read_photo(jpeg(render_cards(seed)))
+        except VisionError as e:
+            assert e.code in ("cards", "no_tiles")
+            refused += 1
+    assert refused >= 8
+
+
+# -- command line -----------------------------------------------------------------------------
+def test_cli_json(tmp_path: Path) -> None:
+    sc = render_scene(
+        11,
+        fonts=available(TEST_FONTS),
+        size=(900, 700),
+        tokens_rows=[["R5", "R6", "R7"]],
+        rotation=0,
+        perspective=0.0,
+        tile_width=90,
+    )
+    p = tmp_path / "rack.jpg"
+    p.write_bytes(jpeg(sc.image))
+    out = subprocess.run(
+        [sys.executable, "-m", "app.vision", str(p), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    res = json.loads(out.stdout)
+    assert out.returncode == 0 and res["ok"] is True
+    assert res["rows"] == [["R5", "R6", "R7"]]
+    assert [t["tile"] for t in res["tiles"]] == ["R5", "R6", "R7"]
+    assert all(len(t["box"]) == 4 and 0 < t["confidence"] <= 1 for t in res["tiles"])
+    assert res["seconds"] > 0
+
+
+def test_cli_bad_input(tmp_path: Path) -> None:
+    p = tmp_path / "notes.txt"
+    p.write_text("not a photo")
+    out = subprocess.run(
+        [sys.executable, "-m", "app.vision", str(p), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    res = json.loads(out.stdout)
+    assert out.returncode == 2
+    assert res == {
+        "ok": False,
+        "error": "not_image",
+        "message": res["message"],
+        "seconds": res["seconds"],
+    }
+    missing = subprocess.run(
+        [sys.executable, "-m", "app.vision", str(tmp_path / "none.jpg"), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert json.loads(missing.stdout)["error"] == "unreadable_file"
+
+
+# -- the review screen (logic, no page) ------------------------------------------------------
+def test_review_edits_and_confirms_only_on_request() -> None:
+    from app.ui.photo import PhotoReview, read_safely
+
+    sc = render_scene(
+        11,
+        fonts=available(TEST_FONTS),
+        size=(900, 700),
+        tokens_rows=[["R5", "R6", "R7"]],
+        rotation=0,
+        perspective=0.0,
+        tile_width=90,
+    )
+    res = read_safely(jpeg(sc.image))
+    assert res["ok"] and res["preview"][:4] == b"\x89PNG"
+    got: list[list[list[str]]] = []
+    closed: list[bool] = []
+    review = PhotoReview(
+        "tile_rummy",
+        res["reading"],
+        res["preview"],
+        got.append,
+        on_close=lambda: closed.append(True),
+    )
+    assert review.value() == [["R5", "R6", "R7"]]
+    assert got == []  # nothing used before the player confirms
+    kb = review.editor.keyboard
+    kb.backspace()
+    kb.pick_family("R")
+    kb.press_number(8)
+    review.confirm()
+    assert got == [[["R5", "R6", "R8"]]] and closed == [True]
+
+
+def test_review_cancel_uses_nothing() -> None:
+    from app.ui.photo import PhotoReview, read_safely
+
+    sc = render_scene(
+        11,
+        fonts=available(TEST_FONTS),
+        size=(900, 700),
+        tokens_rows=[["B1", "B2", "B3"]],
+        rotation=0,
+        perspective=0.0,
+        tile_width=90,
+    )
+    res = read_safely(jpeg(sc.image))
+    got: list[object] = []
+    review = PhotoReview("rummy101", res["reading"], res["preview"], got.append)
+    review.cancel()
+    assert got == []
+
+
+def test_read_safely_reports_bad_input() -> None:
+    from app.ui.photo import error_text, read_safely
+
+    res = read_safely(b"GIF89a not really")
+    assert res == {"ok": False, "error": "not_image"}
+    assert "picture" in error_text("not_image")
+
+
+def test_round_entry_rest_filled_from_a_photo() -> None:
+    from app.ui.entry_forms import RestInput
+
+    changed: list[bool] = []
+    rest = RestInput("rummy101", 4, "Ann", lambda: changed.append(True))
+    assert rest.photo is not None
+    rest.photo.on_confirm([["R5", "R6"], ["JK"]])
+    assert rest.mode.value == "tiles"
+    assert rest.read() == {"hand": ["R5", "R6", "JK"]}
+    assert changed
