@@ -14,7 +14,9 @@ real judge answer, so the files have their real size) in a temporary folder and 
 - save round → updated standings in a game of ``--long`` rounds: score_round + add_round +
   save_game + standings;
 - the layout not chosen: every game in the one TinyDB file (appending rewrites all of it),
-  with the same atomic storage and with TinyDB's own JSONStorage.
+  with the same atomic storage and with TinyDB's own JSONStorage;
+- the player page (issue 12, ``--players-only`` for just that): ``app.stats.player_stats``
+  cold and warm, and building the page.
 
 Targets: append ≤ 20 ms median; games list ≤ 300 ms; save → standings ≤ 100 ms.
 """
@@ -42,6 +44,7 @@ from tinydb import TinyDB  # noqa: E402
 from tinydb.storages import JSONStorage  # noqa: E402
 
 from app import games as g  # noqa: E402
+from app import store as store_mod  # noqa: E402
 from app.store import AtomicJSONStorage, Store  # noqa: E402
 
 # Gin and Carousel rounds here score little (1 and 4 points) so that appending rounds to a long
@@ -191,14 +194,71 @@ def fsync_probe(folder: Path, times: int = 30) -> float:
     return statistics.median(ts)
 
 
+def player_page(base: Path, n_games: int, n_rounds: int) -> None:
+    """Issue 12: open a player page (app.stats.player_stats + the screen) on ``n_games``
+    finished games × ``n_rounds`` rounds, six people seated by turns. Cold: nothing cached (each
+    game of the person loaded and its standings asked of the judge once); warm: the per-game
+    facts kept in memory by id + version. Target ≤ 100 ms to open."""
+    from app import stats
+    from app.ui.players import PlayerScreen
+    from app.ui.shell import App
+
+    people = ["Ala", "Ola", "Ela", "Jan", "Iza", "Piotr"]
+    tile = {"players": [{"name": "A", "winner": True}, {"name": "B", "hand": ["R5", "B7"]}]}
+    path = base / "players.json"
+    t0 = time.perf_counter()
+    with Store(path) as s:
+        s.backup_every = 10**9
+        s.backup_interval = 1e12
+        for i in range(n_games):
+            a, b = people[i % 6], people[(i // 6 + i + 1) % 6]
+            if a == b:
+                b = people[(i + 2) % 6]
+            game = g.new_game("tile_rummy", [a, b], agreed_rounds=n_rounds)
+            one = {"players": [{**tile["players"][0], "name": a if i % 3 else b}]}
+            one["players"].append({**tile["players"][1], "name": b if i % 3 else a})
+            r = g.score_round(game, one)
+            game.rounds = [g.Round(r.entry, dict(r.breakdown), r.winners, g.now_iso())] * n_rounds
+            s.create_game(game)
+    print(
+        f"\nplayer page (issue 12): {n_games} finished games × {n_rounds} rounds, "
+        f"6 people (built in {time.perf_counter() - t0:.1f} s)"
+    )
+    with Store(path) as s:
+        app = App(s)
+
+        def cold() -> None:
+            stats.CACHE.forget()
+            stats.player_stats(s, "ala")
+
+        m, mx = median_ms(cold, 3)
+        n = stats.player_stats(s, "ala").played
+        print(
+            f"  player_stats, cold (loads {n} games):     median {m:7.1f} ms  (max {mx:.1f})"
+            "  (first page of a person after the server starts)"
+        )
+        m, mx = median_ms(lambda: stats.player_stats(s, "ala"), 20)
+        print(f"  player_stats, warm (facts cached):       median {m:7.1f} ms  (max {mx:.1f})")
+        m, mx = median_ms(lambda: PlayerScreen(app, "ala"), 20)
+        print(
+            f"  open the player page (stats + screen):   median {m:7.1f} ms  (max {mx:.1f})"
+            "  target ≤ 100"
+        )
+        print(f"  facts kept in memory: {len(stats.CACHE)} games")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--long", type=int, default=200)
     ap.add_argument("--dir", type=Path, default=None, help="folder to build in (default: temp)")
+    ap.add_argument("--players-only", action="store_true", help="only the player page")
     args = ap.parse_args()
     base = args.dir or Path(tempfile.mkdtemp(prefix="bench-store-"))
+    if args.players_only:
+        player_page(base, args.games, args.rounds)
+        return
     path = base / "rummy.json"
     rng = random.Random(4)
 
@@ -322,6 +382,29 @@ def main() -> None:
         fresh = s.load_game(game.id)
         m, _ = median_ms(lambda fresh=fresh: g.standings(dataclasses.replace(fresh)), 10)
         print(f"  {'':<11} standings alone (judge game): median {m:7.1f} ms")
+
+    n_backups = store_mod.MAX_BACKUPS
+    print(f"\nrestore a damaged game of {args.long} rounds from {n_backups} backups (issue 9)")
+    players, rounds = samples["rummy101"]
+    game = s.create_game(make_game("rummy101", players, rounds, args.long))
+    for _ in range(n_backups):  # every backup holds another version of it
+        game = s.save_game(g.add_round(game, rounds[0].entry))
+        s.backup_now("bench")
+    gfile = s.games_dir / f"{game.id}.json"
+
+    def damaged_load() -> None:
+        gfile.write_bytes(b"{")
+        assert s.load_game(game.id).version == game.version
+        s.dismiss_notices()
+
+    m, mx = median_ms(damaged_load, 5)
+    raw = (s.backups()[0] / "games" / gfile.name).read_bytes()
+    one, _ = median_ms(lambda: Store._parse_game(raw, game.id), 5)
+    print(
+        f"  load_game of a damaged file (restores):  median {m:7.1f} ms  (max {mx:.1f})  "
+        f"= {m / one:.1f} × reading one copy ({one:.1f} ms): each backup's copy is parsed "
+        "for its version (the newest content wins), then the file and index written"
+    )
     s.close()
 
     print("\nthe layout not chosen: all games in one TinyDB file")
@@ -347,6 +430,7 @@ def main() -> None:
             f"[file {single.stat().st_size / 1024**2:.1f} MB]"
         )
         db.close()
+    player_page(base, args.games, args.rounds)
     if args.dir is None:
         import shutil
 

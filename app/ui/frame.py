@@ -43,8 +43,7 @@ def frame(
             max_lines=1,
             overflow=ft.TextOverflow.ELLIPSIS,
         ),
-        actions=actions or [],
-        bgcolor=ft.Colors.INDIGO_50,
+        actions=actions or [],  # colours: the theme's app bar (app/ui/settings.py)
     )
     return ft.View(
         route=route,

@@ -14,7 +14,6 @@ from app.ui.export import ExportDialog, ImportDialog
 from app.ui.frame import frame
 from app.ui.settings import settings_button
 from app.ui.widgets import (
-    LEADER_BG,
     MUTED,
     card,
     heading,
@@ -50,6 +49,10 @@ def game_title(s: GameSummary) -> str:
     )
 
 
+AMBER_TINT = ft.Colors.with_opacity(0.28, ft.Colors.AMBER)
+"""Background of unfinished games and notices: a see-through amber reads like AMBER_100 on the
+light theme and stays dark under the light text of the dark one."""
+
 PAGE = 15
 """Game cards shown per list before "Show more"."""
 
@@ -82,6 +85,15 @@ class GamesList:
                 height=44,
             )
         )
+        if self.summaries:  # everyone's record across the games (app/ui/players.py)
+            controls.append(
+                ft.OutlinedButton(
+                    content=_("Players and their records"),
+                    icon=ft.Icons.PEOPLE_OUTLINE,
+                    on_click=lambda _e=None: app.go("/players"),
+                    height=44,
+                )
+            )
         if not self.summaries and self.host:
             controls.append(
                 card(
@@ -100,6 +112,14 @@ class GamesList:
             controls += self._list("unfinished", self.unfinished)
         if self.finished:
             controls.append(heading(_("History")))
+            controls.append(
+                ft.OutlinedButton(
+                    content=_("Search the history"),
+                    icon=ft.Icons.SEARCH,
+                    on_click=lambda _e=None: app.go("/history"),
+                    height=44,
+                )
+            )
             controls += self._list("finished", self.finished)
         if self.host:
             controls.append(
@@ -107,11 +127,22 @@ class GamesList:
                     _("Import a game (JSON)"), icon=ft.Icons.UPLOAD, on_click=self._import
                 )
             )
+            from app.ui.history import BackupButtons  # all games in one file (issue 12)
+
+            self.backup = BackupButtons(app)
+            controls.append(self.backup.control)
         actions: list[ft.Control] = [settings_button(app)]
         share = sharing.share_button(app)
         if share is not None:
             actions.append(share)
         self.view = frame(app, "/", _("Rummy referee"), controls, actions=actions)
+        if self.finished:  # the player pages then open from memory (app/ui/players.py)
+            from app.ui.players import warm_in_thread
+
+            async def warm() -> None:
+                await warm_in_thread(app)
+
+            app.run(warm)
 
     def _list(self, key: str, items: list[GameSummary]) -> list[ft.Control]:
         """The first :data:`PAGE` cards of a list and a button for more (a long history
@@ -141,7 +172,7 @@ class GamesList:
 
     def _notices(self, texts: list[str]) -> ft.Control:
         """The store's recovery notices (a file restored from a backup …) until dismissed."""
-        box = card(ft.Text(""), bgcolor=ft.Colors.AMBER_100)
+        box = card(ft.Text(""), bgcolor=AMBER_TINT)
 
         def dismiss(_e: Any = None) -> None:
             box.visible = False
@@ -218,7 +249,7 @@ class GamesList:
         buttons = ft.Column(actions, spacing=0)
         return ft.Container(
             content=ft.Row([tap, buttons], vertical_alignment=ft.CrossAxisAlignment.START),
-            bgcolor=LEADER_BG if not s.finished else ft.Colors.SURFACE_CONTAINER_LOW,
+            bgcolor=AMBER_TINT if not s.finished else ft.Colors.SURFACE_CONTAINER_LOW,
             border_radius=12,
             border=ft.Border.all(1, ft.Colors.with_opacity(0.15, MUTED)),
         )

@@ -41,6 +41,23 @@ def build_screen(app: App, route: str) -> Screen:
         from app.ui.settings import SettingsScreen
 
         return SettingsScreen(app)
+    if parts[0] == "players" and len(parts) <= 2:  # people and their record (issue 12)
+        from app.ui.players import PlayerScreen, PlayersScreen
+
+        return PlayerScreen(app, parts[1]) if len(parts) == 2 else PlayersScreen(app)
+    if parts == ["season"]:
+        from app.ui.history import SeasonScreen
+
+        return SeasonScreen(app)
+    if parts[0] == "history" and len(parts) <= 2:  # finished games (issue 12)
+        from app.ui.history import FinishedGame, HistoryScreen
+
+        if len(parts) == 1:
+            return HistoryScreen(app)
+        try:
+            return FinishedGame(app, app.store.load_game(parts[1]))
+        except StoreError:
+            return error_screen(app, route, _("This game is not here (was it deleted?)."))
     if parts[0] == "check":  # /check, /check/<kind> (?game=<id> | ?variant=<name>)
         from app.ui.checkers import build
 
@@ -68,6 +85,10 @@ def build_screen(app: App, route: str) -> Screen:
             from app.ui.timer import timer_screen
 
             return timer_screen(app, game)
+        if rest == ["table"]:  # the table display (issue 12)
+            from app.ui.table_display import TableDisplay
+
+            return TableDisplay(app, game)
         if rest[0] == "round" and len(rest) in (2, 3) and rest[1].isdigit():
             i = int(rest[1]) - 1
             if not 0 <= i < len(game.rounds):

@@ -1,4 +1,10 @@
-"""``/settings``: this phone's settings — the language (issue 5, item 5).
+"""``/settings``: this phone's settings — the language (issue 5, item 5) and the theme (issue
+12: light, dark — true black — or following the device).
+
+The theme is per session like the language: chosen here it changes this phone at once, is
+kept in this browser (``ft.SharedPreferences`` key :data:`THEME_KEY`, read again when a page
+starts, :func:`restore_theme`) and as the store's ``theme`` setting, the default for devices
+that have made no choice (:data:`DEFAULT_THEME` when nobody chose).
 
 The language is per session: choosing one here changes this phone's screens at once and no
 other phone's. The choice is kept in this browser's storage (``ft.SharedPreferences``, read
@@ -10,6 +16,7 @@ offer. Language names are written in their own language, so anyone can find thei
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -25,6 +32,87 @@ if TYPE_CHECKING:
 log = logging.getLogger("app")
 
 ROUTE = "/settings"
+THEME_KEY = "rummy.theme"
+"""Where this browser keeps its theme choice."""
+THEMES = ("system", "light", "dark")
+DEFAULT_THEME = "light"
+"""The theme of a device that chose none. Not yet ``system``: several screens (the score sheet's
+totals panel, the leader's background in app/ui/widgets.py, the keyboards, the rule book) still
+use fixed light colours that are hard to read on the dark theme; once they use the theme's
+colours, make this ``system`` (the device decides)."""
+_MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
+_theme_of: weakref.WeakKeyDictionary[App, str] = weakref.WeakKeyDictionary()
+"""Per session: the theme chosen in it."""
+
+
+def light_theme() -> ft.Theme:
+    """The light theme (indigo; the app bar as before)."""
+    return ft.Theme(
+        color_scheme_seed=ft.Colors.INDIGO,
+        appbar_theme=ft.AppBarTheme(bgcolor=ft.Colors.INDIGO_50),
+    )
+
+
+def dark_theme() -> ft.Theme:
+    """The dark theme: true black behind everything (an OLED phone in the middle of the table
+    uses the least power and glares the least), light text, indigo accents."""
+    return ft.Theme(
+        color_scheme_seed=ft.Colors.INDIGO,
+        color_scheme=ft.ColorScheme(
+            surface=ft.Colors.BLACK,
+            on_surface=ft.Colors.WHITE,
+            surface_container_lowest=ft.Colors.BLACK,
+            surface_container_low="#121212",
+            surface_container="#1a1a1a",
+            surface_container_high="#222222",
+            surface_container_highest="#2a2a2a",
+        ),
+        scaffold_bgcolor=ft.Colors.BLACK,
+        canvas_color=ft.Colors.BLACK,
+        appbar_theme=ft.AppBarTheme(bgcolor=ft.Colors.BLACK, color=ft.Colors.WHITE),
+    )
+
+
+def theme_choice(app: App) -> str:
+    """The theme in force for this session: its choice, else the store's ``theme`` setting,
+    else :data:`DEFAULT_THEME`."""
+    chosen = _theme_of.get(app)
+    if chosen in THEMES:
+        return chosen
+    try:
+        stored = app.store.get_setting("theme", DEFAULT_THEME)
+    except Exception:  # noqa: BLE001 - a store that cannot answer
+        stored = DEFAULT_THEME
+    return stored if stored in THEMES else DEFAULT_THEME
+
+
+def apply_theme(app: App, choice: str | None = None) -> str:
+    """Set the page's themes and mode (``choice`` or :func:`theme_choice`); returns it."""
+    if choice in THEMES:
+        _theme_of[app] = choice
+    choice = theme_choice(app)
+    page = app.page
+    if page is not None:
+        page.theme = light_theme()
+        page.dark_theme = dark_theme()
+        page.theme_mode = _MODES[choice]
+    return choice
+
+
+def restore_theme(app: App) -> None:
+    """Apply the theme this browser chose earlier (read asynchronously from its storage)."""
+
+    async def read() -> None:
+        try:
+            kept = await ft.SharedPreferences().get(THEME_KEY)
+        except Exception:  # noqa: BLE001 - a browser that refuses storage
+            return
+        if kept in THEMES and kept != theme_choice(app):
+            apply_theme(app, str(kept))
+            app.page_update()
+
+    if callable(getattr(app.page, "run_task", None)):  # a real page (tests use stand-ins)
+        app.run(read)
 
 
 class SettingsScreen:
@@ -32,6 +120,7 @@ class SettingsScreen:
 
     Attributes:
         languages: the language chips (keys: codes of :data:`app.i18n.LANGUAGES`).
+        themes: the theme chips (keys: :data:`THEMES`).
     """
 
     def __init__(self, app: App) -> None:
@@ -39,10 +128,21 @@ class SettingsScreen:
         self.languages = ChoiceChips(
             list(i18n.LANGUAGES.items()), app.language, on_change=self._language_picked
         )
+        self.themes = ChoiceChips(
+            [
+                ("system", _("Like the device")),
+                ("light", _("Light")),
+                ("dark", _("Dark (black)")),
+            ],
+            theme_choice(app),
+            on_change=self._theme_picked,
+        )
         controls: list[ft.Control] = [
             heading(_("Language")),
             muted(_("Each phone at the table keeps its own language.")),
             self.languages.control,
+            heading(_("Theme")),
+            self.themes.control,
         ]
         if app.language == "sk":
             controls.append(
@@ -54,10 +154,33 @@ class SettingsScreen:
                         ),
                         size=15,
                     ),
-                    bgcolor=ft.Colors.AMBER_50,
+                    bgcolor=ft.Colors.SECONDARY_CONTAINER,
                 )
             )
         self.view = frame(app, ROUTE, _("Settings"), controls, back="/")
+
+    def _theme_picked(self, choice: str | None) -> None:
+        if choice is None:
+            self.themes.set(theme_choice(self.app))
+            return
+        self.choose_theme(choice)
+
+    def choose_theme(self, choice: str) -> None:
+        """Use the theme ``choice`` (:data:`THEMES`) on this phone and remember it (this
+        browser; the store's default)."""
+        choice = apply_theme(self.app, choice)
+        try:
+            self.app.store.set_setting("theme", choice)
+        except Exception:  # noqa: BLE001 - the session's theme is set; the default can wait
+            log.warning("cannot store the theme setting", exc_info=True)
+
+        async def remember() -> None:
+            try:
+                await ft.SharedPreferences().set(THEME_KEY, choice)
+            except Exception:  # noqa: BLE001 - a browser that refuses storage
+                log.debug("cannot keep the theme in the browser", exc_info=True)
+
+        self.app.run(remember)
 
     def _language_picked(self, code: str | None) -> None:
         if code is None or code == self.app.language:
@@ -94,4 +217,14 @@ def settings_button(app: App) -> ft.Control:
     return icon_button(ft.Icons.SETTINGS, _("Settings"), go)
 
 
-__all__ = ["ROUTE", "SettingsScreen", "settings_button"]
+__all__ = [
+    "ROUTE",
+    "THEMES",
+    "SettingsScreen",
+    "apply_theme",
+    "dark_theme",
+    "light_theme",
+    "restore_theme",
+    "settings_button",
+    "theme_choice",
+]

@@ -9,7 +9,13 @@ Routes::
     /game/<id>/round/<n>     round n (1-based): its breakdown, edit, delete
     /game/<id>/round/<n>/edit
     /game/<id>/timer         turn timer (Tile Rummy / My Rummy)
+    /game/<id>/table         the table display: names and totals only, big (app/ui/table_display.py)
     /settings                this phone's settings (language)
+    /players                 everyone who played (app/ui/players.py)
+    /players/<name>          one person's record (name: app.people.person_key, URL-quoted)
+    /history                 finished games: search, filters (app/ui/history.py)
+    /history/<id>            a finished game, read-only (export, delete with undo)
+    /season                  players ranked per variant over a range of days
 
 A screen is an object with ``.view`` (an ``ft.View``) built from the store; its handlers only
 change controls and call ``app.go(route)``, so screens can be driven in tests with
@@ -101,8 +107,10 @@ class App:
         assert page is not None
         with i18n.use_language(self.language):
             page.title = _("Rummy referee")
-        page.theme_mode = ft.ThemeMode.LIGHT
-        page.theme = ft.Theme(color_scheme_seed=ft.Colors.INDIGO)
+        from app.ui.settings import apply_theme, restore_theme  # light, dark or the device's
+
+        apply_theme(self)
+        restore_theme(self)
         page.on_route_change = self._route_changed
         page.on_view_pop = self._view_popped
         was_connect: Any = page.on_connect  # sharing.attach catches up on reconnect too
