@@ -20,7 +20,8 @@ of ``../shared/JUDGE.md``; this module re-implements no rule. It keeps the recor
   the variant's detail (gin ``deadwood``, ``layoffs``, ``melds``; ``racks``, …).
 - :func:`standings` — round scores, running totals after each round (for the chart), totals
   with the game-end bonuses from the judge ``game`` check, finished, winner(s), leader(s).
-- :func:`export_csv`, :func:`export_json`, :func:`import_json` (validated, every round scored
+- :func:`export_csv` (``,`` or ``;`` separated, formula-safe cells: :func:`csv_cell`),
+  :func:`export_json`, :func:`import_json` (validated, every round scored
   again by the judge; :class:`GameImportError` with a one-line message naming the place).
 
 Decisions where the plan was silent (extensions to APP_PLAN.md; names are stable):
@@ -76,6 +77,8 @@ from rules.variant import DISPLAY_NAMES, PLAYER_COUNTS
 from rules.variants.tiles import PENALTY_REASONS, PENALTY_TILES
 
 __all__ = [
+    "CSV_LABELS",
+    "CSV_SEPARATORS",
     "EXPORT_FORMAT",
     "EXPORT_VERSION",
     "Game",
@@ -90,6 +93,7 @@ __all__ = [
     "UndoStep",
     "add_round",
     "can_undo",
+    "csv_cell",
     "dealer_for_round",
     "delete_round",
     "end_game",
@@ -112,6 +116,7 @@ __all__ = [
     "standings",
     "summarize",
     "undo",
+    "unshowable",
 ]
 
 EXPORT_FORMAT: Final = "rummy-referee-game"
@@ -499,6 +504,34 @@ class GameSummary:
 # -- creating a game -----------------------------------------------------------------------------
 _NAME_FORMAT_OK = frozenset("\u200d\u200c\ufe0e\ufe0f")
 """Format characters allowed in names: zero-width (non-)joiner, text/emoji variation selectors."""
+
+
+_EMOJI_PARTS = frozenset("\u200d\ufe0f\u20e3")
+"""Joiner, emoji variation selector, keycap: parts of emoji sequences."""
+
+
+def unshowable(name: str) -> list[str]:
+    """The characters of ``name`` the app's offline font cannot draw (it would show empty
+    boxes): emoji and their sequence parts (joiner, variation selector, keycap, skin tones),
+    pictographs, dingbats, arrows, card suits, stars — every symbol (``So``) from U+2190 up.
+    Letters of any script, digits, punctuation and ``© ® °`` are fine. In order, each once.
+
+    The new-game form refuses such names with this reason; :func:`new_game` still accepts
+    them (an imported game keeps its names).
+    """
+    out: list[str] = []
+    for c in name:
+        cat = unicodedata.category(c)
+        bad = (
+            c in _EMOJI_PARTS
+            or (cat == "So" and ord(c) >= 0x2190)
+            or 0x1F3FB <= ord(c) <= 0x1F3FF  # skin tones (Sk)
+            or 0x1F1E6 <= ord(c) <= 0x1F1FF  # regional indicators (flags)
+            or 0xE0020 <= ord(c) <= 0xE007F  # tag characters (subdivision flags)
+        )
+        if bad and c not in out:
+            out.append(c)
+    return out
 
 
 def _check_name(name: Any) -> str:
@@ -1361,33 +1394,80 @@ def game_from_dict(d: Any) -> Game:
 
 
 # -- export / import -----------------------------------------------------------------------------
-def _cell(value: Any) -> Any:
-    """A CSV cell: text that a spreadsheet would run as a formula gets a leading quote."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+CSV_SEPARATORS: Final = (",", ";")
+"""Separators :func:`export_csv` writes: ``,`` (English spreadsheets) and ``;`` (spreadsheets
+set to a language with a decimal comma — Polish, Slovak, German …: their list separator)."""
+
+CSV_LABELS: Final = {
+    "round": "round",
+    "dealer": "dealer",
+    "total": "{name} total",
+    "bonuses": "bonuses",
+    "final": "final",
+}
+"""The English words of the CSV sheet (:func:`export_csv` ``labels`` replaces them)."""
+
+_CELL_BREAK = re.compile('(^|[,;\t\r\n"])(?=[ \u00a0\u3000]*[=+@\t\r\n\uff1d\uff0b\uff0d\uff20-])')
+"""Where a spreadsheet may start a cell — the start of the text, or just after a character
+that some reading of the file takes as the end of a cell or row (``,`` ``;`` tab, CR, LF, and
+``"``, which a file read with the wrong separator leaves mid-cell) — followed (after spaces,
+which importers may trim) by a character that starts a formula: ``= + - @`` (and their
+full-width forms), tab, CR, LF."""
 
 
-def export_csv(game: Game) -> str:
-    """The score sheet as CSV text (RFC 4180, comma-separated, CRLF line ends).
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet runs as a formula, whatever separator it reads the file
+    with (``,`` ``;`` or tab, quotes honoured or not).
+
+    Numbers are kept as they are. In text, a ``'`` is put before a formula start (``= + - @``,
+    their full-width forms, tab, CR, LF, after any spaces) at the start of the text and after
+    every ``,`` ``;`` tab, CR, LF and ``"``: ``=SUM(A1)`` → ``'=SUM(A1)``, ``a;=1+1`` →
+    ``a;'=1+1``.
+    Spreadsheets show the ``'``; the text reads as text (the OWASP advice for CSV injection).
+    """
+    if not isinstance(value, str):
+        return value
+    return _CELL_BREAK.sub(lambda m: m.group(1) + "'", value)
+
+
+def export_csv(game: Game, separator: str = ",", labels: Mapping[str, str] | None = None) -> str:
+    """The score sheet as CSV text (RFC 4180: CRLF line ends, ``"`` quotes where needed).
+
+    Args:
+        game: the game.
+        separator: ``,`` or ``;`` (:data:`CSV_SEPARATORS`); numbers are integers (points), so
+            no decimal separator is involved either way.
+        labels: the sheet's words in the reader's language, keys as in :data:`CSV_LABELS`
+            (``total`` holds ``{name}``); missing keys stay English.
 
     Columns: ``round`` (1-based), ``dealer``, one column per player with that round's points,
     then one ``NAME total`` column per player with the running total. After the rounds, a
     ``bonuses`` row (game-end bonuses in the player columns) and a ``final`` row (totals with
-    bonuses in the total columns). Names that a spreadsheet would read as a formula are
-    written with a leading ``'``.
+    bonuses in the total columns). Every text cell goes through :func:`csv_cell`, so a name
+    like ``=1+1`` or ``a;=1+1`` never becomes a formula, with either separator.
+
+    Raises:
+        ValueError: another separator.
     """
+    if separator not in CSV_SEPARATORS:
+        raise ValueError(f"the CSV separator must be one of {CSV_SEPARATORS}, not {separator!r}")
+    words = {**CSV_LABELS, **(labels or {})}
     st = standings(game)
     out = io.StringIO()
-    w = csv.writer(out)
+    w = csv.writer(out, delimiter=separator, lineterminator="\r\n")
     players = list(game.players)
     blank = [""] * len(players)
-    w.writerow(["round", "dealer", *map(_cell, players), *(_cell(f"{p} total") for p in players)])
+
+    def row(cells: list[Any]) -> None:
+        w.writerow([csv_cell(c) for c in cells])
+
+    totals = [words["total"].replace("{name}", p) for p in players]
+    row([words["round"], words["dealer"], *players, *totals])
     for i, (sc, run) in enumerate(zip(st.round_scores, st.running, strict=True)):
         dealer = players[dealer_for_round(game, i)]
-        w.writerow([i + 1, _cell(dealer), *(sc[p] for p in players), *(run[p] for p in players)])
-    w.writerow(["bonuses", "", *(st.bonuses[p] for p in players), *blank])
-    w.writerow(["final", "", *blank, *(st.totals[p] for p in players)])
+        row([i + 1, dealer, *(sc[p] for p in players), *(run[p] for p in players)])
+    row([words["bonuses"], "", *(st.bonuses[p] for p in players), *blank])
+    row([words["final"], "", *blank, *(st.totals[p] for p in players)])
     return out.getvalue()
 
 

@@ -226,6 +226,21 @@ def test_round_breakdown_has_gin_detail() -> None:
             "knock_above_limit",
             False,
         ),
+        # RULES.md §6: going out ends the round at once, so nobody knocks after it
+        (
+            "carousel",
+            ["A", "B", "C"],
+            {
+                "knocker": "A",
+                "players": [
+                    {"name": "A", "hand": ["2S"]},
+                    {"name": "B", "hand": []},
+                    {"name": "C", "hand": ["9D"]},
+                ],
+            },
+            "out_in_knocked_round",
+            False,
+        ),
         # RULES.md §3: only one player finishes a round
         (
             "rummy101",
@@ -568,6 +583,194 @@ def test_export_csv_gin_bonuses_and_formula_names() -> None:
     assert rows[-1][-2:] == ["325", "0"]
 
 
+# -- CSV safe with "," and ";" (issue 9) -----------------------------------------------------------
+FORMULA_START = tuple("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
+HOSTILE = ["a;=1+1", "b,+SUM(1)", "@c", "-d", "e; =2", "f;-3", "g,;@h", "\uff1dI"]
+
+
+def _readings(text: str) -> list[list[str]]:
+    """Every cell a spreadsheet could see in ``text``: split by ``,`` ``;`` or tab, with quotes
+    honoured (RFC 4180) or taken literally, rows at CR or LF."""
+    cells: list[list[str]] = []
+    for sep in (",", ";", "\t"):
+        cells += csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+        for line in text.replace("\r", "\n").split("\n"):
+            cells.append(line.split(sep))
+            cells.append([c.strip('"') for c in line.split(sep)])
+    return cells
+
+
+def _live_formulas(text: str) -> list[str]:
+    out = []
+    for row in _readings(text):
+        for cell in row:
+            body = cell.lstrip(" \u00a0\u3000")
+            if body.lstrip("-").isdigit():
+                continue  # a number, not a formula
+            if body.startswith(FORMULA_START) or cell.startswith(FORMULA_START):
+                out.append(cell)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "safe"),
+    [
+        ("=SUM(A1)", "'=SUM(A1)"),
+        ("+1", "'+1"),
+        ("-1", "'-1"),
+        ("@SUM(1)", "'@SUM(1)"),
+        ("\t=1", "'\t'=1"),
+        ("\r=1", "'\r'=1"),
+        ("\n=1", "'\n'=1"),
+        ("  =1", "'  =1"),
+        ("\u00a0+1", "'\u00a0+1"),
+        ("\uff1d1+1", "'\uff1d1+1"),  # full-width =
+        ("a;=1+1", "a;'=1+1"),  # the case of the issue
+        ("a,=1+1", "a,'=1+1"),
+        ("a; =1", "a;' =1"),
+        ("a\t@x", "a\t'@x"),
+        ("a\r\n-x", "a\r'\n'-x"),
+        ("a;;+x", "a;;'+x"),
+        ('a;"=1', "a;\"'=1"),  # read with ";": the cell '"=1' is no formula either
+        ("Ala-Ola", "Ala-Ola"),  # not at a cell start: unchanged
+        ("a = b + c", "a = b + c"),
+        ("a;b,c", "a;b,c"),
+        ("", ""),
+        ("Łucja", "Łucja"),
+    ],
+)
+def test_csv_cell_neutralises_every_formula_start(text: str, safe: str) -> None:
+    assert g.csv_cell(text) == safe
+    assert not _live_formulas(g.csv_cell(text))
+
+
+def test_csv_cell_keeps_numbers() -> None:
+    assert g.csv_cell(-12) == -12 and g.csv_cell(0) == 0
+
+
+def _hostile_game() -> Game:
+    game = g.new_game("tile_rummy", HOSTILE[:4])
+    game.rounds = [fake_round({"a;=1+1": 10, "b,+SUM(1)": -3, "@c": -4, "-d": -3}, ("a;=1+1",))]
+    return game
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_export_csv_with_either_separator_reads_back(separator: str) -> None:
+    game = play("rummy101")
+    text = g.export_csv(game, separator)
+    assert text.startswith(f"round{separator}dealer{separator}Ala{separator}") and "\r\n" in text
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=separator))
+    assert rows == list(csv.reader(io.StringIO(g.export_csv(game), newline="")))
+    assert rows[2] == ["2", "Ola", "202", "-40", "-208", "303", "-52", "-410"]
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_export_csv_hostile_names_are_no_formula_with_either_separator(separator: str) -> None:
+    game = _hostile_game()
+    text = g.export_csv(game, separator)
+    assert _live_formulas(text) == []
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=separator))
+    # read with the separator it was written with, each name is one cell, made safe
+    assert rows[0][2:6] == ["a;'=1+1", "b,'+SUM(1)", "'@c", "'-d"]
+    assert rows[0][6] == "a;'=1+1 total"
+    assert rows[1][:6] == ["1", "a;'=1+1", "10", "-3", "-4", "-3"]
+    # the unsafe old export, for contrast: "a;=1+1" split at ";" is a live formula
+    naive = io.StringIO()
+    csv.writer(naive).writerow(game.players)
+    assert any(c.startswith("=1+1") for c in _live_formulas(naive.getvalue()))
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from(list("ab =+-@;,\"'\uff1d\u00a0")), min_size=1, max_size=8)
+        .map(lambda t: " ".join(t.split()))
+        .filter(bool),
+        min_size=2,
+        max_size=4,
+        unique_by=str.casefold,
+    )
+)
+def test_export_csv_no_formula_for_any_names(separator: str, names: list[str]) -> None:
+    game = g.new_game("tile_rummy", names)
+    game.rounds = [fake_round({n: i - 1 for i, n in enumerate(names)}, (names[0],))]
+    assert _live_formulas(g.export_csv(game, separator)) == []
+
+
+def test_export_csv_in_the_readers_words_and_bad_separator() -> None:
+    game = play("rummy101")
+    words = {"round": "runda", "dealer": "rozdaje", "total": "{name} razem", "final": "wynik"}
+    rows = list(csv.reader(io.StringIO(g.export_csv(game, ";", words)), delimiter=";"))
+    assert rows[0][:3] == ["runda", "rozdaje", "Ala"] and rows[0][5] == "Ala razem"
+    assert rows[-2][0] == "bonuses" and rows[-1][0] == "wynik"  # a missing word stays English
+    # a translated word is made safe as well
+    rows = list(csv.reader(io.StringIO(g.export_csv(game, labels={"round": "=round"}))))
+    assert rows[0][0] == "'=round"
+    with pytest.raises(ValueError, match="separator"):
+        g.export_csv(game, "\t")
+
+
+class _ExportApp:
+    """What the export dialog uses of the app shell (tests/test_views.py drives the real one)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.downloads: list[tuple[str, str]] = []
+        self.copied: list[str] = []
+
+    def download(self, name: str, text: str) -> None:
+        self.downloads.append((name, text))
+
+    def copy(self, text: str) -> None:
+        self.copied.append(text)
+
+    def open_dialog(self, dialog: Any) -> None:
+        pass
+
+    def close_dialog(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("language", "separator", "head"),
+    [
+        ("en", ",", "round,dealer,"),
+        ("pl", ";", "runda;rozdający;"),
+        ("sk", ";", "kolo;rozdávajúci;"),
+    ],
+)
+def test_export_dialog_speaks_the_readers_spreadsheet(
+    language: str, separator: str, head: str
+) -> None:
+    from app.ui.export import BOM, ExportDialog, default_separator
+
+    assert default_separator(language) == separator
+    game = _hostile_game()
+    app = _ExportApp(language)
+    dialog = ExportDialog(app, game)  # type: ignore[arg-type]
+    assert dialog.separator.value == separator and dialog.text.value.startswith(head)
+    dialog._download()
+    name, body = app.downloads[-1]
+    assert name.endswith(".csv") and body.startswith(BOM + head)
+    rows = list(csv.reader(io.StringIO(body[1:], newline=""), delimiter=separator))
+    assert rows[0][2] == "a;'=1+1" and _live_formulas(body[1:]) == []
+    dialog._copy()
+    assert app.copied[-1] == body[1:]  # the clipboard gets no byte order mark
+    other = ";" if separator == "," else ","
+    dialog.separator.pick(other)
+    assert dialog.text.value == g.export_csv(game, other, dialog.labels)
+    assert _live_formulas(dialog.text.value) == []
+    dialog.format.pick("json")
+    assert not dialog.separator_row.visible and dialog.text.value.startswith("{")
+    dialog._download()
+    assert not app.downloads[-1][1].startswith(BOM)
+    dialog.format.pick("csv")
+    assert dialog.separator_row.visible and dialog.text.value.startswith(
+        head.replace(separator, other)
+    )
+
+
 def _export(**game_changes: Any) -> str:
     doc = json.loads(g.export_json(play("tile_rummy")))
     doc["game"].update(game_changes)
@@ -660,11 +863,15 @@ def test_import_refuses_non_utf8_and_oversize() -> None:
         g.import_json(" " * (g.MAX_IMPORT_CHARS + 1))
 
 
+def _json_containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    # a named function, not a lambda: hypothesis reads a lambda's source to check that it uses
+    # its argument, and under load it now and then failed to and warned (issue 9)
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
+    _json_containers,
     max_leaves=20,
 )
 
@@ -714,7 +921,7 @@ def test_import_of_mutated_export_never_crashes(where: str, value: Any) -> None:
         assert all(r.result.get("valid") for r in game.rounds)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_score_round_never_raises(entry: Any) -> None:
     game = g.new_game("rummy101", ["A", "B"])

@@ -16,8 +16,10 @@ its field before asking the judge.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import flet as ft
@@ -26,6 +28,7 @@ from app import verdict_text
 from app.i18n import _, ngettext
 from app.ui import labels
 from app.ui.breakdown import melds_text, pieces_text
+from app.ui.photo import PhotoButton, flat
 from app.ui.widgets import ERROR_COLOUR, MUTED, ChoiceChips, Stepper, player_colour, readable
 from rules import judge
 from rules.errors import RulesError
@@ -40,12 +43,33 @@ class FormError(ValueError):
     """The form has problems; each is already flagged at its field."""
 
 
+_TYPED_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("typed_only", default=False)
+"""While set (:func:`typed_only`), reading a form flags only what was typed wrong: a field or
+a choice not filled in yet still makes the form incomplete (FormError) but shows no error."""
+
+
+@contextlib.contextmanager
+def typed_only() -> Iterator[None]:
+    """Read a form without flagging what is merely not filled in yet (the check made as the
+    user types, before the first "Show the scores": no red on an untouched field)."""
+    token = _TYPED_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _TYPED_ONLY.reset(token)
+
+
+def _missing(field: ft.TextField, message: str) -> FormError:
+    """An empty field: flagged with ``message`` unless only typed mistakes are shown."""
+    field.error = None if _TYPED_ONLY.get() else message
+    return FormError(message)
+
+
 def _int_field(field: ft.TextField, lo: int = 0, hi: int = 10_000) -> int:
     """A whole number from a text field, or FormError after flagging the field."""
     raw = (field.value or "").strip()
     if not raw:
-        field.error = _("Enter a number")
-        raise FormError(field.error)
+        raise _missing(field, _("Enter a number"))
     try:
         value = int(raw.replace("\u2212", "-"))
     except ValueError:
@@ -86,10 +110,12 @@ class PiecesInput:
         """The pieces in canonical notation; FormError (flagged) on a bad token or copies."""
         toks = self.tokens()
         if not toks and not allow_empty:
-            self.field.error = _("Enter the pieces, e.g. {example}").format(
-                example="R5 B7 JK" if self.rules.material == "tiles" else "7H 8H 9H KS"
+            raise _missing(
+                self.field,
+                _("Enter the pieces, e.g. {example}").format(
+                    example="R5 B7 JK" if self.rules.material == "tiles" else "7H 8H 9H KS"
+                ),
             )
-            raise FormError(self.field.error)
         try:
             pieces = parse_pieces(
                 toks,
@@ -126,7 +152,12 @@ class RestInput:
         )
         self.value = ft.TextField(
             error_max_lines=3,
-            label=_("{name}: points left").format(name=name),
+            # one line, cut with "…" for a long name (a wrapped label overlaps the box)
+            label=ft.Text(
+                _("{name}: points left").format(name=name),
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+            ),
             keyboard_type=ft.KeyboardType.NUMBER,
             on_change=lambda _e=None: on_change(),
             dense=True,
@@ -141,7 +172,17 @@ class RestInput:
         )
         self.value_box = ft.Column([self.value, self.jokers.control], spacing=2)
         self.control = ft.Column([self.mode.control, self.value_box, self.tiles.field], spacing=4)
+        self.photo: PhotoButton | None = None
+        if self.tiles.rules.material == "tiles":  # "From a photo" (app/ui/photo.py)
+            self.photo = PhotoButton(variant, self._from_photo, players, name)
+            self.control.controls.append(self.photo.control)
         self._show_mode()
+
+    def _from_photo(self, rows: list[list[str]]) -> None:
+        self.mode.set("tiles")
+        self.tiles.set_pieces(flat(rows))
+        self._show_mode()
+        self.on_change()
 
     def _show_mode(self) -> None:
         tiles = self.mode.value == "tiles"
@@ -193,7 +234,15 @@ def player_block(i: int, name: str, body: list[ft.Control]) -> ft.Container:
                         ft.Container(
                             width=10, height=22, bgcolor=player_colour(i), border_radius=3
                         ),
-                        ft.Text(name, size=18, weight=ft.FontWeight.BOLD),
+                        # a long name wraps (at most two lines) instead of running off
+                        ft.Text(
+                            name,
+                            size=18,
+                            weight=ft.FontWeight.BOLD,
+                            expand=True,
+                            max_lines=2,
+                            overflow=ft.TextOverflow.ELLIPSIS,
+                        ),
                     ]
                 ),
                 *body,
@@ -271,8 +320,9 @@ class EntryForm:
 
     def _choose(self, chips: ChoiceChips, message: str) -> str:
         if chips.value is None:
-            self.error.value = message
-            self.error.visible = True
+            if not _TYPED_ONLY.get():
+                self.error.value = message
+                self.error.visible = True
             raise FormError(message)
         return chips.value
 
@@ -302,6 +352,9 @@ class Rummy101Form(EntryForm):
         self.opened: dict[str, ChoiceChips] = {}
         self.rests: dict[str, RestInput] = {}
         self.opened_error: dict[str, ft.Text] = {}
+        self.opened_label: dict[str, ft.Text] = {}
+        self.one_turn_note: dict[str, ft.Text] = {}
+        """Per player, in place of "Opened?" after a one-turn finish: why there is no choice."""
         self.blocks: dict[str, ft.Container] = {}
         n = len(self.players)
         for i, p in enumerate(self.players):
@@ -312,11 +365,19 @@ class Rummy101Form(EntryForm):
             )
             self.rests[p] = RestInput(variant, n, p, self.changed)
             self.opened_error[p] = ft.Text("", color=ERROR_COLOUR, visible=False, size=13)
+            self.opened_label[p] = ft.Text(_("Opened?"), size=14, color=MUTED)
+            self.one_turn_note[p] = ft.Text(
+                _("Not opened: the round was finished in one turn, so nobody else had opened."),
+                size=14,
+                color=MUTED,
+                visible=False,
+            )
             self.blocks[p] = player_block(
                 i,
                 p,
                 [
-                    ft.Text(_("Opened?"), size=14, color=MUTED),
+                    self.opened_label[p],
+                    self.one_turn_note[p],
                     self.opened[p].control,
                     self.opened_error[p],
                     self.rests[p].control,
@@ -325,7 +386,7 @@ class Rummy101Form(EntryForm):
         self.rising_note = ft.Text(
             _(
                 "Rising threshold: each later opening in a round had to beat the highest so "
-                "far (§3); it does not change the scoring."
+                "far; it does not change the scoring."
             ),
             size=13,
             color=MUTED,
@@ -349,6 +410,10 @@ class Rummy101Form(EntryForm):
             is_winner = finish != "stock_out" and self.winner.value == p
             self.blocks[p].visible = not is_winner
             self.opened[p].control.visible = not one_turn
+            self.opened_label[p].visible = not one_turn
+            self.one_turn_note[p].visible = one_turn
+            if one_turn:
+                self.opened_error[p].visible = False
             opened = self.opened[p].value
             self.rests[p].control.visible = not one_turn and opened in ("melds", "pairs")
         if notify:
@@ -381,7 +446,7 @@ class Rummy101Form(EntryForm):
             opened = self.opened[p].value
             if opened is None:
                 self.opened_error[p].value = _("Tap: not opened, melds or pairs")
-                self.opened_error[p].visible = True
+                self.opened_error[p].visible = not _TYPED_ONLY.get()
                 bad = True
                 continue
             item: dict[str, Any] = {"name": p, "opened": opened}
@@ -761,14 +826,17 @@ class GinForm(EntryForm):
 
     def entry(self) -> dict[str, Any]:
         self.clear_errors()
-        knocker = self._choose(self.knocker, _("Tap who knocked, or “Void hand”"))
+        bad, unchosen = False, ""
+        try:
+            knocker: str | None = self._choose(self.knocker, _("Tap who knocked, or “Void hand”"))
+        except FormError as e:  # the hands are still checked: every problem shows at once
+            knocker, unchosen = None, str(e)
         if knocker == VOID:
             return {
                 "knocker": None,
                 "void": True,
                 "players": [{"name": p, "deadwood": 0} for p in self.players],
             }
-        bad = False
         players: list[dict[str, Any]] = []
         for p in self.players:
             try:
@@ -787,6 +855,8 @@ class GinForm(EntryForm):
                 bad = True
         if bad:
             raise FormError(_("Please complete the marked fields."))
+        if unchosen:
+            raise FormError(unchosen)
         return {"knocker": knocker, "players": players}
 
     def load(self, entry: Mapping[str, Any]) -> None:
@@ -867,8 +937,13 @@ class CarouselForm(EntryForm):
 
     def entry(self) -> dict[str, Any]:
         self.clear_errors()
-        knocker = self._choose(self.knocker, _("Tap who knocked, or “Stock ran out”"))
-        bad = False
+        bad, unchosen = False, ""
+        try:
+            knocker: str | None = self._choose(
+                self.knocker, _("Tap who knocked, or “Stock ran out”")
+            )
+        except FormError as e:  # the hands are still checked: every problem shows at once
+            knocker, unchosen = None, str(e)
         players = []
         for p in self.players:
             try:
@@ -877,6 +952,8 @@ class CarouselForm(EntryForm):
                 bad = True
         if bad:
             raise FormError(_("Please correct the marked hands."))
+        if unchosen:
+            raise FormError(unchosen)
         return {"knocker": None if knocker == STOCK_OUT else knocker, "players": players}
 
     def load(self, entry: Mapping[str, Any]) -> None:

@@ -31,6 +31,23 @@ MAX_SEATS = max(hi for _lo, hi in PLAYER_COUNTS.values())
 SUGGESTED_PLAYERS = 3
 
 
+def name_problem(name: str) -> str | None:
+    """Why a typed (trimmed) player name cannot be used, or None: longer than
+    :data:`app.games.MAX_NAME` characters (refused, never cut), or characters the app's
+    offline font cannot draw (emoji, symbols: :func:`app.games.unshowable`)."""
+    if len(name) > games.MAX_NAME:
+        return _("A name can have at most {max} characters; this one has {n}.").format(
+            max=games.MAX_NAME, n=len(name)
+        )
+    bad = games.unshowable(name)
+    if bad:
+        return _(  # the characters are not quoted: they would show as the empty boxes
+            "This name has an emoji or a symbol: the app's font has none, so it would show as "
+            "an empty box. Please use letters and digits."
+        )
+    return None
+
+
 class NewGame:
     """The new-game form.
 
@@ -72,9 +89,10 @@ class NewGame:
                 error_max_lines=3,
                 label=_("Player {n}").format(n=i + 1),
                 on_change=self._names_changed,
-                capitalization=ft.TextCapitalization.WORDS,
-                max_length=games.MAX_NAME,
-                counter="",
+                # names as typed: "van Dijk", "z Wielkopolski" (no capitals forced, and no
+                # max_length, which would cut a long name silently: name_problem says why)
+                capitalization=ft.TextCapitalization.NONE,
+                autocorrect=False,
                 dense=True,
             )
             for i in range(MAX_SEATS)
@@ -216,8 +234,8 @@ class NewGame:
             if name.casefold() not in taken
         ][:12]
         self.known_chips.visible = bool(self.known_chips.controls)
-        for f in self.names:
-            f.error = None
+        for name, f in zip(names, self.names, strict=False):
+            f.error = name_problem(name)  # at once: too long, or characters it cannot show
 
     def _add_known(self, name: str) -> Any:
         def add(_e: Any = None) -> None:
@@ -267,6 +285,9 @@ class NewGame:
             field.error = None
             if not name:
                 field.error = _("Enter a name")
+                ok = False
+            elif name_problem(name) is not None:
+                field.error = name_problem(name)
                 ok = False
             elif name.casefold() in seen:
                 seat = seen[name.casefold()] + 1

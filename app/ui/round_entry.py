@@ -5,24 +5,35 @@ its place with the breakdown (who gets what and why, naming the rule) under it, 
 view → saved, back to the score sheet.
 Any edit hides an out-of-date breakdown. A mistyped piece or an impossible round is flagged at
 its field with the reason; nothing saved changes until "Save round" succeeds.
+
+Drafts: a new round half entered is kept in this browser's storage (``ft.SharedPreferences``
+key :data:`DRAFT_PREF` + game id: per game, per device) after every edit, so ← , the browser's
+Back or a reload lose nothing. The app's ← and "Cancel" ask "Keep this draft / Discard";
+opening "Enter round N" again restores it. A draft for round N is dropped once round N is
+saved, here or on another phone (:func:`draft_applies`). Editing a saved round keeps no draft.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import logging
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from app import games, verdict_text
 from app.i18n import _
+from app.ui import entry_forms
 from app.ui.breakdown import breakdown_panel, pieces_text
-from app.ui.entry_forms import EntryForm, FormError, TilesForm, make_form
+from app.ui.entry_forms import EntryForm, FormError, TilesForm, make_form, typed_only
 from app.ui.frame import frame
 from app.ui.games_list import when
 from app.ui.saving import save_game
 from app.ui.widgets import (
     MUTED,
+    ChoiceChips,
+    Stepper,
     card,
     error_box,
     muted,
@@ -37,6 +48,95 @@ if TYPE_CHECKING:
 
 
 BREAKDOWN_KEY = "breakdown"
+DRAFT_PREF = "rummy_referee.draft."
+"""Browser storage key prefix of a game's round draft (the game id follows)."""
+DRAFT_VERSION = 1
+log = logging.getLogger(__name__)
+
+
+# -- drafts ----------------------------------------------------------------------------------
+def _inputs(obj: Any, path: str = "", seen: set[int] | None = None) -> Iterator[tuple[str, Any]]:
+    """``(path, input)`` for every text field, choice and stepper of a form, found through
+    its attributes and the per-player dicts (``rests/Ala/value``): the same paths for the
+    same variant and players, whatever else the form holds."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    for name, value in sorted(vars(obj).items()):
+        if name.startswith("_") or name in ("controls", "error", "options", "players"):
+            continue
+        yield from _input_items(value, f"{path}{name}", seen)
+
+
+def _input_items(value: Any, path: str, seen: set[int]) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, (ft.TextField, ChoiceChips, Stepper)):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _input_items(item, f"{path}/{key}", seen)
+    elif type(value).__module__ == entry_forms.__name__ and hasattr(value, "__dict__"):
+        yield from _inputs(value, path + "/", seen)
+
+
+def form_state(form: EntryForm) -> dict[str, Any]:
+    """What the form holds, as plain JSON values by path (:func:`restore_state` puts it
+    back): text as typed, the key of each choice, each stepper's number."""
+    out: dict[str, Any] = {}
+    for path, c in _inputs(form):
+        if isinstance(c, ft.TextField):
+            if c.value:
+                out[path] = str(c.value)
+        elif c.value is not None:
+            out[path] = c.value
+    return out
+
+
+def restore_state(form: EntryForm, state: Mapping[str, Any]) -> None:
+    """Put a :func:`form_state` back into a new form of the same game (unknown paths and
+    values of the wrong kind are skipped), then show the parts the choices call for."""
+    for path, c in _inputs(form):
+        if path not in state:
+            continue
+        v = state[path]
+        if isinstance(c, ft.TextField) and isinstance(v, str):
+            c.value = v
+        elif isinstance(c, ChoiceChips) and isinstance(v, str):
+            c.set(v)
+        elif isinstance(c, Stepper) and isinstance(v, int) and not isinstance(v, bool):
+            c.set(v)  # noqa: SIM114 - one set() takes a key, the other a number
+    for obj in _parts(form):
+        if isinstance(obj, entry_forms.RestInput):
+            obj._show_mode()
+        elif isinstance(obj, entry_forms.HandInput):
+            obj.analyse()
+    if isinstance(form, entry_forms.CarouselForm):
+        for p, hand in form.hands.items():
+            hand.set_knocker(form.knocker.value == p)
+    refresh = getattr(form, "_refresh", None)
+    if callable(refresh):
+        refresh(notify=False)
+
+
+def _parts(form: EntryForm) -> Iterator[Any]:
+    """The form's per-player inputs (RestInput, HandInput …)."""
+    for value in vars(form).values():
+        if isinstance(value, dict):
+            for item in value.values():
+                if type(item).__module__ == entry_forms.__name__:
+                    yield item
+
+
+def draft_applies(draft: Any, game: Game) -> bool:
+    """Whether a stored draft is still for the round to enter next: made for this game when
+    it had as many rounds as now (round N saved since, here or elsewhere: no longer)."""
+    return (
+        isinstance(draft, Mapping)
+        and draft.get("v") == DRAFT_VERSION
+        and draft.get("game") == game.id
+        and draft.get("base") == len(game.rounds)
+        and isinstance(draft.get("state"), Mapping)
+    )
 
 
 def problem_text(game: Game, result: RoundResult) -> str:
@@ -71,6 +171,15 @@ class RoundEntry:
         self.game = game
         self.index = index
         self.result: RoundResult | None = None
+        self.attempted = False
+        self.dirty = False
+        """Something was entered (or a draft restored) since the screen opened: leaving with
+        ← or "Cancel" asks whether to keep the draft."""
+        self.drafts = index is None  # only a new round keeps a draft
+        self._draft_out: list[Any] = []  # writes waiting, in order (None: remove the draft)
+        self._writing = False
+        """"Show the scores" was pressed: from then on every edit flags every field again,
+        empty ones too; before, only what was typed wrong is flagged (no red on a fresh form)."""
         self._built = False  # the form calls _edited while it is being built
         n = (index if index is not None else len(game.rounds)) + 1
         self.form: EntryForm = make_form(game.variant, game.options, game.players, self._edited)
@@ -91,6 +200,8 @@ class RoundEntry:
             ft.Icons.SAVE,
         )
         self.save_button.visible = False
+        self.draft_note = muted(_("Your draft of this round is back."), size=14)
+        self.draft_note.visible = False
         self._built = True
         controls: list[ft.Control] = [
             muted(_("{name} {role} this round.").format(name=dealer, role=role), size=15),
@@ -99,6 +210,7 @@ class RoundEntry:
                 if prefilled
                 else []
             ),
+            self.draft_note,
             *self.form.controls,
             self.error,
             self.check_button,
@@ -113,23 +225,134 @@ class RoundEntry:
         title = (_("Round {n}") if index is None else _("Edit round {n}")).format(n=n)
         route = f"/game/{game.id}/round" + ("" if index is None else f"/{n}/edit")
         self.view = frame(app, route, title, controls, back=f"/game/{game.id}")
+        self._ask_before_leaving()
+        if self.drafts:
+            app.run(self.load_draft)
+
+    # -- drafts -------------------------------------------------------------------------------
+    @property
+    def draft_key(self) -> str:
+        """This game's draft key in the browser's storage."""
+        return DRAFT_PREF + self.game.id
+
+    def draft(self) -> dict[str, Any]:
+        """The draft of what the form holds now."""
+        return {
+            "v": DRAFT_VERSION,
+            "game": self.game.id,
+            "base": len(self.game.rounds),
+            "round": len(self.game.rounds) + 1,
+            "state": form_state(self.form),
+        }
+
+    def restore(self, draft: Any) -> bool:
+        """Fill the form from a stored draft (JSON text or its object) if it still applies
+        and nothing was entered meanwhile; True when restored."""
+        if isinstance(draft, str):
+            try:
+                draft = json.loads(draft)
+            except ValueError:
+                return False
+        if self.dirty or not draft_applies(draft, self.game):
+            return False
+        restore_state(self.form, draft["state"])
+        self.dirty = True
+        self.draft_note.visible = True
+        self.flag_fields()
+        return True
+
+    async def load_draft(self) -> None:
+        """Read this game's draft from the browser and restore it, or drop one whose round
+        was saved since."""
+        try:
+            got = await ft.SharedPreferences().get(self.draft_key)
+        except Exception:  # noqa: BLE001 - storage refused, tab closed: start empty
+            log.debug("cannot read the round draft", exc_info=True)
+            return
+        if got is None:
+            return
+        if self.restore(got):
+            self.app.page_update()
+        elif not self.dirty:
+            self._write_draft(None)  # for a round saved since: no longer needed
+
+    def _write_draft(self, draft: dict[str, Any] | None) -> None:
+        """Keep ``draft`` in the browser (None: remove it), writes in order, latest wins."""
+        if not self.drafts:
+            return
+        self._draft_out.append(draft)
+        if not self._writing and self.app.page is not None:
+            self._writing = True
+            self.app.run(self._flush_drafts)
+
+    async def _flush_drafts(self) -> None:
+        prefs = ft.SharedPreferences()
+        try:
+            while self._draft_out:
+                draft = self._draft_out[-1]
+                self._draft_out.clear()
+                try:
+                    if draft is None:
+                        await prefs.remove(self.draft_key)
+                    else:
+                        await prefs.set(self.draft_key, json.dumps(draft, ensure_ascii=False))
+                except Exception:  # noqa: BLE001 - storage full or refused: the screen goes on
+                    log.debug("cannot keep the round draft", exc_info=True)
+        finally:
+            self._writing = False
+
+    def _ask_before_leaving(self) -> None:
+        """The app bar's ← asks about the draft too (the browser's Back keeps it)."""
+        bar = self.view.appbar
+        leading = getattr(bar, "leading", None)
+        button = getattr(leading, "content", None)
+        if isinstance(button, ft.IconButton):
+            button.on_click = self._cancel
+
+    def leave(self, keep: bool) -> None:
+        """Back to the score sheet, keeping the draft or dropping it."""
+        self.app.close_dialog()
+        if not keep:
+            self._write_draft(None)
+        self.app.go(f"/game/{self.game.id}")
 
     def _edited(self) -> None:
-        """Any change: the breakdown shown no longer matches."""
+        """Any change: the breakdown shown no longer matches; the fields' flags are brought
+        up to date at once, all of them (:meth:`flag_fields`)."""
         if not self._built:
             return
         # a complaint was about the entry as it was checked: "Show the scores" checks again
         if self.error.visible:
             show_error(self.error, None)
         self.form.error.visible = False
+        self.flag_fields()
+        self.dirty = True
+        self._write_draft(self.draft())
         if self.result is not None or self.save_button.visible:
             self.result = None
             self.preview.controls = []
             self.save_button.visible = False
             self.check_button.visible = True
 
+    def flag_fields(self) -> bool:
+        """Read the form as it stands and flag every bad field together, without asking the
+        judge. Before the first "Show the scores" only typed mistakes are flagged ("12a",
+        "R14"); after it, what is still missing too. True when the form reads completely."""
+        try:
+            if self.attempted:
+                self.form.entry()
+            else:
+                with typed_only():
+                    self.form.entry()
+        except FormError:
+            return False
+        finally:
+            self.form.error.visible = False  # the form-level line only after a press
+        return True
+
     def check(self, _e: Any = None) -> bool:
         """Read the form and ask the judge; show the breakdown or the complaint."""
+        self.attempted = True
         show_error(self.error, None)
         self.result = None
         self.preview.controls = []
@@ -180,12 +403,33 @@ class RoundEntry:
         n = step.index + 1 if step is not None else len(stored.rounds)
         from app.ui.sharing import rebase_note
 
+        self._write_draft(None)  # round saved: its draft is done with
         note = rebase_note(self.app, self.game, stored)
         self.app.notify(_("Round {n} saved").format(n=n) + note)
         self.app.go(f"/game/{self.game.id}")
 
     def _cancel(self, _e: Any = None) -> None:
-        self.app.go(f"/game/{self.game.id}")
+        if not (self.drafts and self.dirty):
+            self.app.go(f"/game/{self.game.id}")
+            return
+        n = len(self.game.rounds) + 1
+        self.app.open_dialog(
+            ft.AlertDialog(
+                modal=False,  # a tap beside it: stay and go on entering
+                title=ft.Text(_("Leave round {n}?").format(n=n)),
+                content=ft.Text(
+                    _("What you entered can stay on this phone until round {n} is saved.").format(
+                        n=n
+                    )
+                ),
+                actions=[
+                    ft.TextButton(_("Discard"), on_click=lambda _e=None: self.leave(False)),
+                    ft.FilledButton(
+                        _("Keep this draft"), on_click=lambda _e=None: self.leave(True)
+                    ),
+                ],
+            )
+        )
 
 
 def entry_summary(entry: Mapping[str, Any]) -> list[str]:
@@ -252,7 +496,7 @@ class RoundDetail:
                 size=14,
             ),
             card(ft.Column([ft.Text(line, size=15) for line in entry_summary(r.entry)], spacing=4)),
-            breakdown_panel(r.result, game.players),
+            breakdown_panel(r.result, game.players, game, r.entry),
         ]
         if r.edited:
             controls.append(

@@ -523,8 +523,8 @@ class TimerScreen:
             muted(
                 _(
                     "Round {n}: {name} starts, then the seats in turn. An invalid turn or time "
-                    "running out: the table goes back and the player draws 3 penalty tiles "
-                    "(RULES.md §4). Penalties recorded here fill in the next round entry."
+                    "running out: the table goes back and the player draws 3 penalty tiles. "
+                    "Penalties recorded here fill in the next round entry."
                 ).format(n=n_round, name=starter),
                 size=13,
             ),

@@ -166,7 +166,7 @@ class ChoiceChips:
         self.chips = {}
         for key, text in choices:
             chip = ft.Chip(
-                label=ft.Text(text, size=16),
+                label=ft.Text(text, size=16, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
                 selected=False,
                 on_select=self._handler(key),
                 show_checkmark=True,

@@ -1,0 +1,338 @@
+"""Round entry and new-game logic without a browser (issue 10, points 2–4): every bad field
+flagged together, no red on an untouched form, names kept as typed, drafts kept per game.
+
+Built like tests/test_views.py: ``App(store)`` with no page, control values set, handlers
+called, controls read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.store import Store
+from app.ui.new_game import NewGame
+from app.ui.round_entry import RoundEntry
+from app.ui.score_sheet import ScoreSheet
+from app.ui.shell import App
+from tests.test_views import open_entry, start_game
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(tmp_path / "games.json")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def app(store: Store) -> App:
+    a = App(store)
+    a.show("/")
+    return a
+
+
+def text_errors(entry: RoundEntry) -> list[Any]:
+    """Every text field of the form with an error shown."""
+    import flet as ft
+
+    from tests.test_views import walk
+
+    out = []
+    for c in entry.form.controls:
+        for x in walk(c):
+            if isinstance(x, ft.TextField) and x.error:
+                out.append(x)
+    return out
+
+
+# -- point 3: errors at once and all together ------------------------------------------------------
+def test_a_fresh_form_shows_no_red_and_typing_keeps_empty_fields_quiet(app: App) -> None:
+    sheet = start_game(app, "rummy101", ["Ala", "Ola", "Ela"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    assert text_errors(entry) == [] and not f.error.visible
+    f.winner.pick("Ala")
+    f.opened["Ola"].pick("melds")  # her points field appears, still empty: no red yet
+    assert text_errors(entry) == []
+    assert not any(t.visible for t in f.opened_error.values())
+    # a typed mistake is flagged as it is typed, before any press
+    f.rests["Ola"].value.value = "12a"
+    f.changed()
+    assert "12a" in f.rests["Ola"].value.error
+    f.rests["Ola"].value.value = "12"
+    f.changed()
+    assert f.rests["Ola"].value.error is None
+
+
+def test_rummy101_every_missing_field_is_flagged_in_one_press(app: App) -> None:
+    sheet = start_game(app, "rummy101", ["Ala", "Ola", "Ela", "Iza"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.winner.pick("Ala")
+    f.opened["Ola"].pick("melds")  # points left empty
+    f.opened["Ela"].pick("pairs")
+    f.rests["Ela"].value.value = "x"  # not a number
+    # Iza: opening not tapped
+    assert not entry.check()
+    assert f.rests["Ola"].value.error == "Enter a number"
+    assert "x" in f.rests["Ela"].value.error
+    assert f.opened_error["Iza"].visible
+    assert entry.error.visible
+    # fixing one field leaves the others flagged (the flags follow every edit after a press)
+    f.rests["Ola"].value.value = "10"
+    f.changed()
+    assert f.rests["Ola"].value.error is None
+    assert "x" in f.rests["Ela"].value.error and f.opened_error["Iza"].visible
+    f.opened["Iza"].pick("none")
+    assert not f.opened_error["Iza"].visible
+
+
+def test_gin_missing_knocker_and_bad_hands_are_flagged_together(app: App) -> None:
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.hands["Ala"].pieces.field.value = "AS 2S ZZ"
+    assert not entry.check()
+    assert f.error.visible and "knocked" in f.error.value  # who knocked: not tapped
+    assert "ZZ" in f.hands["Ala"].pieces.field.error  # and the hand, in the same press
+    assert f.hands["Bob"].pieces.field.error  # and the empty hand
+    # only the knocker missing: the message says what to tap
+    entry = open_entry(app, sheet)
+    f = entry.form
+    f.mode.pick("deadwood")
+    f.deadwood["Ala"].value = "5"
+    f.deadwood["Bob"].value = "20"
+    assert not entry.check()
+    assert "knocked" in entry.error.content.value  # type: ignore[union-attr]
+
+
+def test_carousel_missing_knocker_and_bad_card_together(app: App) -> None:
+    sheet = start_game(app, "carousel", ["Ala", "Bob", "Cyd"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.hands["Bob"].pieces.field.value = "3S 4S QQ"
+    assert not entry.check()
+    assert f.error.visible
+    assert "QQ" in f.hands["Bob"].pieces.field.error
+
+
+def test_one_turn_finish_says_why_the_opening_choice_is_gone(app: App) -> None:
+    sheet = start_game(app, "rummy101", ["Ala", "Ola", "Ela"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.winner.pick("Ala")
+    for p in ("Ola", "Ela"):
+        assert f.opened_label[p].visible and not f.one_turn_note[p].visible
+    f.finish.pick("one_turn")
+    for p in ("Ola", "Ela"):
+        assert not f.opened_label[p].visible and not f.opened[p].control.visible
+        assert f.one_turn_note[p].visible and "one turn" in f.one_turn_note[p].value
+    f.finish.pick("normal")
+    assert f.opened_label["Ola"].visible and not f.one_turn_note["Ola"].visible
+    assert isinstance(app.screen, RoundEntry) and isinstance(sheet, ScoreSheet)
+    assert not isinstance(app.screen, NewGame)
+
+
+# -- point 4: names as typed -------------------------------------------------------------------
+def test_names_are_kept_as_typed(app: App) -> None:
+    sheet = start_game(app, "rummy101", ["van Dijk", "z Wielkopolski", "Ewa"])
+    assert list(sheet.game.players) == ["van Dijk", "z Wielkopolski", "Ewa"]
+    app.go("/new")
+    ng: Any = app.screen
+    import flet as ft
+
+    assert all(f.capitalization == ft.TextCapitalization.NONE for f in ng.names)
+    assert all(f.max_length is None for f in ng.names)  # nothing is cut while typing
+
+
+def test_a_name_over_the_limit_is_refused_with_a_message_not_cut(app: App, store: Store) -> None:
+    app.go("/new")
+    ng: Any = app.screen
+    ng.variant.pick("rummy101")
+    ng.count.set(2, notify=True)
+    ng.names[0].value = "A" * 40  # exactly at the limit: fine
+    ng.names[1].value = "B" * 41
+    ng._names_changed()
+    assert ng.names[0].error is None
+    assert ng.names[1].error == "A name can have at most 40 characters; this one has 41."
+    ng.start()
+    assert isinstance(app.screen, NewGame) and store.list_games() == []
+    assert ng.names[1].value == "B" * 41  # kept as typed, to be shortened by the player
+    ng.names[1].value = "B" * 40
+    ng._names_changed()
+    ng.start()
+    assert isinstance(app.screen, ScoreSheet)
+    assert list(app.screen.game.players) == ["A" * 40, "B" * 40]
+
+
+@pytest.mark.parametrize("name", ["Ola 😀", "👨‍👩‍👧", "Jan ♥", "Ewa ★", "🇵🇱 Kuba", "Ala 👍🏽", "1️⃣"])
+def test_emoji_and_symbols_are_refused_with_the_reason(app: App, name: str) -> None:
+    app.go("/new")
+    ng: Any = app.screen
+    ng.count.set(2, notify=True)
+    ng.names[0].value = name
+    ng.names[1].value = "Ewa"
+    ng._names_changed()
+    assert "emoji" in ng.names[0].error and "empty box" in ng.names[0].error
+    assert ng.names[1].error is None
+    ng.start()
+    assert isinstance(app.screen, NewGame)
+
+
+@pytest.mark.parametrize(
+    "name", ["Łucja Żółć", "Šimon Ďurček", "Zoë O'Neil-Smith", "© Bob 2", "Αλέξης"]
+)
+def test_letters_of_every_kind_are_fine(name: str) -> None:
+    from app import games
+    from app.ui.new_game import name_problem
+
+    assert games.unshowable(name) == [] and name_problem(name) is None
+
+
+# -- point 13: the share screen's start hint ---------------------------------------------------
+def test_share_screen_start_hint_matches_the_readme(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app import live
+    from tests.test_views import screen_text
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "./run.sh --host 0.0.0.0" in readme
+    monkeypatch.setattr(live, "SERVER", live.ServerInfo("127.0.0.1", 8550))
+    app.go("/share")
+    text = screen_text(app)
+    assert "Phones cannot reach the app now" in text
+    assert "start it with: ./run.sh --host 0.0.0.0" in text
+    assert "python -m app" not in text
+
+
+# -- point 2: drafts ---------------------------------------------------------------------------
+def test_a_rummy101_draft_comes_back_in_a_new_screen(app: App) -> None:
+    from app.ui.round_entry import form_state
+
+    sheet = start_game(app, "rummy101", ["Ala", "Ola", "Ela"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    assert not entry.dirty
+    f.winner.pick("Ela")
+    f.finish.pick("joker")
+    f.opened["Ala"].pick("pairs")
+    f.rests["Ala"].mode.pick("tiles")
+    f.rests["Ala"].tiles.field.value = "R5 B7"
+    f.changed()
+    f.opened["Ola"].pick("melds")
+    f.rests["Ola"].value.value = "9"
+    f.rests["Ola"].jokers.set(1, notify=True)
+    assert entry.dirty
+    draft = entry.draft()
+    assert draft["round"] == 1 and draft["base"] == 0 and draft["game"] == sheet.game.id
+    json_text = __import__("json").dumps(draft)
+    again = open_entry(app, sheet)
+    assert again.restore(json_text)
+    g: Any = again.form
+    assert form_state(g) == form_state(f)
+    assert g.winner.value == "Ela" and g.finish.value == "joker"
+    assert not g.blocks["Ela"].visible  # the winner's block hidden again
+    assert g.rests["Ala"].tiles.field.visible and not g.rests["Ala"].value_box.visible
+    assert g.rests["Ola"].control.visible and g.rests["Ola"].jokers.value == 1
+    assert again.draft_note.visible and again.dirty
+    # what it restores scores like what was typed: §3 joker finish ×2: Ela +202;
+    # Ala pairs 2×12 = 24 → −48; Ola 9 + 101 = 110 → −220
+    assert again.check()
+    assert again.result is not None
+    assert again.result.entry == entry.form.entry()
+
+
+@pytest.mark.parametrize(
+    ("variant", "names"),
+    [("gin", ["Ala", "Bob"]), ("carousel", ["Ala", "Bob", "Cyd"]), ("tile_rummy", ["Ala", "Bob"])],
+)
+def test_drafts_of_every_variant_round_trip(app: App, variant: str, names: list[str]) -> None:
+    from app.ui.round_entry import form_state
+
+    sheet = start_game(app, variant, names)
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    if variant == "gin":
+        f.knocker.pick("Bob")
+        f.hands["Ala"].pieces.field.value = "AS 2S 3S"
+    elif variant == "carousel":
+        f.knocker.pick("Cyd")
+        f.hands["Bob"].pieces.field.value = "3S 4S 5S KD"
+    else:
+        f.outcome.pick("Bob")
+        f.rests["Ala"].value.value = "17"
+        f.penalties["Ala"].set(2, notify=True)
+    f.changed()
+    state = form_state(f)
+    assert state  # something was kept
+    again = open_entry(app, sheet)
+    assert again.restore(entry.draft())
+    assert form_state(again.form) == state
+    if variant == "carousel":
+        assert again.form.hands["Cyd"].knocker  # type: ignore[attr-defined]
+    if variant == "gin":
+        assert again.form.hands["Ala"].info.value  # type: ignore[attr-defined]
+
+
+def test_a_draft_for_a_round_saved_since_is_not_restored(app: App, store: Store) -> None:
+    from tests.test_views import rummy101_round
+
+    sheet = start_game(app, "rummy101", ["Ala", "Ola"])
+    entry = open_entry(app, sheet)
+    entry.form.winner.pick("Ola")  # type: ignore[attr-defined]
+    old = entry.draft()
+    # round 1 saved (here, or by another phone: the store has it either way)
+    sheet = rummy101_round(app, sheet, "Ala", {"Ola": 5})
+    entry = open_entry(app, sheet)
+    assert not entry.restore(old)
+    assert entry.form.winner.value is None  # type: ignore[attr-defined]
+    assert not entry.draft_note.visible
+    assert not entry.restore("not json") and not entry.restore({"v": 99})
+
+
+def test_a_draft_does_not_overwrite_what_was_typed_meanwhile(app: App) -> None:
+    sheet = start_game(app, "rummy101", ["Ala", "Ola"])
+    entry = open_entry(app, sheet)
+    entry.form.winner.pick("Ola")  # type: ignore[attr-defined]
+    old = entry.draft()
+    again = open_entry(app, sheet)
+    again.form.winner.pick("Ala")  # type: ignore[attr-defined]
+    assert not again.restore(old)
+    assert again.form.winner.value == "Ala"  # type: ignore[attr-defined]
+
+
+def test_leaving_asks_keep_or_discard_only_after_an_edit(app: App) -> None:
+    import flet as ft
+
+    sheet = start_game(app, "rummy101", ["Ala", "Ola"])
+    entry = open_entry(app, sheet)
+    entry._cancel()  # nothing entered: straight back
+    assert isinstance(app.screen, ScoreSheet) and app.dialog is None
+    entry = open_entry(app, sheet)
+    entry.form.winner.pick("Ola")  # type: ignore[attr-defined]
+    # the app bar's ← asks too
+    back = entry.view.appbar.leading.content  # type: ignore[union-attr]
+    assert isinstance(back, ft.IconButton) and back.on_click == entry._cancel
+    entry._cancel()
+    assert isinstance(app.screen, RoundEntry) and app.dialog is not None
+    buttons = [b.content for b in app.dialog.actions]  # type: ignore[union-attr]
+    assert buttons == ["Discard", "Keep this draft"]
+    entry.leave(keep=True)
+    assert isinstance(app.screen, ScoreSheet) and app.dialog is None
+    # editing a saved round keeps no draft and asks nothing
+    sheet = app.screen
+    from tests.test_views import rummy101_round
+
+    sheet = rummy101_round(app, sheet, "Ala", {"Ola": 5})
+    app.go(f"/game/{sheet.game.id}/round/1/edit")
+    edit: Any = app.screen
+    assert isinstance(edit, RoundEntry) and not edit.drafts
+    edit.form.rests["Ola"].value.value = "6"
+    edit.form.changed()
+    edit._cancel()
+    assert isinstance(app.screen, ScoreSheet) and app.dialog is None
