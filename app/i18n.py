@@ -246,9 +246,14 @@ def update_catalogues() -> None:
                 "--sort-output",
                 "--project=rummy-referee",
                 "--copyright-holder=the rummy-referee authors",
+                "-k",
+                "T",
+                "-k",
+                "P:1,2",
                 "-o",
                 "app/locale/messages.pot",
                 root.name,
+                "rules/messages.py",  # the engine's templates: the app renders its keys
             ]
         )
         if any(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):

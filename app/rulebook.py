@@ -205,6 +205,7 @@ REASON_SECTIONS: Final[dict[str, str | dict[str, str]]] = {
     "impossible_hand_value": {"gin": "deadwood", "*": "scoring"},
     "empty_rack_not_winner": "scoring",
     "knock_above_limit": "knock",
+    "out_in_knocked_round": "scoring",
     "knocker_not_a_player": "knock",
     "gin_with_deadwood": "gin",
     # games

@@ -1,4 +1,13 @@
-"""The judge's verdicts and explanations in the player's language (issue 5, item 5).
+"""The judge's verdicts and explanations in the player's language (issue 5, item 5; issue 15).
+
+Issue 15: an answer that carries its lines as data (``key``/``params``, ``breakdown_lines``,
+a ``key`` on each breakdown entry) is rendered by :mod:`app.verdict_render` from the engine's
+message catalogue (``rules/messages.py``) — melds, openings and initial melds, splits, every
+input error of the notation, copy limits, requests and options, Rummy 101 / Tile Rummy /
+My Rummy / Carousel round lines and messages, gin round and game breakdowns. The code below
+that re-derives wording from an answer's fields is the fallback for answers without keys:
+turn verdicts (``rules/table.py``), impossible-round and gin not-valid reasons, game messages,
+and rounds stored by an earlier version. It goes when those are keyed too.
 
 The rules engine answers in English: every verdict has a stable ``reason`` code, an English
 ``message`` naming the rule, the ``rule`` (``"RULES.md §3, seed 000"``) and the numbers it
@@ -33,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app import verdict_render
 from app.i18n import N_, _, language, ngettext
 
 # -- headlines ---------------------------------------------------------------------------------
@@ -84,6 +94,7 @@ HEADLINES: dict[str, str] = {
     "empty_hand": N_("An empty hand must be the winner's"),
     "empty_rack_not_winner": N_("An empty rack must be the winner's"),
     "knock_above_limit": N_("Too many points to knock"),
+    "out_in_knocked_round": N_("Nobody knocks after a player went out"),
     "gin_with_deadwood": N_("Gin needs deadwood 0"),
     "knocker_not_a_player": N_("The knocker is not a player"),
     "wrong_hand_size": N_("Wrong number of cards"),
@@ -108,6 +119,7 @@ ERROR_HEADLINES: dict[str, str] = {
     "bad_request": N_("The question cannot be checked"),
     "bad_json": N_("The question cannot be checked"),
     "too_large": N_("Too much to check at once"),
+    "too_complex": N_("Too complex to decide in time"),
     "unknown_check": N_("The question cannot be checked"),
     "unknown_variant": N_("Unknown variant"),
     "unsupported_check": N_("This check does not apply to this variant"),
@@ -116,15 +128,6 @@ ERROR_HEADLINES: dict[str, str] = {
 }
 ERRORS: frozenset[str] = frozenset(ERROR_HEADLINES)
 """Every ``error`` code of an ``ok: false`` answer this module words."""
-
-FINISH_NAMES: dict[str, str] = {
-    "normal": N_("normal finish"),
-    "joker": N_("finish by discarding a joker"),
-    "one_turn": N_("finish in one turn"),
-    "one_turn_joker": N_("finish in one turn, discarding a joker"),
-    "stock_out": N_("stock ran out (no winner)"),
-}
-"""Rummy 101 finishes (RULES.md §3) as the judge names them."""
 
 
 def headline(reason: str | None) -> str:
@@ -162,20 +165,18 @@ def rule_ref(rule: Any) -> str:
     return _("(rules {sections})").format(sections=", ".join(f"§{n}" for n in found))
 
 
+def keyed_text(text: str) -> str:
+    """A line rendered from the engine's key, as a sentence: first letter capitalised, no
+    rule reference (the screen names the rule-book section itself: the checkers' rule button,
+    the breakdown's "Rules: <variant> › <section>")."""
+    return text[:1].upper() + text[1:] if text else text
+
+
 def with_rule(text: str, rule: Any) -> str:
     """``text`` with its first letter capitalised and the rule reference after it."""
     text = text[:1].upper() + text[1:] if text else text
     ref = rule_ref(rule)
     return f"{text} {ref}" if ref and text else text
-
-
-def signed(n: int) -> str:
-    """``+5``, ``−5`` (true minus sign) or ``0``."""
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"\u2212{-n}"
-    return "0"
 
 
 def _int(v: Any) -> int | None:
@@ -196,14 +197,6 @@ def _tokens(v: Any) -> list[str]:
     return []
 
 
-def _pieces(v: Any) -> str:
-    return " ".join(_tokens(v))
-
-
-def _names(v: Any) -> str:
-    return ", ".join(str(n) for n in v) if isinstance(v, list | tuple) else str(v)
-
-
 def material_of(variant: str | None, tokens: Sequence[str] = ()) -> str:
     """``"cards"`` (gin, Carousel) or ``"tiles"``; from the pieces when the variant is unknown
     (cards end in a suit letter: ``10H``, ``AS``)."""
@@ -217,26 +210,6 @@ def material_of(variant: str | None, tokens: Sequence[str] = ()) -> str:
         if t != "JK" and t[:1] in ("R", "B", "K", "Y") and t[1:].isdigit():
             return "tiles"
     return "tiles"
-
-
-def _or(text: str) -> str:
-    """The judge's "R7 or Y7" (what a joker may stand for) with "or" translated."""
-    return text.replace(" or ", _(" or "))
-
-
-def meld_ref(which: str, index: Any, melds: Any = None) -> str:
-    """ "table before, meld 2 (R4 R5 JK)": a meld of a turn named as people do (``which``:
-    ``"before"`` or ``"after"``; ``index`` 0-based; ``melds``: the request's table, for the
-    pieces)."""
-    i = _int(index)
-    if i is None:
-        return _("a meld on the table")
-    name = (
-        _("table before, meld {n}") if which == "before" else _("table after, meld {n}")
-    ).format(n=i + 1)
-    if isinstance(melds, list) and 0 <= i < len(melds) and isinstance(melds[i], list):
-        return f"{name} ({_pieces(melds[i])})"
-    return name
 
 
 @dataclass(frozen=True)
@@ -404,51 +377,6 @@ def _repeated_family(tokens: Sequence[str], cards: bool) -> list[str]:
 
 
 # -- the other reasons -------------------------------------------------------------------------
-def _opening_text(reason: str, c: _Ctx) -> str | None:
-    a = c.a
-    tiles_variant = c.variant in ("tile_rummy", "my_rummy") or "pairs_needed" not in a
-    if reason == "no_melds":
-        if c.variant == "rummy101" or "pairs_needed" in a:
-            return _("an opening lays at least one meld")
-        return _("the initial meld lays at least one new meld")
-    if reason == "tile_not_in_hand":
-        pieces = _pieces(a.get("tiles"))
-        if pieces:
-            return _("{pieces} laid but not in the hand").format(pieces=pieces)
-        return _("every tile laid must come from the hand")
-    if reason == "no_tile_to_discard":
-        return _("a player must keep one tile to discard after opening")
-    if reason == "mixed_pairs_and_melds":
-        return _("an opening is by melds (runs and groups) or by pairs, never both")
-    if reason == "discard_not_used":
-        tile = a.get("taken_discard")
-        if isinstance(tile, str):
-            return _("the taken discard {tile} must be used in the opening melds").format(tile=tile)
-        return _("the taken discard must be used in the opening melds")
-    if reason == "too_few_pairs":
-        pairs, need = c.num("pairs"), c.num("pairs_needed")
-        if pairs is None or need is None:
-            return None
-        return ngettext(
-            "an opening by pairs needs {need} pair; these are {n}",
-            "an opening by pairs needs {need} pairs; these are {n}",
-            need,
-        ).format(need=need, n=pairs)
-    if reason == "below_threshold":
-        value, need = c.num("value"), c.num("needed")
-        if value is None or need is None:
-            return None
-        if tiles_variant and "pairs_needed" not in a:
-            return _(
-                "the initial meld needs {need} points in new melds of one's own tiles; "
-                "these make {value}"
-            ).format(need=need, value=value)
-        return _("an opening needs {need} points in one turn; these melds make {value}").format(
-            need=need, value=value
-        )
-    return None
-
-
 def _copies_text(c: _Ctx) -> str:
     """``too_many_copies`` (a verdict or an ``ok: false`` answer)."""
     m = c.find(r"(\d+) × (\S+) in .*?, but the (\d+)-(tile|card) set holds only (\d+)")
@@ -475,367 +403,6 @@ def _copies_text(c: _Ctx) -> str:
     return _("more copies of a tile than the set holds")
 
 
-def _turn_text(reason: str, c: _Ctx) -> str | None:
-    a, cards = c.a, c.cards
-    tile = a.get("tile") if isinstance(a.get("tile"), str) else None
-    if reason == "tile_taken_from_table":
-        if tile == "JK":
-            if cards:
-                return _(
-                    "a joker left the table: a freed joker must be used on the table in the "
-                    "same turn, never taken to the hand"
-                )
-            return _(
-                "a joker left the table: a freed joker must be used on the table in the same "
-                "turn, never taken to the rack"
-            )
-        if tile is None:
-            return None
-        if cards:
-            return _("{piece} left the table: no card goes from the table to the hand").format(
-                piece=tile
-            )
-        return _("{piece} left the table: no tile goes from the table to the rack").format(
-            piece=tile
-        )
-    if reason == "tile_not_on_rack":
-        if "initial_meld" not in a and "played" not in a:  # the opening check (tiles)
-            pieces = _pieces(a.get("tiles"))
-            if pieces:
-                return _(
-                    "the initial meld uses only the player's own tiles; {pieces} is not on the rack"
-                ).format(pieces=pieces)
-            return _("the initial meld uses only the player's own tiles")
-        if tile is None:
-            return None
-        if cards:
-            return _(
-                "{piece} is new on the table but was not in the hand: only cards from the "
-                "hand may be played"
-            ).format(piece=tile)
-        return _(
-            "{piece} is new on the table but was not on the rack: only tiles from the rack "
-            "may be played"
-        ).format(piece=tile)
-    if reason == "nothing_played":
-        if cards:
-            return _(
-                "no card was played from the hand: a turn adds at least one card to the "
-                "table (a player who plays nothing draws instead)"
-            )
-        return _(
-            "no tile was played from the rack: a turn adds at least one tile to the table "
-            "(a player who plays nothing draws instead)"
-        )
-    if reason == "no_split":
-        piece = a.get("piece")
-        if isinstance(piece, str):
-            return _("these pieces do not split into valid melds: {piece} fits in no meld").format(
-                piece=piece
-            )
-        if cards:
-            return _(
-                "the table after the turn cannot be split into valid melds of at least 3 cards each"
-            )
-        return _(
-            "the table after the turn cannot be split into valid melds of at least 3 tiles each"
-        )
-    if reason == "manipulated_before_initial_meld":
-        return _(
-            "{meld} is no longer on the table as it was: until the initial meld is down a "
-            "player may not add to, rearrange or take jokers from table melds"
-        ).format(meld=meld_ref("before", a.get("meld"), c.req.get("table_before")))
-    if reason == "below_initial_meld":
-        value, need = c.num("value"), c.num("needed")
-        if value is None or need is None:
-            return None
-        return _(
-            "the initial meld needs {need} points in new melds of the player's own tiles; "
-            "these make {value}"
-        ).format(need=need, value=value)
-    if reason == "joker_rule":
-        return _joker_text(c)
-    return None
-
-
-JOKER_STAGES = ("match", "rack", "no_split", "new_meld")
-"""Tile Rummy joker levels 1–4 (RULES.md §4) as :mod:`rules.table` names its checks."""
-
-
-def joker_stage(answer: Mapping[str, Any], variant: str | None = None) -> str:
-    """Which joker check failed: ``match``, ``rack``, ``no_split``, ``new_meld`` (Tile Rummy
-    levels 1–4), ``my_initial``, ``my_exact``, ``my_other`` (My Rummy), from the answer's
-    ``stage`` or ``level``, else from the judge's message."""
-    stage = answer.get("stage")
-    if isinstance(stage, str):
-        return stage
-    level = _int(answer.get("level"))
-    if level is not None and 1 <= level <= len(JOKER_STAGES):
-        return JOKER_STAGES[level - 1]
-    message = str(answer.get("message", ""))
-    if answer.get("joker_rule") == "carousel" or variant == "carousel":
-        return "match"
-    if "level 2, match_from_rack" in message or "came from the table" in message:
-        return "rack"
-    if "initial-meld turn" in message and "swapped" in message:
-        return "my_initial"
-    if "must go exactly where the joker was" in message:
-        return "my_exact"
-    if "must be used in another meld" in message:
-        return "my_other"
-    if "while it holds a joker" in message:
-        return "no_split"
-    if "which is not a new meld" in message:
-        return "new_meld"
-    return "match"
-
-
-def _joker_text(c: _Ctx) -> str:
-    a = c.a
-    rule = a.get("joker_rule")
-    stage = joker_stage(a, c.variant)
-    level = _int(a.get("level"))
-    if rule == "carousel" or c.variant == "carousel":
-        prefix = _("Carousel joker rule")
-    elif rule == "my_rummy" or c.variant == "my_rummy":
-        prefix = _("My Rummy joker rule")
-    elif level is not None:
-        prefix = _("joker rule {n}").format(n=level)
-    else:
-        prefix = _("joker rule")
-    before = meld_ref("before", a.get("meld"), c.req.get("table_before"))
-    after_melds = c.req.get("table_after")
-    after = meld_ref(
-        "after", a.get("after"), after_melds if isinstance(after_melds, list) else None
-    )
-    joker = _or(str(a.get("joker", "?")))
-    tile = a.get("tile") if isinstance(a.get("tile"), str) else None
-    rack = _("the hand") if c.cards else _("the rack")
-    text: str
-    if stage == "rack" and tile:
-        text = _(
-            "the {tile} that replaced the joker of {before} came from the table, not from {rack}"
-        ).format(tile=tile, before=before, rack=rack)
-    elif stage == "no_split":
-        text = _(
-            "pieces were taken from {before} while it holds a joker: no piece may leave a meld "
-            "holding a joker unless that joker is first replaced"
-        ).format(before=before)
-    elif stage == "new_meld":
-        text = _(
-            "the joker freed from {before} went onto {after}, which is not a new meld made of "
-            "pieces from {rack}"
-        ).format(before=before, after=after, rack=rack)
-    elif stage == "my_initial":
-        text = _(
-            "the joker of {before} was swapped in the initial-meld turn: a joker may be "
-            "swapped only after one's own initial meld"
-        ).format(before=before)
-    elif stage == "my_exact" and tile:
-        text = _(
-            "the {tile} must go exactly where the joker was: {after} is not {before} with "
-            "{tile} in the joker's place"
-        ).format(tile=tile, after=after, before=before)
-    elif stage == "my_other":
-        text = _(
-            "the joker freed from {before} must be used in another meld, not put back into {after}"
-        ).format(before=before, after=after)
-    elif "meld" not in a:
-        text = _("a joker left its meld without being replaced")
-    elif tile:
-        text = _(
-            "the joker of {before} stood for {joker} and left without being replaced: the "
-            "{tile} in {after} is not in that meld's place"
-        ).format(before=before, joker=joker, tile=tile, after=after)
-    elif "after" in a:
-        text = _(
-            "the joker of {before} stood for {joker} and went to {after}, away from its meld, "
-            "without being replaced by {joker}"
-        ).format(before=before, joker=joker, after=after)
-    elif rule == "carousel" or c.variant == "carousel":
-        text = _(
-            "the joker of {before} stood for {joker}; it no longer does and {joker} did not "
-            "take its place (a joker keeps its identity until replaced by that very card)"
-        ).format(before=before, joker=joker)
-    else:
-        text = _(
-            "the joker of {before} stood for {joker} and left its place without being "
-            "replaced by {joker}"
-        ).format(before=before, joker=joker)
-    return _("{rule}: {fault}").format(rule=prefix, fault=text)
-
-
-def _round_text(reason: str, c: _Ctx) -> str | None:
-    a = c.a
-    player = a.get("player") if isinstance(a.get("player"), str) else None
-    if reason == "player_count":
-        n = c.num("players")
-        m = c.find(r"played by (\d+)–(\d+)")
-        if n is None or m is None:
-            return _("this variant is not played by this many players")
-        return _("{n} players: this variant is played by {lo}–{hi}").format(
-            n=n, lo=m.group(1), hi=m.group(2)
-        )
-    if reason == "two_winners":
-        m = c.find(r"; (.+) are all marked winner") or c.find(r"^(.+) both have empty racks")
-        if m:
-            return _("only one player can finish a round; {names} are all marked winner").format(
-                names=m.group(1).replace(" and ", ", ")
-            )
-        return _("only one player can finish a round")
-    if reason == "winner_in_stock_out":
-        m = c.find(r"but (.+) is marked winner")
-        if m:
-            return _("when the stock runs out nobody wins, but {name} is marked winner").format(
-                name=m.group(1)
-            )
-        return _("when the stock runs out nobody wins")
-    if reason == "no_winner":
-        return _("this finish needs a winner; only a round where the stock ran out has none")
-    if reason == "opened_in_one_turn":
-        m = c.find(r"but (.+) had")
-        if m:
-            return _("a finish in one turn means nobody had opened, but {names} had").format(
-                names=m.group(1)
-            )
-        return _("a finish in one turn means nobody had opened")
-    if reason == "winner_has_tiles":
-        if player is None:
-            return _("the winner finished, so no tiles are left")
-        return _("the winner {name} finished, so no tiles are left").format(name=player)
-    if reason == "hand_too_large":
-        m = c.find(r"holds (\d+) tiles; a hand holds at most (\d+)")
-        if m and player:
-            return _("{name} holds {n} tiles; a hand holds at most {max}").format(
-                name=player, n=m.group(1), max=m.group(2)
-            )
-        return _("a hand holds too many tiles")
-    if reason == "negative_hand_value":
-        if player is None:
-            return _("a hand's value cannot be negative")
-        return _("{name}'s hand value cannot be negative").format(name=player)
-    if reason == "impossible_hand_value":
-        m = c.find(r"'s (\d+) points cannot fit in a hand of at most (\d+)")
-        if m and player:
-            return _("{name}'s {value} points cannot fit in a hand of at most {max} tiles").format(
-                name=player, value=m.group(1), max=m.group(2)
-            )
-        return _("these points cannot fit in one hand")
-    if reason == "empty_hand":
-        if player is None:
-            return _("a player who did not win keeps a tile to discard")
-        return _(
-            "{name} has no tiles left but did not win; a player keeps a tile to discard"
-        ).format(name=player)
-    if reason == "empty_rack_not_winner":
-        if player is None:
-            return _("only one player goes out")
-        return _("{name}'s rack is empty, so {name} went out too; only one player goes out").format(
-            name=player
-        )
-    if reason == "knock_above_limit":
-        most = c.num("knock_max")
-        value = c.num("deadwood") if c.num("deadwood") is not None else c.num("value")
-        name = a.get("knocker") if isinstance(a.get("knocker"), str) else None
-        if name is None:
-            m = c.find(r"^(.+?) knock(?:s|ed) with")
-            name = m.group(1) if m else None
-        if most is None or value is None:
-            return _("a knock needs fewer points")
-        if c.variant == "gin" or "deadwood" in a:
-            if name:
-                return _("{name} knocks with deadwood {n}; a knock needs at most {max}").format(
-                    name=name, n=value, max=most
-                )
-            return _("a knock with deadwood {n}; a knock needs at most {max}").format(
-                n=value, max=most
-            )
-        if name:
-            return _("{name} knocked with {n}; a knock needs a hand of {max} or less").format(
-                name=name, n=value, max=most
-            )
-        return _("a knock with {n}; a knock needs a hand of {max} or less").format(
-            n=value, max=most
-        )
-    if reason == "gin_with_deadwood":
-        n = c.num("deadwood")
-        if n is None:
-            return _("gin is deadwood 0")
-        return _("gin declared with deadwood {n}; gin is deadwood 0").format(n=n)
-    if reason == "knocker_not_a_player":
-        name = a.get("knocker")
-        return _("the knocker {name} is not one of the players").format(name=name or "?")
-    if reason == "wrong_hand_size":
-        n = c.num("cards")
-        if player is None or n is None:
-            return _("a gin hand at the end of a round has 10 cards (the knocker 10 or 11)")
-        return _(
-            "{name} holds {n} cards; a gin hand at the end of a round has 10 (the knocker 10 or 11)"
-        ).format(name=player, n=n)
-    if reason == "wrong_player_count":
-        n = c.num("players")
-        if c.find(r"solo mode"):
-            return _("solo mode has one player against the joker, not {n}").format(n=n)
-        return _("gin is played by two players, not {n}").format(n=n)
-    if reason == "round_after_game_end":
-        rnd, end = c.num("round"), c.num("ended_at_round")
-        if rnd is None or end is None:
-            return _("the game is already over; start a new game")
-        return _("round {n} comes after the game ended in round {end}; start a new game").format(
-            n=rnd, end=end
-        )
-    if reason == "rounds_after_end":
-        end = c.num("ended_after")
-        if end is None:
-            return _("the game is already over; later rounds cannot count")
-        return _("the game ended after round {end}; later rounds cannot count").format(end=end)
-    if reason == "too_many_rounds":
-        m = c.find(r"(\d+) rounds scored but (\d+) were agreed")
-        if m:
-            return _("{n} rounds scored but {planned} were agreed").format(
-                n=m.group(1), planned=m.group(2)
-            )
-        return _("more rounds are scored than were agreed")
-    return None
-
-
-def _invalid_meld_text(c: _Ctx) -> str | None:
-    """``invalid_meld`` of an opening (``meld_index``) or a turn (``meld``: the table after)."""
-    a = c.a
-    inner_reason = a.get("meld_reason")
-    if "meld_index" in a:
-        i = _int(a.get("meld_index"))
-        melds = a.get("melds")
-        tiles: list[str] = []
-        inner_english = ""
-        if i is not None and isinstance(melds, list) and 0 <= i < len(melds):
-            m = melds[i]
-            if isinstance(m, Mapping):
-                tiles = _tokens(m.get("tiles"))
-                inner_english = str(m.get("message", ""))
-        inner = _meld_text(
-            str(inner_reason),
-            _Ctx({}, c.req, c.variant, inner_english, tuple(tiles)),
-        )
-        name = _("meld {n}").format(n=(i or 0) + 1)
-        if tiles:
-            name += f" ({' '.join(tiles)})"
-        if inner is None:
-            return _("{meld} is not a valid meld").format(meld=name)
-        return _("{meld} is not a valid meld: {why}").format(meld=name, why=inner)
-    tiles = _tokens(a.get("tiles"))
-    m = c.find(r"is not a valid meld: (.*)$")
-    inner = _meld_text(
-        str(inner_reason), _Ctx({}, c.req, c.variant, m.group(1) if m else "", tuple(tiles))
-    )
-    name = meld_ref("after", a.get("meld"))
-    if tiles:
-        name += f" ({' '.join(tiles)})"
-    if inner is None:
-        return _("{meld} is not a valid meld").format(meld=name)
-    return _("{meld} is not a valid meld: {why}").format(meld=name, why=inner)
-
-
 _GENERIC: dict[str, str] = {
     "below_threshold": N_("not enough points to open"),
     "too_few_pairs": N_("not enough pairs to open by pairs"),
@@ -848,45 +415,12 @@ _GENERIC: dict[str, str] = {
 
 
 def _valid_text(c: _Ctx) -> str | None:
-    """A valid verdict (meld, opening, turn, Carousel hand)."""
+    """A valid verdict of a check whose answer carries no key (gin hand, split: their JSON
+    answers have no message); worded from the answer's fields."""
     a = c.a
-    kind = a.get("kind")
-    value = c.num("value")
-    if kind in ("run", "group", "pair") and value is not None:
-        if kind == "run":
-            return _("valid run worth {n}").format(n=value)
-        if kind == "group":
-            return _("valid group worth {n}").format(n=value)
-        return _("valid pair worth {n}").format(n=value)
-    if a.get("by") == "pairs":
-        pairs, need = c.num("pairs"), c.num("pairs_needed")
-        return _("opening by {n} pairs (needs {need}; no point minimum)").format(n=pairs, need=need)
-    if a.get("by") == "melds" and value is not None:
-        need = c.num("needed")
-        if "pairs_needed" in a:
-            return _("opening by melds worth {n} (needs {need})").format(n=value, need=need)
-        return _("initial meld worth {n} (needs {need})").format(n=value, need=need)
-    if "played" in a:
-        played = len(_tokens(a.get("played")))
-        initial = c.num("initial_meld")
-        if c.cards:
-            text = ngettext(
-                "valid turn: {n} card played", "valid turn: {n} cards played", played
-            ).format(n=played)
-        else:
-            text = ngettext(
-                "valid turn: {n} tile played", "valid turn: {n} tiles played", played
-            ).format(n=played)
-        if initial is not None:
-            return _("{turn}, initial meld worth {n}").format(turn=text, n=initial)
-        return _("{turn}, table valid").format(turn=text)
-    if "can_knock" in a and c.num("deadwood") is not None:
+    if "can_knock" in a and c.num("deadwood") is not None:  # gin (Carousel's is keyed)
         n, most = c.num("deadwood"), c.num("knock_max")
-        if a.get("went_out"):
-            return _("no cards left: the player went out")
-        if c.variant == "gin" or "big_gin" in a:
-            return _("deadwood {n}; a player may knock at {max} or less").format(n=n, max=most)
-        return _("hand worth {n}; a player may knock at {max} or less").format(n=n, max=most)
+        return _("deadwood {n}; a player may knock at {max} or less").format(n=n, max=most)
     if "melds" in a and a.get("valid") is True:  # split
         return _("the pieces split into valid melds")
     return None
@@ -906,11 +440,14 @@ def verdict_message(answer: Mapping[str, Any], request: Mapping[str, Any] | None
     """
     if not answer.get("ok", True):
         return error_message(answer, request)
+    keyed = verdict_render.answer_line(answer)
+    if keyed is not None:
+        return keyed_text(keyed)
     message = answer.get("message")
     if english() and isinstance(message, str) and message:
         return message
-    c = _ctx(answer, request)
     rule = answer.get("rule")
+    c = _ctx(answer, request)
     reason = answer.get("reason")
     if answer.get("valid") is False or isinstance(reason, str):
         text = reason_message(str(reason), c)
@@ -923,18 +460,7 @@ def verdict_message(answer: Mapping[str, Any], request: Mapping[str, Any] | None
 
 def reason_message(reason: str, c: _Ctx) -> str | None:
     """The fault named by ``reason`` (no rule reference), or a generic line for the code."""
-    text: str | None
-    if reason == "invalid_meld":
-        text = _invalid_meld_text(c)
-    elif reason == "too_many_copies":
-        text = _copies_text(c)
-    else:
-        text = (
-            _meld_text(reason, c)
-            or _opening_text(reason, c)
-            or _turn_text(reason, c)
-            or _round_text(reason, c)
-        )
+    text = _copies_text(c) if reason == "too_many_copies" else _meld_text(reason, c)
     if text is None and reason in _GENERIC:
         text = _(_GENERIC[reason])
     if text is None and reason in HEADLINES:
@@ -942,36 +468,36 @@ def reason_message(reason: str, c: _Ctx) -> str | None:
     return text
 
 
+_ENTERED = ("meld", "melds", "hand", "rack", "tiles", "table_after")
+"""Fields whose absence means the player has entered nothing yet."""
+
+
 def error_message(answer: Mapping[str, Any], request: Mapping[str, Any] | None = None) -> str:
     """An ``ok: false`` answer (the input cannot be judged) in the language in force; English:
     the judge's message."""
     message = str(answer.get("message", ""))
+    code = str(answer.get("error", ""))
+    params = _map(answer.get("params"))
+    if code == "missing_field" and params.get("name") in _ENTERED:
+        return keyed_text(_("nothing entered yet"))
+    keyed = verdict_render.answer_line(answer)
+    if keyed is not None:
+        return keyed_text(keyed)
     if english():
         return message
-    code = str(answer.get("error", ""))
     c = _ctx(answer, request)
     text: str | None = None
     if code == "too_many_copies":
         text = _copies_text(c)
-    elif code == "bad_token":
-        m = c.find(r"bad token '([^']*)'")
-        text = (
-            _("“{token}” is not a piece of this game").format(token=m.group(1))
-            if m
-            else _("a piece is not written as the rules say")
-        )
-    elif code == "bad_field":
-        m = c.find(r"table_before\[(\d+)\] \(([^)]*)\) is not a valid meld")
-        if m:
-            text = _(
-                "{meld} ({pieces}) is not a valid meld, so it cannot have been on the table"
-            ).format(meld=meld_ref("before", int(m.group(1))), pieces=m.group(2))
-    elif code == "missing_field":
-        m = c.find(r"missing field '([^']*)'")
-        if m and m.group(1) in ("meld", "melds", "hand", "rack", "tiles", "table_after"):
-            text = _("nothing entered yet")
     elif code == "bad_hand_size":
         text = _("a gin hand has 10 cards (11 before the discard)")
+    elif code == "too_complex":
+        m = c.find(r"after ([0-9.]+) s")
+        if m:
+            text = _(
+                "too complex to decide in time: the referee stops after {seconds} s without an "
+                "answer; check a smaller part of the table"
+            ).format(seconds=m.group(1))
     if text is None:
         head = headline(code) if code else _("The question cannot be checked")
         return f"{head}: {message}" if message else head
@@ -979,156 +505,6 @@ def error_message(answer: Mapping[str, Any], request: Mapping[str, Any] | None =
 
 
 # -- rounds (RULES.md §3–§6) --------------------------------------------------------------------
-def _jokers_in(why: str) -> tuple[int, int] | None:
-    """(jokers, points each) from an English breakdown line ("25 + 1 joker × 101 = 126")."""
-    m = re.search(r"\+ (\d+) jokers? × (\d+)", why)
-    return (int(m.group(1)), int(m.group(2))) if m else None
-
-
-def _rummy101_why(item: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
-    points = _int(item.get("points"))
-    m = _int(item.get("multiplier")) or 1
-    finish = result.get("finish")
-    how = _(FINISH_NAMES[finish]) if finish in FINISH_NAMES else ""
-    if points is None:
-        return None
-    if item.get("role") == "winner":
-        return _("{finish}: the winner gains {n}").format(finish=how, n=points)
-    penalty = _int(item.get("penalty"))
-    rest = _int(item.get("rest"))
-    opened = item.get("opened")
-    why = str(item.get("why", ""))
-    if penalty is None:
-        return None
-    if finish in ("one_turn", "one_turn_joker"):
-        what = _("nobody had opened: penalty {n}").format(n=penalty)
-    elif opened == "none":
-        what = _("not opened: penalty {n}").format(n=penalty)
-    elif opened in ("melds", "pairs") and rest is not None:
-        jokers = _jokers_in(why)
-        if jokers is not None:
-            j, each = jokers
-            left = ngettext(
-                "{tiles} + {j} joker × {each} = {n}", "{tiles} + {j} jokers × {each} = {n}", j
-            ).format(tiles=rest - j * each, j=j, each=each, n=rest)
-        else:
-            left = str(rest)
-        if opened == "melds":
-            what = _("opened with melds: tiles left {left}").format(left=left)
-        else:
-            what = _("opened with pairs: 2 × tiles left ({left}) = {n}").format(
-                left=left, n=penalty
-            )
-    else:
-        return None
-    if m != 1:
-        what = _("{what} × {m} ({finish})").format(what=what, m=m, finish=how)
-    return f"{what} → {signed(points)}"
-
-
-def _tiles_why(item: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
-    points = _int(item.get("points"))
-    rack = _int(item.get("rack"))
-    if points is None or rack is None:
-        return None
-    racks = _map(result.get("racks"))
-    pool_out = bool(result.get("pool_exhausted"))
-    name = item.get("name")
-    winners = _list(result.get("winners"))
-    if item.get("role") == "winner":
-        low = rack
-        head = (
-            _("the pool ran out: lowest rack ({n}) wins").format(n=low)
-            if pool_out
-            else _("emptied the rack")
-        )
-        others = [str(w) for w in winners if w != name]
-        if pool_out and others:
-            head = _("{head}, tied with {names}: each scores as the winner").format(
-                head=head, names=", ".join(others)
-            )
-        if not result.get("winner_collects", True):
-            return _("{head}: the winner collects nothing → 0").format(head=head)
-        parts = [
-            str(int(v) - low) for n, v in racks.items() if n not in winners and isinstance(v, int)
-        ]
-        total = " + ".join(parts) or "0"
-        if pool_out:
-            return _("{head}: collects the losers' differences {parts} = {n}").format(
-                head=head, parts=total, n=signed(points)
-            )
-        return _("{head}: collects the losers' racks {parts} = {n}").format(
-            head=head, parts=total, n=signed(points)
-        )
-    jokers = _jokers_in(str(item.get("why", "")))
-    if jokers is not None:
-        j, each = jokers
-        shown = ngettext(
-            "rack: {tiles} + {j} joker × {each} = {n}",
-            "rack: {tiles} + {j} jokers × {each} = {n}",
-            j,
-        ).format(tiles=rack - j * each, j=j, each=each, n=rack)
-    else:
-        shown = _("rack {n}").format(n=rack)
-    if pool_out:
-        low_values = [int(racks[w]) for w in winners if isinstance(racks.get(w), int)]
-        low = min(low_values) if low_values else 0
-        return _("{rack}; lowest rack {low} → −({n} − {low}) = {points}").format(
-            rack=shown, low=low, n=rack, points=signed(points)
-        )
-    return f"{shown} → {signed(points)}"
-
-
-def _carousel_why(item: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
-    points = _int(item.get("points"))
-    hand = _int(item.get("hand"))
-    if points is None or hand is None:
-        return None
-    name = item.get("name")
-    knocker = result.get("knocker")
-    values = _map(result.get("values"))
-    low = _int(result.get("lowest"))
-    undercut = bool(result.get("undercut"))
-    winners = _list(result.get("winners"))
-    if item.get("role") != "winner":
-        if name == knocker and hand == low:
-            return _("knocked with {n}, tied for the lowest: the tied player wins → 0").format(
-                n=hand
-            )
-        if name == knocker:
-            return _("knocked with {n} but a lower hand wins (undercut) → 0").format(n=hand)
-        return _("hand {n}, not the lowest: only the winner scores → 0").format(n=hand)
-    head = _("lowest hand ({n})").format(n=hand)
-    if knocker is None:
-        head = _("stock exhausted, nobody knocked: {head} wins").format(head=head)
-    elif undercut and knocker in values and values.get(knocker) == hand:
-        head = _("{head}, tied with the knocker {name}: the tied player wins").format(
-            head=head, name=knocker
-        )
-    elif undercut:
-        head = _("{head}, lower than the knocker {name}'s {n}").format(
-            head=head, name=knocker, n=values.get(knocker, "?")
-        )
-    co = [str(w) for w in winners if w != name]
-    if co:
-        head = _("{head}; tied with {names}, each scores as a winner").format(
-            head=head, names=", ".join(co)
-        )
-    diffs = _map(item.get("differences"))
-    base = sum(int(v) for v in diffs.values() if isinstance(v, int))
-    if len(values) == 2:
-        why = _("{head}: the difference {n}").format(head=head, n=base)
-    else:
-        parts = " + ".join(f"{o} {d}" for o, d in diffs.items()) or "0"
-        why = _("{head}: differences {parts} = {n}").format(head=head, parts=parts, n=base)
-    bonuses = _map(item.get("bonuses"))
-    if _int(bonuses.get("undercut")):
-        why = _("{why}; undercut bonus +{n}").format(why=why, n=bonuses["undercut"])
-    if _int(bonuses.get("going_out")):
-        why = _("{why}; went out +{n}").format(why=why, n=bonuses["going_out"])
-    return f"{why} → {signed(points)}"
-
-
 def round_variant(result: Mapping[str, Any]) -> str | None:
     """The variant of a round answer, from the fields only that variant gives."""
     if "finish" in result:
@@ -1146,226 +522,51 @@ def why_line(item: Mapping[str, Any], result: Mapping[str, Any]) -> str:
     """One player's line of a round's ``breakdown`` (``{name, points, why, rule, role, …}``) in
     the language in force, with the rule; English: the judge's ``why``."""
     english_why = str(item.get("why", ""))
-    if english():
-        return english_why
-    variant = round_variant(result)
-    text: str | None = None
-    if variant == "rummy101":
-        text = _rummy101_why(item, result)
-    elif variant == "tiles":
-        text = _tiles_why(item, result)
-    elif variant == "carousel":
-        text = _carousel_why(item, result)
-    if text is None:
-        return english_why
-    return with_rule(text, item.get("rule") or result.get("rule"))
+    keyed = verdict_render.answer_line(item)
+    if keyed is not None:
+        return keyed_text(keyed)
+    del result  # an older round without keys: ``breakdown.current_result`` judges it again
+    return english_why
 
 
 def round_message(result: Mapping[str, Any]) -> str:
     """A scored round's verdict line (or, not valid, why it cannot have happened)."""
     message = str(result.get("message", ""))
-    if english():
-        return message
     if result.get("valid") is False or result.get("reason"):
         return verdict_message({**result, "ok": True, "valid": False})
-    variant = round_variant(result)
-    winners = [str(w) for w in result.get("winners", []) if isinstance(w, str)]
-    text: str | None = None
-    if variant == "rummy101":
-        finish = result.get("finish")
-        m = _int(result.get("multiplier")) or 1
-        how = _(FINISH_NAMES[finish]) if finish in FINISH_NAMES else ""
-        gain = 101 * m
-        if winners:
-            text = _("{finish}: winner {gain}, penalties × {m}").format(
-                finish=how, gain=signed(gain), m=m
-            )
-        else:
-            text = _("{finish}: no winner, penalties × {m}").format(finish=how, m=m)
-    elif variant == "tiles":
-        racks = _map(result.get("racks"))
-        if result.get("pool_exhausted"):
-            lows = [int(racks[w]) for w in winners if isinstance(racks.get(w), int)]
-            text = _("the pool ran out: the lowest rack ({n}) wins").format(
-                n=min(lows) if lows else 0
-            )
-        elif winners:
-            text = _("{name} emptied the rack").format(name=winners[0])
-        if text is not None:
-            text = (
-                _("{what}; the winner collects").format(what=text)
-                if result.get("winner_collects", True)
-                else _("{what}; the winner collects nothing").format(what=text)
-            )
-    elif variant == "carousel":
-        knocker = result.get("knocker")
-        if knocker is None:
-            text = _("stock exhausted: the lowest hand ({n}) wins").format(
-                n=result.get("lowest", "?")
-            )
-        elif result.get("undercut"):
-            text = _("{name} knocked and was undercut; {names} won").format(
-                name=knocker, names=", ".join(winners)
-            )
-        else:
-            text = _("{name} knocked with the lowest hand and wins").format(name=knocker)
-    elif variant == "gin":
-        kind = result.get("result")
-        scores = _map(result.get("scores"))
-        winner = result.get("winner")
-        n = scores.get(winner, 0) if isinstance(winner, str) else 0
-        if kind == "void":
-            text = _("void hand: nobody scores")
-        elif kind in _GIN_RESULTS and isinstance(winner, str):
-            text = _("{result}: {name} scores {n}").format(
-                result=_(_GIN_RESULTS[kind]), name=winner, n=n
-            )
-    if text is None:
-        return message
-    return with_rule(text, result.get("rule"))
+    keyed = verdict_render.answer_line(result)
+    if keyed is not None:
+        return keyed_text(keyed)
+    return message
 
 
-_GIN_RESULTS: dict[str, str] = {
-    "knock": N_("knock"),
-    "gin": N_("gin"),
-    "big_gin": N_("big gin"),
-    "undercut": N_("undercut"),
-}
+def _keyed_lines(answer: Mapping[str, Any]) -> list[str] | None:
+    """The answer's ``breakdown_lines`` rendered (rules.messages keys), or ``None`` for an
+    answer recorded before the engine gave them (a round stored by an older version)."""
+    raw = answer.get("breakdown_lines")
+    if not isinstance(raw, list) or len(raw) != len(_list(answer.get("breakdown"))):
+        return None
+    return [verdict_render.render(ln) for ln in raw if isinstance(ln, Mapping)]
 
 
 def gin_lines(result: Mapping[str, Any]) -> list[str]:
     """The arithmetic of a gin round (knock, lay-offs, undercut, gin) line by line in the
     language in force; English: the judge's own ``breakdown`` lines."""
     own = [str(b) for b in result.get("breakdown", []) if isinstance(b, str)]
-    if english():
-        return own
-    kind = result.get("result")
-    knocker = result.get("knocker")
-    if kind == "void":
-        return [_("Void hand (the stock ran down to its last 2 cards): nobody scores.")]
-    deadwood = _map(result.get("deadwood"))
-    before = result.get("deadwood_before_layoffs")
-    before = before if isinstance(before, Mapping) else deadwood
-    scores = _map(result.get("scores"))
-    if not isinstance(knocker, str) or knocker not in deadwood:
-        return own
-    defenders = [n for n in deadwood if n != knocker]
-    if len(defenders) != 1:
-        return own
-    d = defenders[0]
-    k_dw, d_dw, d_before = deadwood[knocker], deadwood[d], before.get(d, deadwood[d])
-    if not all(isinstance(v, int) for v in (k_dw, d_dw, d_before)):
-        return own
-    lines: list[str] = []
-    discard = result.get("discard")
-    if isinstance(discard, str):
-        lines.append(_("{name} discards {card}.").format(name=knocker, card=discard))
-    if kind in ("gin", "big_gin"):
-        if kind == "big_gin":
-            lines.append(_("{name} melds all 11 cards: big gin.").format(name=knocker))
-        else:
-            lines.append(_("{name} goes gin: no lay-offs.").format(name=knocker))
-        score = int(scores.get(knocker, 0))
-        bonus = score - d_before
-        label = _("big gin bonus") if kind == "big_gin" else _("gin bonus")
-        lines.append(
-            _("{name} scores {bonus} ({label}) + {n} ({other}'s deadwood) = {score}.").format(
-                name=knocker, bonus=bonus, label=label, n=d_before, other=d, score=score
-            )
-        )
-        return lines
-    lines.append(_("{name} knocks with deadwood {n}.").format(name=knocker, n=k_dw))
-    if result.get("layoffs_computed", True):
-        if d_before != d_dw or result.get("layoffs"):
-            lines.append(_("{name} has deadwood {n} before lay-offs.").format(name=d, n=d_before))
-        for lay in result.get("layoffs", []) or []:
-            if isinstance(lay, Mapping):
-                lines.append(
-                    _("{player} lays off {card} onto {meld}.").format(
-                        player=lay.get("player", d),
-                        card=lay.get("card", "?"),
-                        meld=_pieces(lay.get("onto")),
-                    )
-                )
-        if d_before != d_dw or result.get("layoffs"):
-            lines.append(_("{name} has deadwood {n} after lay-offs.").format(name=d, n=d_dw))
-    else:
-        lines.append(
-            _(
-                "{name}'s deadwood {n} was typed in: taken as counted after any lay-offs made "
-                "at the table."
-            ).format(name=d, n=d_dw)
-        )
-    if kind == "undercut":
-        score = int(scores.get(d, 0))
-        diff = k_dw - d_dw
-        lines.append(
-            _("{name} undercuts: {k} − {d} = {diff}, + {bonus} undercut bonus = {score}.").format(
-                name=d, k=k_dw, d=d_dw, diff=diff, bonus=score - diff, score=score
-            )
-        )
-    else:
-        score = int(scores.get(knocker, 0))
-        lines.append(
-            _("{name} scores {d} − {k} = {score}.").format(
-                name=knocker, d=d_dw, k=k_dw, score=score
-            )
-        )
-    return lines
+    keyed = _keyed_lines(result)
+    if keyed is not None:
+        return keyed
+    return own
 
 
 # -- games --------------------------------------------------------------------------------------
 def game_message(answer: Mapping[str, Any], variant: str) -> str:
     """The ``game`` answer's line (running, over and why) in the language in force."""
     message = str(answer.get("message", ""))
-    if english():
-        return message
     if answer.get("valid") is False or answer.get("reason"):
         return verdict_message({**answer, "ok": True, "valid": False}, {"variant": variant})
-    finished = bool(answer.get("finished"))
-    text: str | None = None
-    if variant == "rummy101":
-        planned = _int(answer.get("rounds_planned"))
-        if finished and planned is not None:
-            text = ngettext(
-                "after the {n} agreed round the highest total wins",
-                "after the {n} agreed rounds the highest total wins",
-                planned,
-            ).format(n=planned)
-        elif not finished:
-            text = _("the players agree on a number of rounds; the highest total is ahead")
-    elif variant in ("tile_rummy", "my_rummy"):
-        if not finished:
-            text = _("the series goes on")
-        elif _int(answer.get("target")) is not None and re.search(r"target", message):
-            text = _("a total reached the target {n}: the highest total wins").format(
-                n=answer["target"]
-            )
-        elif _int(answer.get("games")) is not None:
-            n = int(answer["games"])
-            text = ngettext(
-                "the {n} agreed game was played: the highest total wins",
-                "the {n} agreed games were played: the highest total wins",
-                n,
-            ).format(n=n)
-        else:
-            text = _("the players ended the series: the highest total wins")
-    elif variant == "gin":
-        if not finished:
-            text = _("game running")
-        elif isinstance(answer.get("winner"), str):
-            text = _("game over: {name} wins").format(name=answer["winner"])
-        else:
-            text = _("game over: no winner")
-    elif variant == "carousel":
-        target = answer.get("target", "?")
-        if finished:
-            text = _("a total reached {n}: bonuses added, the highest total wins").format(n=target)
-        else:
-            text = _("the game goes on until a total reaches {n}").format(n=target)
-    if text is None:
-        return message
-    return with_rule(text, answer.get("rule"))
+    keyed = verdict_render.answer_line(answer)
+    return message if keyed is None else keyed_text(keyed)
 
 
 def game_lines(
@@ -1374,62 +575,24 @@ def game_lines(
     """Gin's game-end lines (the winner, game bonus, box bonuses, shutout) in the language in
     force; English (or another variant): the judge's own ``breakdown`` lines."""
     own = [str(b) for b in answer.get("breakdown", []) if isinstance(b, str)]
-    if english() or variant != "gin" or not answer.get("finished") or not own:
-        return own
-    try:
-        from rules.options import options_for
-
-        opts: Any = options_for("gin", dict(options or {}))
-    except Exception:  # noqa: BLE001 - bad stored options: keep the judge's lines
-        return own
-    winner = answer.get("winner")
-    boxes = _map(answer.get("boxes"))
-    lines: list[str] = []
-    if isinstance(winner, str):
-        lines.append(_("{name} reaches {n} and wins.").format(name=winner, n=opts.target))
-        if getattr(opts, "game_bonus", 0):
-            lines.append(_("{name}: game bonus {n}.").format(name=winner, n=opts.game_bonus))
-    else:
-        lines.append(_("A tie at the target: no winner, no game bonus."))
-    box = getattr(opts, "box_bonus", 0) or 0
-    for name, won in boxes.items():
-        if isinstance(won, int) and won and box:
-            lines.append(
-                ngettext(
-                    "{name}: {n} round won × {box} box bonus = {total}.",
-                    "{name}: {n} rounds won × {box} box bonus = {total}.",
-                    won,
-                ).format(name=name, n=won, box=box, total=won * box)
-            )
-    if answer.get("shutout") and isinstance(winner, str):
-        totals = _map(answer.get("totals"))
-        if getattr(opts, "shutout", "") == "double":
-            total = totals.get(winner, 0)
-            lines.append(
-                _("{name}: shutout, total {n} doubled to {total}.").format(
-                    name=winner, n=int(total) // 2, total=total
-                )
-            )
-        elif getattr(opts, "shutout_bonus", 0):
-            lines.append(_("{name}: shutout bonus {n}.").format(name=winner, n=opts.shutout_bonus))
-    return lines
+    keyed = _keyed_lines(answer)
+    if keyed is not None:
+        return keyed
+    del variant, options  # an answer without keys: the judge's own lines
+    return own
 
 
 __all__ = [
     "ERRORS",
     "ERROR_HEADLINES",
-    "FINISH_NAMES",
     "HEADLINES",
-    "JOKER_STAGES",
     "REASONS",
     "error_message",
     "game_lines",
     "game_message",
     "gin_lines",
     "headline",
-    "joker_stage",
     "material_of",
-    "meld_ref",
     "reason_message",
     "round_message",
     "round_variant",

@@ -37,6 +37,7 @@ from app.ui.keyboard import MeldsEditor, PieceKeyboard
 from app.ui.pieces import face, meld_label, meld_view, piece_name, piece_view
 from app.ui.score_sheet import ScoreSheet
 from app.ui.shell import App
+from rules import judge
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -316,7 +317,8 @@ def test_an_invalid_meld_shows_reason_message_and_rule(
     shown = verdict_text(screen)
     assert "Not valid" in shown
     assert f"Reason: {headline}" in shown
-    assert "RULES.md §2" in shown  # the judge's message, naming the rule
+    assert "RULES.md" not in shown  # the rule is the rule book's section, not a developer §
+    assert "Rule: Melds" in shown
     assert screen.rule_link is not None
     assert screen.rule_link.route == f"/rules/{variant}/melds"
     assert screen.rule_box.controls  # the rule's text, under the keys
@@ -722,7 +724,19 @@ def test_helpers() -> None:
     assert rule_section("") is None
     assert rule_route("gin", "RULES.md §5") == "/rules/gin/gin"
     msg = "joker level 4: table_before[0] (R5 R6 JK) went onto table_after[1] (K3 K4 K5 JK)"
-    assert fault_refs(msg) == ({0}, {1})
+    level4 = judge.answer(
+        {
+            "check": "turn",
+            "variant": "tile_rummy",
+            "opened": True,
+            "options": {"joker_rule": 4},
+            "rack": ["R7"],
+            "table_before": [["R5", "R6", "JK"], ["K3", "K4", "K5"]],
+            "table_after": [["R5", "R6", "R7"], ["K3", "K4", "K5", "JK"]],
+        }
+    )
+    assert level4["stage"] == "new_meld", level4
+    assert fault_refs(level4) == ({0}, {1})  # from the line's data, not its English
     assert human_message(msg) == (
         "joker level 4: table before, meld 1 (R5 R6 JK) went onto table after, meld 2 (K3 K4 K5 JK)"
     )

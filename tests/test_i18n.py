@@ -16,14 +16,14 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from app import i18n, verdict_text
+from app import i18n, verdict_render, verdict_text
 from app.i18n import _, ngettext, use_language
 from app.store import Store
 from app.ui.shell import App
 from rules import judge
 
 ROOT = Path(__file__).resolve().parents[1]
-PLACEHOLDER = re.compile(r"\{([a-z_]*)\}")
+PLACEHOLDER = re.compile(r"\{([a-z_]*)(?:![rsa])?\}")
 
 
 def catalogue(lang: str | None) -> Catalog:
@@ -249,7 +249,7 @@ def test_each_error_reads_in_polish(code: str) -> None:
 VERDICTS: list[tuple[dict[str, Any], list[str]]] = [
     (
         {"check": "meld", "variant": "rummy101", "meld": ["R11", "R12", "JK"]},
-        ["Prawidłowa seria warta 36 (zasady §2)"],
+        ["Prawidłowa seria warta 36"],
     ),
     (
         {"check": "meld", "variant": "rummy101", "meld": ["R1", "R2", "R5"]},
@@ -261,23 +261,23 @@ VERDICTS: list[tuple[dict[str, Any], list[str]]] = [
     ),
     (
         {"check": "meld", "variant": "rummy101", "meld": ["R7", "R7", "K7"], "as": "group"},
-        ["R7 R7 mają ten sam kolor"],
+        ["kolor czerwony występuje dwa razy"],
     ),
     (
         {"check": "meld", "variant": "rummy101", "meld": ["R7", "B7", "K7", "Y7", "JK"]},
-        ["najwyżej 4 kamienie; ta ma 5"],
+        ["najwyżej 4 płytki; ta ma 5"],
     ),
     (
         {"check": "meld", "variant": "gin", "meld": ["AS", "2H", "3S"]},
-        ["Ani seria (kolejne figury, jeden kolor)"],
+        ["Ani seria (kolejne wartości, jeden kolor)"],
     ),
     (
         {"check": "opening", "variant": "rummy101", "melds": [["R1", "R2", "R3"]]},
-        ["Wyłożenie wymaga 101 punktów w jednej turze; te układy dają 6 (zasady §3)"],
+        ["Otwarcie wymaga 101 punktów w jednej turze; te układy dają 6"],
     ),
     (
         {"check": "opening", "variant": "rummy101", "melds": [["R5", "R5"], ["B5", "B5"]]},
-        ["wymaga 5 par; tu jest 2"],
+        ["wymaga 5 par; jest ich tu: 2"],
     ),
     (
         {"check": "opening", "variant": "rummy101", "melds": [["R1", "R2", "R5"]]},
@@ -296,7 +296,7 @@ VERDICTS: list[tuple[dict[str, Any], list[str]]] = [
             "table_before": [["B1", "B2", "B3"]],
             "table_after": [["B1", "B2"]],
         },
-        ["B3 zszedł ze stołu", "stojak"],
+        ["Płytka B3 zeszła ze stołu", "stojak"],
     ),
     (
         {
@@ -307,7 +307,7 @@ VERDICTS: list[tuple[dict[str, Any], list[str]]] = [
             "table_before": [],
             "table_after": [["R4", "R5", "R6"]],
         },
-        ["wymaga 30 punktów", "te dają 15", "(zasady §4)"],
+        ["wymaga 30 punktów", "te dają 15"],
     ),
     (
         {
@@ -318,7 +318,7 @@ VERDICTS: list[tuple[dict[str, Any], list[str]]] = [
             "table_before": [["B1", "B2", "B3"]],
             "table_after": [["B1", "B2", "B3", "R1"]],
         },
-        ["Stół po turze, układ 1 (B1 B2 B3 R1) nie jest prawidłowym układem: ani seria"],
+        ["Układ 1 na stole po turze (B1 B2 B3 R1) nie jest prawidłowym układem: ani seria"],
     ),
     (
         {
@@ -329,7 +329,7 @@ VERDICTS: list[tuple[dict[str, Any], list[str]]] = [
             "table_before": [["B1", "B2", "B3"]],
             "table_after": [["B1", "B2", "B3", "B4"]],
         },
-        ["Stół przed turą, układ 1 (B1 B2 B3) nie leży już na stole"],
+        ["Układ 1 ze stołu przed turą (B1 B2 B3) nie leży już na stole"],
     ),
     (
         {
@@ -341,15 +341,15 @@ VERDICTS: list[tuple[dict[str, Any], list[str]]] = [
             "table_before": [["R4", "R5", "JK"], ["B6", "K6", "Y6"]],
             "table_after": [["R4", "R5", "R6"], ["B6", "K6", "Y6", "JK"]],
         },
-        ["Prawidłowa tura: zagrano 1 kamień"],
+        ["Prawidłowa tura: zagrano 1 płytkę"],
     ),
     (
         {"check": "hand", "variant": "carousel", "hand": ["AS", "2S"]},
-        ["Ręka warta 3; stukać można przy 5 lub mniej (zasady §6)"],
+        ["Ręka warta 3; stukać można przy 5 lub mniej"],
     ),
     (
         {"check": "meld", "variant": "rummy101", "meld": ["R1", "R1", "R1"]},
-        ["3 × R1, a komplet 106 kamieni ma tylko 2"],
+        ["3 × R1", "a komplet 106 płytek ma tylko 2"],
     ),
 ]
 
@@ -364,11 +364,19 @@ def test_real_verdicts_in_polish(request_: dict[str, Any], parts: list[str]) -> 
 
 
 @pytest.mark.parametrize(("request_", "_parts"), VERDICTS)
-def test_english_keeps_the_judge_message(request_: dict[str, Any], _parts: list[str]) -> None:
+def test_english_reads_the_judge_line_without_developer_words(
+    request_: dict[str, Any], _parts: list[str]
+) -> None:
+    """English renders the same template as the judge's ``message`` (issue 15): the same
+    sentence, capitalised, with request fields as words and without "(RULES.md §N)" (the
+    screen's rule button names the rule-book section)."""
     answer = judge.answer(request_)
     with use_language("en"):
         text = verdict_text.verdict_message(answer, request_)
-    assert text == answer["message"]
+    assert "RULES.md" not in text and "table_before[" not in text and "table_after[" not in text
+    with use_language("en"):
+        line = verdict_render.answer_line(answer)
+    assert line is not None and text == line[:1].upper() + line[1:]
 
 
 def test_a_joker_fault_names_the_level_and_the_melds() -> None:
@@ -386,9 +394,9 @@ def test_a_joker_fault_names_the_level_and_the_melds() -> None:
     assert answer["reason"] == "joker_rule", answer
     with use_language("pl"):
         text = verdict_text.verdict_message(answer, request_)
-    assert text.startswith("Zasada jokera 2:"), text
-    assert "stół przed turą, układ 1 (R4 R5 JK)" in text
-    assert "R6" in text and "ze stojaka" in text
+    assert text.startswith("Poziom jokera 2 (dopasowanie ze stojaka):"), text
+    assert "układ 1 ze stołu przed turą (R4 R5 JK)" in text
+    assert "R6" in text and "stojak" in text
 
 
 def test_round_lines_in_polish() -> None:
@@ -409,9 +417,9 @@ def test_round_lines_in_polish() -> None:
         message = verdict_text.round_message(answer)
     assert lines["Ala"].startswith("Zakończenie odrzuceniem jokera: zwycięzca zyskuje 202")
     assert "25 + 1 joker × 101 = 126 × 2" in lines["Ola"]
-    assert lines["Ola"].endswith("→ −252 (zasady §3)")
-    assert lines["Jan"].startswith("Bez wyłożenia: kara 202 × 2")
-    assert message == "Zakończenie odrzuceniem jokera: zwycięzca +202, kary × 2 (zasady §3)"
+    assert lines["Ola"].endswith("→ −252")
+    assert lines["Jan"].startswith("Bez otwarcia: kara 202 × 2")
+    assert message == "Zakończenie odrzuceniem jokera: zwycięzca +202, kary × 2"
 
 
 def test_gin_lines_in_polish() -> None:
@@ -435,10 +443,10 @@ def test_gin_lines_in_polish() -> None:
     with use_language("pl"):
         lines = verdict_text.gin_lines(answer)
     assert lines == [
-        "Ala stuka z martwymi kartami 2.",
-        "Ola: martwe karty 36 przed dokładaniem.",
+        "Ala stuka przy deadwood 2.",
+        "Ola: deadwood 36 przed dokładaniem.",
         "Ola dokłada 7H do 4H 5H 6H.",
-        "Ola: martwe karty 29 po dokładaniu.",
+        "Ola: deadwood 29 po dokładaniu.",
         "Ala dostaje 29 − 2 = 27.",
     ]
     with use_language("en"):
@@ -446,23 +454,30 @@ def test_gin_lines_in_polish() -> None:
 
 
 def test_carousel_lines_in_slovak() -> None:
-    answer = judge.answer(
-        {
-            "check": "round",
-            "variant": "carousel",
-            "knocker": "Ala",
-            "players": [
-                {"name": "Ala", "hand": ["AS", "2S"]},
-                {"name": "Ola", "hand": ["KD", "QD", "5C"]},
-                {"name": "Ewa", "hand": []},
-            ],
-        }
-    )
+    """A knocked round (nobody else can hold 0 cards, RULES.md §6) and a stock-out round where
+    a player went out."""
+    knocked = {
+        "check": "round",
+        "variant": "carousel",
+        "knocker": "Ala",
+        "players": [
+            {"name": "Ala", "hand": ["AS", "2S"]},
+            {"name": "Ola", "hand": ["KD", "QD", "5C"]},
+            {"name": "Ewa", "hand": ["AH"]},
+        ],
+    }
+    answer = judge.answer(knocked)
     with use_language("sk"):
         lines = {b["name"]: verdict_text.why_line(b, answer) for b in answer["breakdown"]}
-    assert lines["Ala"] == "Klopal s 3, ale vyhráva nižšia ruka (undercut) → 0 (pravidlá §6)"
-    assert lines["Ewa"].startswith("Najnižšia ruka (0), nižšia ako 3 klopajúceho (Ala)")
-    assert "prémia za undercut +10; vyjdenie +25 → +63" in lines["Ewa"]
+    assert lines["Ala"] == "Klopal(a) s 3, ale vyhráva nižšia ruka (podliezanie) → 0"
+    assert lines["Ewa"].startswith("Najnižšia ruka (1), nižšia ako 3 klopajúceho (Ala)")
+    assert "bonus za podliezanie +10 → +36" in lines["Ewa"]
+    stock_out = {**knocked, "knocker": None}
+    stock_out["players"] = [*knocked["players"][:2], {"name": "Ewa", "hand": []}]
+    answer = judge.answer(stock_out)
+    with use_language("sk"):
+        lines = {b["name"]: verdict_text.why_line(b, answer) for b in answer["breakdown"]}
+    assert "vyloženie všetkých kariet +25 → +53" in lines["Ewa"]
 
 
 # -- one language per session --------------------------------------------------------------------
@@ -652,7 +667,7 @@ def test_a_polish_session_reads_a_polish_meld_verdict(store: Store) -> None:
         screen.check()
     shown = " ".join(texts(screen.verdict))
     assert "Nieprawidłowe" in shown
-    assert "Powód: W serii jest dziura" in shown
+    assert "Powód: W serii jest przerwa" in shown
     assert "między 1 a 5 brakuje 2" in shown
 
 

@@ -29,10 +29,9 @@ BOOKS = [(v, lang) for v in rb.VARIANTS for lang in rb.languages(v)]
 
 # -- loading -------------------------------------------------------------------------------------
 def test_languages_written() -> None:
-    """English and Polish for every variant, Slovak at least for Carousel (issue 5)."""
+    """English, Polish and Slovak for every variant (issues 5 and 15)."""
     for v in rb.VARIANTS:
-        assert {"en", "pl"} <= set(rb.languages(v)), v
-    assert "sk" in rb.languages("carousel")
+        assert set(rb.languages(v)) == {"en", "pl", "sk"}, v
 
 
 @pytest.mark.parametrize(("variant", "lang"), BOOKS)
@@ -66,13 +65,15 @@ def test_translations_mark_the_same_options(variant: str, lang: str) -> None:
         assert marks(other, sid) == marks(en, sid), (variant, lang, sid)
 
 
-def test_book_for_falls_back_to_english() -> None:
-    book, fell_back = rb.book_for("gin", "sk")
-    assert book.lang == "en" and fell_back
+def test_book_for_falls_back_to_english(monkeypatch: pytest.MonkeyPatch) -> None:
     book, fell_back = rb.book_for("carousel", "sk")
     assert book.lang == "sk" and not fell_back
+    written = rb.languages
+    monkeypatch.setattr(rb, "languages", lambda v: tuple(x for x in written(v) if x != "sk"))
+    book, fell_back = rb.book_for("gin", "sk")
+    assert book.lang == "en" and fell_back
     with pytest.raises(KeyError):
-        rb.load("gin", "sk")
+        rb.load("gin", "de")
     with pytest.raises(KeyError):
         rb.load("poker", "en")
 
@@ -599,7 +600,7 @@ def test_excerpt_focus() -> None:
     assert all(m.status == "in_force" for m in knock.focus)
     assert any("9" in m.block.text for m in knock.focus)
     plain = rb.excerpt(rb.link_for("gin", "", "run_gap"), "sk")
-    assert plain.book.lang == "en" and plain.section.id == "melds"
+    assert plain.book.lang == "sk" and plain.section.id == "melds"
 
 
 def test_aliases() -> None:
@@ -692,7 +693,7 @@ def test_routes(app: App, store: Store) -> None:
     assert "Ala, Ola" in shown
 
 
-def test_screen_handlers(app: App) -> None:
+def test_screen_handlers(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     view = RulebookView(app, "tile_rummy", lang="en")
     level = {m.block.anchor: m.status for m, _c in view.block_controls["jokers"] if m.block.anchor}
     assert level["level4"] == "not_in_force"
@@ -703,6 +704,12 @@ def test_screen_handlers(app: App) -> None:
     view.lang_chips.pick("pl")
     assert view.book.lang == "pl" and not view.fallback_note.visible
     assert "Użycie jokerów" in " ".join(texts(view.view))
+    view.lang_chips.pick("sk")
+    assert view.book.lang == "sk" and not view.fallback_note.visible
+    assert "Žolíky" in " ".join(texts(view.view))
+    written = rb.languages
+    monkeypatch.setattr(rb, "languages", lambda v: tuple(x for x in written(v) if x != "sk"))
+    view.lang_chips.pick("pl")
     view.lang_chips.pick("sk")
     assert view.book.lang == "en" and view.fallback_note.visible
     view.variant_chips.pick("gin")

@@ -3,17 +3,19 @@
 The judge's ``breakdown`` is either one object per player (``name``, ``points``, ``why``,
 ``rule``…) or a list of English lines (gin); both are worded in the player's language from the
 answer's fields by :mod:`app.verdict_text` (English: the judge's own lines). Gin answers also
-carry each hand's melds, the unmatched cards and the defender's lay-offs.
+carry each hand's melds, the unmatched cards and the defender's lay-offs. The rule behind a
+round reads as the in-app rule book's variant and section (:func:`rule_words`), never as the
+developer's "RULES.md §4, seed 001".
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app import verdict_text
+from app import i18n, verdict_text
 from app.i18n import _
 from app.ui.widgets import (
     ERROR_COLOUR,
@@ -24,6 +26,58 @@ from app.ui.widgets import (
     readable,
     signed,
 )
+
+if TYPE_CHECKING:
+    from app.games import Game
+
+_SEED_VARIANTS = {
+    "000": "rummy101",
+    "001": "tile_rummy",
+    "004": "my_rummy",
+    "002": "gin",
+    "003": "carousel",
+}
+
+
+def _variant_of(result: Mapping[str, Any]) -> str | None:
+    """The variant of a round answer: its structured ``rule_ref``, else (an answer stored by
+    an older version) the seed its rule names."""
+    ref = result.get("rule_ref")
+    if isinstance(ref, Mapping) and isinstance(ref.get("variant"), str):
+        return str(ref["variant"])
+    rule = result.get("rule")
+    if isinstance(rule, str):
+        for seed, variant in _SEED_VARIANTS.items():
+            if f"seed {seed}" in rule:
+                return variant
+    return None
+
+
+def rule_words(result: Mapping[str, Any], rule: str = "") -> str:
+    """The rule behind a round as a player reads it: the in-app rule book's variant and
+    section in the player's language ("Rules: Tile Rummy › Scoring"); "" when unknown. Never
+    the developer's reference ("RULES.md §4, seed 001")."""
+    variant = _variant_of(result)
+    if variant is None:
+        return ""
+    try:
+        from app import rulebook as rb
+        from app.ui import labels
+
+        lang = i18n.language()
+        link = rb.link_for(
+            variant,
+            rule or str(result.get("rule") or ""),
+            result.get("reason") if isinstance(result.get("reason"), str) else None,
+            "round",
+            result,
+        )
+        title = rb.section_title(variant, link.section, lang if lang in rb.LANGS else "en")
+        return _("Rules: {variant} › {section}").format(
+            variant=labels.variant_name(variant), section=title
+        )
+    except Exception:  # noqa: BLE001 - without the rule book the line is left out
+        return ""
 
 
 def _points_colour(points: int) -> str:
@@ -87,10 +141,9 @@ def score_lines(
         ]
         if reason:
             column.append(ft.Text(reason, size=14))
-        if rule:
-            column.append(
-                ft.Text(_("Rule: {rule}").format(rule=readable(rule)), size=12, color=MUTED)
-            )
+        words = rule_words(result or {}, rule) if rule else ""
+        if words:
+            column.append(ft.Text(readable(words), size=12, color=MUTED))
         label = _("{name}: {points}").format(name=name, points=signed(pts))
         if reason:
             label += ". " + reason
@@ -163,8 +216,43 @@ def gin_detail(
     return out
 
 
-def breakdown_panel(result: Mapping[str, Any], players: Sequence[str]) -> ft.Container:
-    """The whole explanation of a scored round (a valid judge ``round`` answer)."""
+def keyed(result: Mapping[str, Any]) -> bool:
+    """The round answer carries its lines as data (``key``/``params``; issue 15): a round
+    scored by this version. A round stored by an older version has only English."""
+    if isinstance(result.get("key"), str):
+        return True
+    breakdown = result.get("breakdown")
+    return isinstance(breakdown, list) and any(
+        isinstance(b, Mapping) and isinstance(b.get("key"), str) for b in breakdown
+    )
+
+
+def current_result(
+    result: Mapping[str, Any], game: Game | None, entry: Mapping[str, Any] | None
+) -> Mapping[str, Any]:
+    """The round answer to explain: ``result`` itself when it carries keys, else (a round
+    stored by an older version, English only) the judge's answer to the stored ``entry`` now,
+    when it gives the same scores; else ``result`` as stored (shown as the judge wrote it)."""
+    if keyed(result) or game is None or entry is None:
+        return result
+    from app import games
+
+    again = games.score_round(game, entry)
+    if again.valid and again.breakdown.get("scores") == result.get("scores"):
+        return again.breakdown
+    return result
+
+
+def breakdown_panel(
+    result: Mapping[str, Any],
+    players: Sequence[str],
+    game: Game | None = None,
+    entry: Mapping[str, Any] | None = None,
+) -> ft.Container:
+    """The whole explanation of a scored round (a valid judge ``round`` answer). With the
+    ``game`` and the round's stored ``entry``, a round stored without keys is judged again
+    (:func:`current_result`) so its lines read in the player's language."""
+    result = current_result(result, game, entry)
     scores = result.get("scores", {})
     breakdown = result.get("breakdown")
     controls: list[ft.Control] = [
@@ -186,9 +274,7 @@ def breakdown_panel(result: Mapping[str, Any], players: Sequence[str]) -> ft.Con
     message = verdict_text.round_message(result)
     if message:
         controls.append(ft.Text(readable(message), size=14, italic=True))
-    rule = result.get("rule")
-    if isinstance(rule, str) and rule:
-        controls.append(
-            ft.Text(_("Rule: {rule}").format(rule=readable(rule)), size=12, color=MUTED)
-        )
+    words = rule_words(result)
+    if words:
+        controls.append(ft.Text(readable(words), size=12, color=MUTED))
     return card(ft.Column(controls, spacing=6), bgcolor=ft.Colors.BLUE_GREY_50)

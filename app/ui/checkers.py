@@ -37,7 +37,7 @@ import flet as ft
 
 from app import verdict_text
 from app.i18n import N_, _, ngettext
-from app.ui import labels
+from app.ui import labels, photo
 from app.ui.frame import frame
 from app.ui.keyboard import MeldsEditor, PieceKeyboard
 from app.ui.pieces import material_of, meld_label, meld_view, piece_name, piece_view
@@ -159,12 +159,26 @@ def human_message(message: str) -> str:
     return readable(_REF.sub(name, message))
 
 
-def fault_refs(message: str) -> tuple[set[int], set[int]]:
-    """Melds a turn message names: (indexes in the table before, indexes in the table after)."""
+def fault_refs(answer: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """Melds a turn verdict names: (indexes in the table before, indexes in the table after),
+    read from its line's data (the ``turn.meld`` lines of its ``params``), not its English."""
     before: set[int] = set()
     after: set[int] = set()
-    for m in _REF.finditer(message or ""):
-        (before if m.group(1) == "before" else after).add(int(m.group(2)))
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Mapping):
+            if value.get("key") == "turn.meld":
+                field = (value.get("params") or {}).get("field")
+                m = _REF.fullmatch(field) if isinstance(field, str) else None
+                if m:
+                    (before if m.group(1) == "before" else after).add(int(m.group(2)))
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(answer.get("params"))
     return before, after
 
 
@@ -680,6 +694,7 @@ class MeldChecker(Checker):
         self.show_empty()
         return [
             self.keyboard.control,
+            *photo.for_keyboard(self.keyboard, self.players),
             ft.Row(
                 [ft.Text(_("Read as"), size=14, color=MUTED), self.read_as.control],
                 wrap=True,
@@ -782,7 +797,7 @@ class MeldChecker(Checker):
                 parts.append(muted(aline))
         if others:
             parts.append(
-                muted(_("The reading worth more stands unless the player says otherwise (§1)."))
+                muted(_("The reading worth more stands unless the player says otherwise."))
             )
         parts.append(self.link(a))
         return [panel(parts, True)]
@@ -810,6 +825,7 @@ class OpeningChecker(Checker):
         else:
             controls.append(muted(_("Enter each new meld laid from the rack in this turn.")))
         controls.append(self.melds.control)
+        controls += photo.for_melds(self.melds, self.players)
         if self.variant == "rummy101":
             self.highest = ft.TextField(
                 label=_("Highest opening by melds so far this round"),
@@ -827,8 +843,8 @@ class OpeningChecker(Checker):
                 [
                     muted(
                         _(
-                            "Rising threshold: each opening must beat the highest so far "
-                            "(§3). Leave empty if nobody has opened yet."
+                            "Rising threshold: each opening must beat the highest so far. "
+                            "Leave empty if nobody has opened yet."
                         )
                     ),
                     self.highest,
@@ -1051,7 +1067,10 @@ class TurnChecker(Checker):
                 self.level_text,
             ]
             self._paint_level()
-        self.heap_box = ft.Column([self.heap.control], visible=False)
+        self.heap_box = ft.Column(
+            [self.heap.control, *photo.for_keyboard(self.heap, self.players)], visible=False
+        )
+        self.after.control.controls += photo.for_melds(self.after, self.players)
         self.copy_button = ft.OutlinedButton(
             content=_("Start from the table before"),
             icon=ft.Icons.CONTENT_COPY,
@@ -1180,8 +1199,7 @@ class TurnChecker(Checker):
             verdict_header(valid, _("Valid turn") if valid else _("Not valid"), detail)
         ]
         if not valid:
-            message = str(a.get("message", ""))
-            before, after = fault_refs(message)
+            before, after = fault_refs(a)
             self.before.set_faults(before)
             if self.after_mode.value != "heap":
                 self.after.set_faults(after)

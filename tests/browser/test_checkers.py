@@ -239,7 +239,7 @@ def test_turn_per_joker_level(phone: Phone, level: int) -> None:
         shown(phone, "Valid turn", "Played:")
     else:
         shown(phone, "Not valid", "Reason: The joker rule was broken", verdict)
-        shown(phone, f"joker level {level}")
+        shown(phone, f"Joker level {level}")
         assert absent(phone, "table_before[")  # melds are named the way people do
     phone.shot(f"checkers-12-turn-level{level}-verdict")
 

@@ -70,6 +70,7 @@ def show_and_save(phone: Phone, n: int, shot: str | None = None) -> None:
 
 def nth_chip(phone: Phone, name: str, i: int) -> None:
     loc = phone.role("checkbox", name).nth(i)
+    phone.into_view(loc)
     loc.click()
     time.sleep(0.25)
 
@@ -132,6 +133,8 @@ def test_bad_input_is_flagged_and_nothing_changes(phone: Phone) -> None:
     phone.tap("Show the scores")
     phone.wait_text(re.compile("cannot fit"))
     phone.tap("Cancel")
+    phone.dialog("Leave round 2?")  # something was entered: keep it as a draft, or not
+    phone.tap("Discard")
     phone.wait_text(re.compile("Enter round 2"))
     assert totals(phone, ["Jan", "Ewa"]) == {"Jan": "101", "Ewa": "−7"}
 
@@ -211,6 +214,8 @@ def test_gin(phone: Phone) -> None:
     phone.tap("Show the scores")
     phone.wait_text(re.compile("a card is a rank"))
     phone.tap("Cancel")
+    phone.dialog("Leave round 3?")
+    phone.tap("Discard")
     phone.reload()
     assert totals(phone, ["Ala", "Bob"]) == {"Ala": "53", "Bob": "45"}
 
