@@ -75,6 +75,14 @@ VISITOR_TIMEOUT: Final = int(os.environ.get("RUMMY_REFEREE_VISITOR_TIMEOUT") or 
 """Seconds a disconnected visitor's session is kept (a phone whose screen went dark; it comes
 back in a new session with its join tokens). ``RUMMY_REFEREE_VISITOR_TIMEOUT`` for tests."""
 HOST_TIMEOUT: Final = 3600
+VISITOR_CPU_RATE: Final = 0.2
+"""Seconds of the event loop's time one visitor address may use per second in its handlers
+(building screens: the rule book takes ~150 ms); its burst is :data:`VISITOR_CPU_BURST`."""
+VISITOR_CPU_BURST: Final = 1.5
+ALL_VISITORS_CPU_RATE: Final = 0.4
+"""Seconds of loop time per second for every visitor together (many addresses), burst
+:data:`ALL_VISITORS_CPU_BURST`: the host and joined phones keep the rest of the loop."""
+ALL_VISITORS_CPU_BURST: Final = 3.0
 CLOSE_POLICY: Final = 1008
 SERVER_EVENTS: Final = frozenset({"connect", "disconnect", "close"})
 PAGE_EVENTS: Final = frozenset(
@@ -159,6 +167,48 @@ class Bucket:
             return False
         self.level -= n
         return True
+
+
+@dataclass
+class LoopBudget:
+    """Loop time a group of sessions may use: spent after the fact, waited for before.
+
+    ``level`` goes negative when a handler took more than was left; the next handler of the
+    group waits (:meth:`wait`) until it is positive again, so an expensive but well-formed
+    stream of events (route changes to a big screen) slows only its sender."""
+
+    rate: float
+    size: float
+    level: float = 0.0
+    at: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.level = self.size
+
+    def wait(self, now: float) -> float:
+        """Seconds to wait before the next handler may run (0: now)."""
+        self.level = min(self.size, self.level + (now - self.at) * self.rate)
+        self.at = now
+        return 0.0 if self.level > 0 else -self.level / self.rate + 0.005
+
+    def spend(self, seconds: float) -> None:
+        self.level -= seconds
+
+
+_ADDRESS_BUDGETS: dict[str, LoopBudget] = {}
+_ALL_VISITORS = LoopBudget(ALL_VISITORS_CPU_RATE, ALL_VISITORS_CPU_BURST)
+
+
+def visitor_budgets(ip: str) -> list[LoopBudget]:
+    """The budgets a visitor's handler is charged to: its address's and all visitors'."""
+    if len(_ADDRESS_BUDGETS) > 4096:  # forget the full ones (bounded memory)
+        now = time.monotonic()
+        for k in [k for k, b in _ADDRESS_BUDGETS.items() if b.wait(now) == 0 and b.level >= b.size]:
+            _ADDRESS_BUDGETS.pop(k, None)
+    budget = _ADDRESS_BUDGETS.get(ip)
+    if budget is None:
+        budget = _ADDRESS_BUDGETS[ip] = LoopBudget(VISITOR_CPU_RATE, VISITOR_CPU_BURST)
+    return [budget, _ALL_VISITORS]
 
 
 # -- who it is ------------------------------------------------------------------------------------
@@ -402,6 +452,7 @@ def _make_connection_class() -> type:
             self._FletApp__send_queue = asyncio.Queue()
             sender = asyncio.create_task(self._FletApp__send_loop())
             await self._receive(websocket)
+            self.gone = True  # handlers still waiting for loop time are dropped (_dispatch)
             queue = self._FletApp__send_queue
             if queue is not None:
                 queue.put_nowait(None)
@@ -559,7 +610,7 @@ def _make_connection_class() -> type:
                 return
             if len(self.tasks) >= MAX_TASKS:
                 raise Flood("too many events at once")
-            task = asyncio.create_task(_dispatch(session, control, name, data))
+            task = asyncio.create_task(_dispatch(session, control, name, data, self))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
@@ -598,13 +649,30 @@ def _make_connection_class() -> type:
                 return
             session.handle_invoke_method_results(cid, call, body.get("result"), err)
 
-    async def _dispatch(session: Any, control: Any, name: str, data: Any) -> None:
+    async def _dispatch(session: Any, control: Any, name: str, data: Any, conn: Any) -> None:
         _context_page.set(session.page)
+        peer = _PEERS.get(session)
+        budgets = visitor_budgets(peer.ip) if peer is not None and not peer.host else []
+        for _ in range(100):  # a visitor over its loop time waits (its other events queue)
+            delay = max((b.wait(time.monotonic()) for b in budgets), default=0.0)
+            if delay <= 0:
+                break
+            await asyncio.sleep(min(delay, 0.5))
+            if getattr(conn, "gone", False):
+                return  # its connection closed while it waited: nobody to show it to
+        started = time.thread_time()  # this thread's CPU: the loop time the handler took
         try:
             await control._trigger_event(name, data)
         except Exception:  # noqa: BLE001 - a handler failed: log it, tell the person plainly
-            log.error("unhandled error in an on_%s handler", name, exc_info=True)
+            # the traceback once per session: a visitor repeating a bad event cannot fill the log
+            first = not session.__dict__.get("_guard_logged")
+            session.__dict__["_guard_logged"] = True
+            log.error("unhandled error in an on_%s handler", name, exc_info=first)
             session.error("handler failed")
+        finally:
+            spent = time.thread_time() - started
+            for b in budgets:
+                b.spend(spent)
 
     return Guarded
 

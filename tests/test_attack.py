@@ -481,6 +481,30 @@ def test_sessions_per_address_are_capped(served: Served) -> None:
     attack(served, body)
 
 
+def test_expensive_but_well_formed_route_changes_slow_only_their_sender(served: Served) -> None:
+    """A visitor (no code) asking for the rule book over and over from every session its
+    address may open: each screen costs the loop ~0.1 s, 360 of them more than the host's
+    15 s liveness limit. The visitors'
+    loop-time budget (guard.VISITOR_CPU_RATE, ALL_VISITORS_CPU_RATE) queues them; the host's
+    screen keeps answering."""
+
+    async def body(witness: Raw) -> None:
+        address = phone_address()
+        phones = [
+            await Raw(served, address).connect() for _ in range(guard.MAX_SESSIONS_PER_ADDRESS)
+        ]
+        for n in range(30):
+            for i, p in enumerate(phones):
+                await p.go(f"/rules?n={n}-{i}")
+        await asyncio.sleep(1.0)  # the server is working through them now
+        took = [await witness.alive() for _ in range(3)]
+        print(f"host answered in {', '.join(f'{t:.2f} s' for t in took)} during the flood")
+        for p in phones:
+            await p.close()
+
+    attack(served, body)
+
+
 # -- joining -------------------------------------------------------------------------------------
 async def join(phone: Raw, name: str = "") -> None:
     """Type the code (and a name) into the join screen and press Join, like a person."""
