@@ -603,6 +603,9 @@ def _make_connection_class() -> type:
                     if clean_route(route) != route:
                         self._strike()
                         return
+                    # the page's route follows the browser's (as Flet's own client patch
+                    # would set it): a later reload of another address then shows that one
+                    session.apply_patch(session.page._i, {"route": route})
             elif getattr(control, f"on_{name}", None) is None and not (
                 name == "dismiss" and allowed_props(control) is not None
             ):

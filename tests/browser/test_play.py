@@ -222,15 +222,19 @@ def test_gin(phone: Phone) -> None:
 
 def test_carousel(phone: Phone) -> None:
     new_game(phone, "Carousel rummy", ["Ala", "Bob", "Cel"])
-    # Round 1 (§6): Ala knocks with 3S (3); Bob 9D (9); Cel went out (0): Cel wins with the
-    # differences 3 + 9 = 12, +10 undercut, +25 going out = 47.
+    # Round 1 (§6): going out ends the round at once, so Ala cannot have knocked while Cel
+    # holds no cards: refused at Cel's hand. The stock ran out instead: Ala 3S (3), Bob 9D (9),
+    # Cel went out (0): Cel wins with the differences 3 + 9 = 12, +25 going out = 37.
     enter_round(phone, 1)
     phone.chip("Ala knocked")
     phone.fill("Ala: hand", "3S")
     phone.fill("Bob: hand", "9D")
+    phone.tap("Show the scores")
+    phone.wait_text(re.compile("Cel holds no cards, but Ala knocked"))
+    phone.chip("Stock ran out")
     phone.shot("12-round-carousel")
     show_and_save(phone, 1, shot="13-breakdown-carousel")
-    assert totals(phone, ["Ala", "Bob", "Cel"]) == {"Ala": "0", "Bob": "0", "Cel": "47"}
+    assert totals(phone, ["Ala", "Bob", "Cel"]) == {"Ala": "0", "Bob": "0", "Cel": "37"}
     # Round 2: Bob knocks with AS 2H (3), lowest; Ala KD (10), Cel 5C 5D (10): Bob scores
     # 7 + 7 = 14.
     enter_round(phone, 2)
@@ -239,7 +243,7 @@ def test_carousel(phone: Phone) -> None:
     phone.fill("Bob: hand", "AS 2H")
     phone.fill("Cel: hand", "5C 5D")
     show_and_save(phone, 2)
-    want = {"Ala": "0", "Bob": "14", "Cel": "47"}
+    want = {"Ala": "0", "Bob": "14", "Cel": "37"}
     assert totals(phone, ["Ala", "Bob", "Cel"]) == want
     phone.reload()
     assert totals(phone, ["Ala", "Bob", "Cel"]) == want
