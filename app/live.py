@@ -948,9 +948,14 @@ class SessionStore:
         return self._store.get_setting(key, default)
 
     def set_setting(self, key: str, value: Any) -> None:
-        """Store a setting; the sharing settings (``share.*``) are the host's."""
+        """Store a setting; the sharing settings (``share.*``) are the host's. A phone's other
+        choices (theme, language) stay in its own browser: only the host's computer changes
+        the server's defaults, so a visitor cannot write to the data file or set the host's
+        theme (ignored, not an error)."""
         if key.startswith("share."):
             self._need_host("change who may see the games")
+        if not self.is_host:
+            return
         self._store.set_setting(key, value)
         if key.startswith("share."):
             self._publish("access", None)

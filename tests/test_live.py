@@ -591,6 +591,12 @@ def test_a_phone_without_the_code_watches_and_cannot_write(
         with pytest.raises(AccessError):
             write()
     assert pss.known_players() == [] and pss.notices == []
+    # a phone's theme and language stay on the phone: the data file and the host's defaults
+    # are untouched
+    pss.set_setting("theme", "dark")
+    pss.set_setting("language", "sk")
+    assert store.get_setting("theme", None) is None
+    assert store.get_setting("language", None) is None
     phone.go("/new")
     assert "Only the host" in texts(phone.screen.view)  # type: ignore[union-attr]
     assert len(store.load_game(game.id).rounds) == 1
