@@ -258,6 +258,14 @@ def test_hundred_megapixels_refused_from_the_header() -> None:
     assert e.value.code == "too_big"
 
 
+def test_a_big_png_is_refused_below_the_jpeg_limit() -> None:
+    # 7700 × 7700 (59 MP) passes the JPEG limit, but a PNG is decoded whole: refused
+    data = _png_header(7_700, 7_700) + b"\x00" * 200
+    with pytest.raises(VisionError) as e:
+        read_photo(data)
+    assert e.value.code == "too_big"
+
+
 def test_real_bomb_png_refused() -> None:
     # a real PNG of 9000 × 8000 black pixels compresses to a few hundred kB
     img = np.zeros((8000, 9000), np.uint8)

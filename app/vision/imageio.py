@@ -17,6 +17,9 @@ import numpy as np
 MAX_BYTES: Final = 40 * 1024 * 1024
 MAX_PIXELS: Final = 60_000_000
 MAX_SIDE: Final = 20_000
+MAX_FULL_PIXELS: Final = 24_000_000
+"""Pixels of a picture that has no scaled-down decoding (PNG, WebP, BMP: decoded whole, a
+16-bit PNG with buffers of twice that). A camera's JPEG may have :data:`MAX_PIXELS`."""
 WORK_SIDE: Final = 1400
 """The long side (px) the reader works at: a 12-megapixel photo is read at about 1400×1050."""
 
@@ -126,6 +129,12 @@ def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, 
         raise VisionError(
             "too_big",
             f"The picture is too large ({w}×{h} pixels); take one of 60 megapixels or less.",
+        )
+    if fmt != "jpeg" and w * h > MAX_FULL_PIXELS:
+        raise VisionError(
+            "too_big",
+            f"The picture is too large ({w}×{h} pixels); a PNG, WebP or BMP may have 24 "
+            "megapixels at most (a camera's JPEG photo up to 60).",
         )
     if min(w, h) < 64:
         raise VisionError("too_small", "The picture is too small to read tiles from.")
