@@ -215,6 +215,8 @@ class PhotoButton:
             )
         except Exception:  # noqa: BLE001 - a picker the device lacks
             self._say(_("This device cannot open a photo here."), error=True)
+            if e is not None and getattr(e, "page", None) is not None:
+                e.page.update()
             return
         if not files or files[0].bytes is None:
             return
@@ -228,6 +230,8 @@ class PhotoButton:
         result = await asyncio.to_thread(read_safely, data)
         if not result["ok"]:
             self._say(error_text(result["error"]), error=True)
+            if page is not None:  # the status lies outside the button the event updates
+                page.update()
             return result
         self.status.visible = False
         self.review = PhotoReview(
