@@ -119,7 +119,7 @@ def test_switch_to_polish_while_another_phone_stays_english(phone: Phone, second
     press(phone, re.compile("^Sprawdź układ"))
     phone.wait_text("Czytaj jako")
     tiles(phone, "czerwony", "1", "2", "5")
-    shown(phone, "Powód: W serii jest dziura")
+    shown(phone, "Powód: W serii jest przerwa")
     shown(phone, "między 1 a 5 brakuje 2")
     phone.shot("language-05-meld-not-valid-polish")
     press(phone, "Wyczyść")
