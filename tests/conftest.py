@@ -2,7 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import pytest
+
+if TYPE_CHECKING:
+    from app.store import Store
+    from app.ui.shell import App
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    """A fresh data file (a test file may define its own ``store``)."""
+    from app.store import Store
+
+    s = Store(tmp_path / "games.json")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def app(store: Store) -> App:
+    """The app on its home screen, without a browser (handlers only change controls)."""
+    from app.ui.shell import App
+
+    a = App(store)
+    a.show("/")
+    return a
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -7,7 +7,6 @@ called, controls read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +18,6 @@ from app.ui.round_entry import RoundEntry
 from app.ui.score_sheet import ScoreSheet
 from app.ui.shell import App
 from tests.test_views import open_entry, start_game
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def app(store: Store) -> App:
-    a = App(store)
-    a.show("/")
-    return a
 
 
 def text_errors(entry: RoundEntry) -> list[Any]:
