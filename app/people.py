@@ -54,6 +54,7 @@ class _Store(Protocol):
     def list_games(self) -> list[GameSummary]: ...
     def load_game(self, game_id: str) -> Game: ...
     def save_game(self, game: Game, expected_version: int) -> Game: ...
+    def forget_players(self, names: Iterable[str]) -> None: ...
 
 
 def person_key(name: str) -> str:
@@ -213,4 +214,6 @@ def rename_person(store: _Store, old: str, new: str) -> RenameReport:
         if renamed is not game:
             store.save_game(renamed, game.version)
             changed.append(game.id)
+    # the old spellings are no longer offered when a new game is set up
+    store.forget_players(p for s in todo for p in s.players if person_key(p) == key and p != new)
     return RenameReport(tuple(changed), new)

@@ -78,7 +78,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -1185,7 +1185,14 @@ class Store:
             new = dataclasses.replace(game, version=expected + 1, updated=g.now_iso())
             new._cache = game._cache
             stat = self._write_game(new)
-            self._commit_index(lambda: self._put_entry(new, stat))
+            fresh = [n for n in new.players if n not in self._players]  # a rename, a merge
+
+            def change() -> None:
+                self._put_entry(new, stat)
+                if fresh:
+                    self._touch_players(fresh, new.updated)
+
+            self._commit_index(change)
             self._after_write()
             return new
 
@@ -1216,12 +1223,33 @@ class Store:
 
     # -- players and settings --------------------------------------------------------------------
     def known_players(self) -> list[str]:
-        """Names used in earlier games, most recently used first (then alphabetical)."""
+        """Names used in earlier games, most recently used first (then alphabetical). Names of
+        deleted games stay, to be offered again; spellings renamed away do not
+        (:meth:`forget_players`)."""
         with self._lock:
             self._check_open()
             names = sorted(self._players, key=str.casefold)
             names.sort(key=lambda n: self._players[n], reverse=True)
             return names
+
+    def forget_players(self, names: Iterable[str]) -> None:
+        """Stop offering ``names`` (exact spellings) as known players; names a stored game
+        still uses are kept. Used after a rename or a merge.
+
+        Raises:
+            StoreError: the index could not be written (memory keeps the change and the index
+                is rewritten later).
+        """
+        with self._lock:
+            self._check_open()
+            in_games = {n for e in self._entries.values() for n in e.summary.players}
+            gone = [n for n in dict.fromkeys(names) if n in self._players and n not in in_games]
+            if not gone:
+                return
+            for n in gone:
+                del self._players[n]
+            q = Query()
+            self._commit_index(lambda: self._players_t.remove(q.name.one_of(gone)))
 
     def get_setting(self, key: str, default: Any = None) -> Any:
         """A stored setting (JSON value), or ``default``."""

@@ -141,6 +141,17 @@ def test_rename_rewrites_the_stored_games(store: Store, fixture: dict[str, str])
     }
 
 
+def test_new_game_suggests_the_new_spelling_after_a_rename(
+    store: Store, fixture: dict[str, str]
+) -> None:
+    known = store.known_players()
+    assert "Robert" in known and "Ela" in known
+    assert "Bob" not in known and "Elka" not in known  # renamed and merged away
+    assert {"Ala", "ala", "ALA"} <= set(known)  # spellings still used by stored games stay
+    store.delete_game(fixture["g4"])  # Robert's only game: his name is still offered
+    assert "Robert" in store.known_players()
+
+
 def test_rename_keeps_edited_and_deleted_rounds_history(store: Store) -> None:
     ids = build(store)
     before = store.load_game(ids["g2"])
