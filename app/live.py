@@ -44,8 +44,9 @@ import secrets
 import struct
 import threading
 import time
+import weakref
 import zlib
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -457,12 +458,17 @@ DEFAULT_VISITORS: Final = VIEW
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Join code characters: capitals and digits without I, L, O, 0 and 1 (read aloud or typed
 on a phone without doubt)."""
-CODE_LENGTH: Final = 6
+CODE_LENGTH: Final = 8
+"""Characters of a join code: 31**8 ≈ 8.5e11 codes (39.6 bits), enough that guessing stays
+hopeless at the most the server can answer (no global refusal is needed, so nobody can
+lock the real players out: ``docs/SECURITY.md``)."""
 MAX_TRIES: Final = 5
 """Wrong join codes allowed from one address per :data:`TRY_WINDOW` seconds."""
-GLOBAL_MAX_TRIES: Final = 20
-"""Wrong join codes allowed from all addresses together per :data:`TRY_WINDOW` seconds
-(a phone that changes its address gets no more tries: about 30 bits take ~40 years)."""
+GLOBAL_PRESSURE: Final = 20
+"""Wrong join codes from all addresses together per :data:`TRY_WINDOW` seconds above which
+each address gets only :data:`PRESSURE_TRIES` (a guesser with many addresses is slowed;
+every address keeps its first tries, so a real player is never refused for others' guesses)."""
+PRESSURE_TRIES: Final = 2
 TRY_WINDOW: Final = 60.0
 MAX_TOKENS: Final = 20
 """Join tokens a phone keeps (one per game joined)."""
@@ -490,8 +496,18 @@ class AccessError(StoreError):
 
 def new_join_code() -> str:
     """A fresh random join code (``secrets``): :data:`CODE_LENGTH` characters of
-    :data:`CODE_ALPHABET`, about 30 bits."""
+    :data:`CODE_ALPHABET`, about 39.6 bits."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def usable_code(code: str | None) -> str | None:
+    """``code`` if it is a join code of today's form (:data:`CODE_LENGTH` characters of
+    :data:`CODE_ALPHABET`), else None: a shorter code stored by an older version is not
+    accepted (the host's share screen makes a new one; phones give the code again after a
+    restart anyway)."""
+    if code and len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code):
+        return code
+    return None
 
 
 def normalize_code(text: str | None) -> str:
@@ -499,19 +515,11 @@ def normalize_code(text: str | None) -> str:
     return re.sub(r"[\s\-]", "", text or "").upper()[:32]
 
 
-_LOOKALIKES: Final = str.maketrans(
-    "аеорсхуіјѕкмнтвАЕОРСХУІЈЅКМНТВαεορτυνικΑΕΟΡΤΥΝΙΚ",
-    "aeopcxyijskmhtbaeopcxyijskmhtbaeoptuvikaeoptynik",
-)
-
-
 def _skeleton(text: str) -> str:
-    """``text`` for comparing: NFKC, look-alike Cyrillic/Greek letters as Latin, casefolded,
-    letters and digits only (``"The host’s  Computer!"`` → ``"thehostscomputer"``)."""
-    import unicodedata
+    """``text`` as it looks (:func:`app.guard_names.skeleton`)."""
+    from app.guard_names import skeleton
 
-    folded = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).casefold()
-    return "".join(c for c in folded if c.isalnum())
+    return skeleton(text)
 
 
 RESERVED_LABELS: Final = ("The host's computer", "A phone on the network", "Someone")
@@ -529,11 +537,22 @@ def reserved_names() -> frozenset[str]:
     return frozenset(s for s in out if s)
 
 
+def _name_key(name: str) -> str:
+    """What two joined phones' names are compared by: the skeleton, or for a name without
+    letters or digits (emoji) the name itself, casefolded."""
+    if not name:
+        return ""
+    import unicodedata
+
+    return _skeleton(name) or unicodedata.normalize("NFKC", name).casefold()
+
+
 def check_joined_name(name: object) -> str:
     """The name a joining phone gave, checked on the server like a player's name
     (:func:`app.games` rules: at most 40 characters, no control, bidi or other invisible
     characters) and not one of the app's own labels (:data:`RESERVED_LABELS`, any language,
-    any case or spacing, look-alike letters). ``""`` for no name.
+    any case, spacing, accents or look-alike letters: :func:`app.guard_names.skeleton`).
+    ``""`` for no name.
 
     Raises:
         AccessError: ``bad_name`` (``.detail``: ``reserved`` or ``unreadable``).
@@ -568,9 +587,9 @@ class Access:
         self.clock = clock
         self._lock = threading.RLock()
         self._codes: dict[str, str | None] = {}
-        self._fails: dict[str, deque[float]] = {}
-        self._all_fails: deque[float] = deque()
-        self._pruned = 0.0
+        self._fails: OrderedDict[str, deque[float]] = OrderedDict()
+        self._all_fails: deque[float] = deque(maxlen=GLOBAL_PRESSURE)
+        self._names: dict[str, weakref.ref[Visitor]] = {}
 
     # -- the setting
     def visitors(self) -> str:
@@ -589,14 +608,14 @@ class Access:
         """The game's join code (None if it has none yet)."""
         with self._lock:
             if game_id not in self._codes:
-                self._codes[game_id] = self.store.load_game(game_id).join_code
+                self._codes[game_id] = usable_code(self.store.load_game(game_id).join_code)
                 remember_secret(self._codes[game_id])
             return self._codes[game_id]
 
     def seen(self, game: Game) -> None:
         """Note the join code of a game just loaded or saved."""
         with self._lock:
-            self._codes[game.id] = game.join_code
+            self._codes[game.id] = usable_code(game.join_code)
         remember_secret(game.join_code)
 
     def forget(self, game_id: str) -> None:
@@ -627,31 +646,41 @@ class Access:
             raise StoreError("the game keeps changing; try again", "conflict")
 
     def _prune(self, now: float) -> None:
-        """Forget wrong codes older than :data:`TRY_WINDOW` (every address, at most once a
-        window): the table holds at most :data:`GLOBAL_MAX_TRIES` addresses."""
-        while self._all_fails and now - self._all_fails[0] > TRY_WINDOW:
-            self._all_fails.popleft()
-        if now - self._pruned < TRY_WINDOW and len(self._fails) <= GLOBAL_MAX_TRIES:
-            return
-        self._pruned = now
-        for key in [k for k, d in self._fails.items() if not d or now - d[-1] > TRY_WINDOW]:
-            del self._fails[key]
+        """Forget addresses whose last wrong code is older than :data:`TRY_WINDOW`.
+
+        ``_fails`` is kept in the order of each address's last wrong code, so the stale
+        ones are at its front: each call removes only what expired (amortised O(1)), and
+        the table holds just the addresses that gave a wrong code within the window."""
+        fails = self._fails
+        while fails:
+            key = next(iter(fails))
+            last = fails[key]
+            if last and now - last[-1] <= TRY_WINDOW:
+                break
+            del fails[key]
+
+    def under_pressure(self, now: float | None = None) -> bool:
+        """Have all addresses together given :data:`GLOBAL_PRESSURE` wrong codes within the
+        last :data:`TRY_WINDOW` seconds? (Each address then gets :data:`PRESSURE_TRIES`.)"""
+        now = self.clock() if now is None else now
+        with self._lock:
+            d = self._all_fails
+            return len(d) == d.maxlen and now - d[0] <= TRY_WINDOW
 
     def _throttle(self, key: str, now: float) -> deque[float]:
         self._prune(now)
-        fails = self._fails.get(key) or deque()
+        fails = self._fails.get(key)
+        if fails is None:
+            fails = deque(maxlen=MAX_TRIES)
         while fails and now - fails[0] > TRY_WINDOW:
             fails.popleft()
-        full = fails if len(fails) >= MAX_TRIES else None
-        if full is None and len(self._all_fails) >= GLOBAL_MAX_TRIES:
-            full = self._all_fails
-        if full is not None:
-            wait = TRY_WINDOW - (now - full[0])
+        allowed = PRESSURE_TRIES if self.under_pressure(now) else MAX_TRIES
+        if len(fails) >= allowed:
+            # the address may try again when its oldest counted wrong code is a window old
+            wait = TRY_WINDOW - (now - fails[len(fails) - allowed])
             raise AccessError(
                 "too_many_tries", "too many wrong codes; wait a minute", wait=max(wait, 1.0)
             )
-        if fails:
-            self._fails[key] = fails
         return fails
 
     def failed_addresses(self) -> int:
@@ -660,18 +689,23 @@ class Access:
             return len(self._fails)
 
     def find(self, ip: str | None, code: str, game_ids: Iterable[str]) -> str | None:
-        """The first of ``game_ids`` whose join code is ``code``, or None. A miss counts as
-        one wrong code for the address ``ip`` (the connection's real address): after
-        :data:`MAX_TRIES` in :data:`TRY_WINDOW` seconds the address must wait, and after
-        :data:`GLOBAL_MAX_TRIES` from all addresses together everyone must.
+        """The first of ``game_ids`` whose join code is ``code``, or None.
+
+        A miss counts as one wrong code for the address ``ip`` (the connection's real
+        address): after :data:`MAX_TRIES` in :data:`TRY_WINDOW` seconds that address must
+        wait. There is no refusal for all: while all addresses together give more than
+        :data:`GLOBAL_PRESSURE` wrong codes a window, each address gets
+        :data:`PRESSURE_TRIES` instead (a real player's first tries always count; the
+        code's length keeps guessing hopeless: :data:`CODE_LENGTH`).
 
         Raises:
-            AccessError: ``too_many_tries`` (``.wait`` seconds).
+            AccessError: ``too_many_tries`` (``.wait`` seconds), for this address only.
         """
         now = self.clock()
         given = normalize_code(code).encode()
+        key = ip or ""
         with self._lock:
-            fails = self._throttle(ip or "", now)
+            fails = self._throttle(key, now)
             for gid in game_ids:
                 try:
                     real = self.code_for(gid)
@@ -680,9 +714,33 @@ class Access:
                 if real and hmac.compare_digest(given, real.encode()):
                     return gid
             fails.append(now)
-            self._fails[ip or ""] = fails
+            self._fails[key] = fails
+            self._fails.move_to_end(key)  # the newest last: _prune takes from the front
             self._all_fails.append(now)
             return None
+
+    # -- names of joined phones
+    def claim_name(self, visitor: Visitor, name: str, token: bool = False) -> bool:
+        """Let ``visitor`` be called ``name`` unless another live session is already called
+        something that looks the same (:func:`app.guard_names.skeleton`). Returns whether it
+        may; a session that is gone (garbage-collected) holds no name. ``token``: the name
+        comes from a valid join token (:meth:`redeem`), made for this browser when it joined
+        with that name: it takes the name over (the other holder is, but for a rare case,
+        this phone's own earlier session, kept a while after the phone's screen went dark)."""
+        key = _name_key(name)
+        if not key:
+            return True
+        with self._lock:
+            held = self._names.get(key)
+            other = held() if held is not None else None
+            taken = other is not None and other is not visitor and _name_key(other.name) == key
+            if taken and not token:
+                return False
+            self._names[key] = weakref.ref(visitor)
+            if len(self._names) > 1024:
+                for k in [k for k, r in self._names.items() if r() is None]:
+                    del self._names[k]
+            return True
 
     def check(self, ip: str | None, game_id: str, code: str) -> bool:
         """Is ``code`` the join code of ``game_id``? (Counted as :meth:`find` does.)
@@ -781,7 +839,8 @@ class Visitor:
             if code:
                 self.joined[gid] = code
                 got.append(gid)
-                if name and not self.name:
+                # the name was checked when the token was made for this browser
+                if name and not self.name and access.claim_name(self, name, token=True):
                     self.name = name
         return got
 
@@ -834,7 +893,9 @@ class SessionStore:
 
         Raises:
             AccessError: ``too_many_tries``; ``bad_name`` (:func:`check_joined_name`: the
-            code is then not tried).
+            code is then not tried; or ``.detail`` ``taken``: another live session's name
+            looks the same, told only to a phone that gave the right code, which is then
+            not joined).
         """
         name = check_joined_name(name)
         if game_id is not None:
@@ -844,6 +905,10 @@ class SessionStore:
         found = self.access.find(self.visitor.ip, code, ids)
         if found is None:
             return None
+        if name and not self.access.claim_name(self.visitor, name):
+            err = AccessError("bad_name", "another phone is called that")
+            err.detail = "taken"
+            raise err
         self.visitor.joined[found] = normalize_code(code)
         if name:
             self.visitor.name = name
@@ -942,6 +1007,11 @@ class SessionStore:
     def known_players(self) -> list[str]:
         """Names of earlier games (the host only; others get none)."""
         return list(self._store.known_players()) if self.visitor.host else []
+
+    def forget_players(self, names: Iterable[str]) -> None:
+        """Stop offering old spellings after a rename (the host only)."""
+        self._need_host("rename a player")
+        self._store.forget_players(names)
 
     def get_setting(self, key: str, default: Any = None) -> Any:
         """A stored setting."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qsl
 
@@ -60,6 +60,7 @@ class StoreLike(Protocol):
     def save_game(self, game: Game, expected_version: int) -> Game: ...
     def delete_game(self, game_id: str) -> None: ...
     def known_players(self) -> list[str]: ...
+    def forget_players(self, names: Iterable[str]) -> None: ...
     def get_setting(self, key: str, default: Any = None) -> Any: ...
     def set_setting(self, key: str, value: Any) -> None: ...
 
@@ -99,6 +100,9 @@ class App:
         self.downloads: list[tuple[str, str]] = []
         self.copied: list[str] = []
         self.on_rendered: Callable[[], None] | None = None
+        self.device: dict[str, Any] = {}
+        """This device's settings as read from its browser's storage this session (e.g. the
+        referee's variant, app/ui/checkers.py), by ``ft.SharedPreferences`` key."""
 
     # -- navigation ---------------------------------------------------------------------------
     def start(self) -> None:
