@@ -2,9 +2,9 @@
 
 :func:`answer` turns one decoded request into one response object; :func:`answer_line` does
 the same for one raw line; :func:`serve` answers a whole stream, one response line per input
-line, in order, flushing after each. Unusable requests get ``{"ok": false, "error": CODE,
-"message": …}``; a verdict gets ``{"ok": true, …}``. No input makes it raise or print a
-traceback.
+line, in order, flushing before it waits for more input. Unusable requests get
+``{"ok": false, "error": CODE, "message": …}``; a verdict gets ``{"ok": true, …}``. No input
+makes it raise or print a traceback.
 
 Each check lives in ``rules.checks.<check>`` as ``answer(req: Request) -> dict``; modules are
 imported on first use so that the judge starts fast.
@@ -14,18 +14,22 @@ from __future__ import annotations
 
 import importlib
 import json
+import json.encoder
+import json.scanner
 import sys
+import time
 from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
 from rules.errors import RulesError
 from rules.options import VARIANTS
+from rules.request import Request
 from rules.verdict import english, params_json
 
 CHECKS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "meld": ("rules.checks.meld", VARIANTS),
     "opening": ("rules.checks.opening", ("rummy101", "tile_rummy", "my_rummy")),
-    "turn": ("rules.checks.turn", ("tile_rummy", "my_rummy", "carousel")),
+    "turn": ("rules.checks.turn", ("tile_rummy", "my_rummy", "carousel", "rummy101")),
     "split": ("rules.checks.split", ("tile_rummy", "my_rummy", "rummy101", "carousel")),
     "hand": ("rules.checks.hand", ("gin", "carousel")),
     "round": ("rules.checks.round", VARIANTS),
@@ -78,10 +82,8 @@ def answer(request: Any) -> dict[str, Any]:
         The response object: ``{"ok": true, ...verdict}`` or ``{"ok": false, "error": code,
         "message": text}``. Never raises for any input.
     """
-    from rules.request import Request
-
     try:
-        if not isinstance(request, Mapping):
+        if type(request) is not dict and not isinstance(request, Mapping):
             return keyed_error("bad_request", "request.not_object")
         check = request.get("check")
         if check is None:
@@ -149,12 +151,36 @@ def answer_line(line: bytes | str) -> dict[str, Any]:
     if not text:
         return keyed_error("bad_json", "judge.empty_line")
     try:
-        request = json.loads(text)
+        request = _loads(text)
     except RecursionError:
         return keyed_error("too_large", "judge.too_deep")
     except ValueError as e:
         return keyed_error("bad_json", "judge.not_json", detail=str(e))
     return answer(request)
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)`` for stripped text, without its Python frames and regular
+    expressions when the text is one JSON value; else ``json.loads`` itself, which raises
+    saying why (the same error text).
+
+    Raises:
+        ValueError: not JSON (:class:`json.JSONDecodeError`).
+        RecursionError: nested too deeply.
+    """
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:  # no JSON value at the start
+        return json.loads(text)
+    if end != len(text):  # more after the value
+        return json.loads(text)
+    return value
+
+
+_make_scanner: Any = json.scanner.make_scanner
+_scan: Final[Callable[[str, int], tuple[Any, int]]] = _make_scanner(json.JSONDecoder())
+"""The decoder's scanner (C where there is one): ``(value, end)`` of the JSON value at an index,
+``StopIteration`` when there is none; what ``json.loads`` calls after skipping whitespace."""
 
 
 def dumps(response: Mapping[str, Any]) -> str:
@@ -163,41 +189,139 @@ def dumps(response: Mapping[str, Any]) -> str:
     Text that cannot be written as UTF-8 (a lone surrogate echoed from a request) is escaped
     instead (``\\ud800``), so every answer can be written out.
     """
-    text = json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+    text = _ENCODE(response)
+    if text.isascii():
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(response, ensure_ascii=True, separators=(",", ":"))
+        text = _ENCODE_ASCII(response)
     return text
 
 
+def _encoder(ensure_ascii: bool) -> Callable[[Any], str]:
+    """``json.dumps(…, ensure_ascii=…, separators=(",", ":"))`` made once (``json.dumps`` with
+    arguments builds a new encoder per call), calling the C encoder directly where there is
+    one (the same text, without ``JSONEncoder.encode``'s Python frames)."""
+    py = json.JSONEncoder(ensure_ascii=ensure_ascii, separators=(",", ":"))
+    make: Any = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return py.encode
+    strings: Any = (
+        json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
+    )
+    c = make(None, py.default, strings, None, ":", ",", False, False, True)
+
+    def encode(value: Any) -> str:
+        if not isinstance(value, dict):
+            return py.encode(value)  # a bare string or number: the encoder's own shortcut
+        try:
+            return "".join(c(value, 0))
+        except RecursionError:  # no circularity markers kept: a cycle recurses
+            raise ValueError("answer nested too deeply (or circular)") from None
+
+    return encode
+
+
+_ENCODE: Final = _encoder(False)
+_ENCODE_ASCII: Final = _encoder(True)
+
+
 def serve(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
-    """Answer every line of ``stdin`` on ``stdout``, in order, flushing after each.
+    """Answer every line of ``stdin`` on ``stdout``, in order.
+
+    Answers are flushed before the judge waits for more input (and at least every
+    :data:`FLUSH_EVERY` seconds while it works through input already read): a program that
+    writes one line and waits for its answer gets it at once; a batch piped in is answered
+    without a write per line. A line longer than :data:`MAX_LINE` bytes is answered
+    ``too_large`` without being held in memory.
 
     Returns:
         0, or 1 if standard input itself could not be read.
     """
     inp = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout
+    read1 = getattr(inp, "read1", None)
     try:
-        while True:
-            line = inp.readline(MAX_LINE + 2)
-            if not line:
-                return 0
-            if len(line.rstrip(b"\r\n")) > MAX_LINE and not line.endswith(b"\n"):
-                # swallow the rest of an oversized line
-                while True:
-                    rest = inp.readline(MAX_LINE)
-                    if not rest or rest.endswith(b"\n"):
-                        break
-                response = keyed_error("too_large", "judge.line_too_long", most=MAX_LINE)
-            else:
-                response = answer_line(line)
-            try:
-                text = dumps(response)
-            except (TypeError, ValueError):
-                text = dumps(error("internal_error", "answer could not be written; please report"))
-            out.write(text + "\n")
-            out.flush()
+        if read1 is None:
+            _serve_lines(inp, out)
+        else:
+            _serve_chunks(read1, out)
     except OSError:
         return 1
+    return 0
+
+
+FLUSH_EVERY: Final = 0.05
+"""Seconds: the longest an answer waits in the output buffer while later lines are answered."""
+_CHUNK: Final = 1 << 16
+
+
+def _write(out: IO[str], response: Mapping[str, Any]) -> None:
+    try:
+        text = dumps(response)
+    except (TypeError, ValueError):
+        text = dumps(error("internal_error", "answer could not be written; please report"))
+    out.write(text + "\n")
+
+
+def _too_large() -> dict[str, Any]:
+    return keyed_error("too_large", "judge.line_too_long", most=MAX_LINE)
+
+
+def _serve_chunks(read1: Callable[[int], bytes], out: IO[str]) -> None:
+    """:func:`serve` on a buffered stream: read what is there, answer its whole lines, flush."""
+    clock = time.perf_counter
+    pending = bytearray()  # the start of a line whose end has not been read yet
+    skipping = False  # inside a line already found too long: drop it up to its newline
+    while True:
+        chunk = read1(_CHUNK)
+        if not chunk:
+            if skipping:
+                _write(out, _too_large())
+            elif pending:
+                _write(out, answer_line(bytes(pending)))
+            out.flush()
+            return
+        flushed = clock()
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            line = chunk[start : end + 1]
+            start = end + 1
+            if skipping:
+                skipping = False
+                _write(out, _too_large())
+            elif pending:
+                pending += line
+                _write(out, answer_line(bytes(pending)))
+                pending.clear()
+            else:
+                _write(out, answer_line(line))
+            if clock() - flushed > FLUSH_EVERY:
+                out.flush()
+                flushed = clock()
+        if not skipping and start < len(chunk):
+            pending += chunk[start:]
+            if len(pending) > MAX_LINE and len(pending.rstrip(b"\r")) > MAX_LINE:
+                skipping = True  # too long whatever follows
+                pending.clear()
+        out.flush()
+
+
+def _serve_lines(inp: IO[bytes], out: IO[str]) -> None:
+    """:func:`serve` on a stream without ``read1``: line by line, flushing after each."""
+    while True:
+        line = inp.readline(MAX_LINE + 2)
+        if not line:
+            return
+        if len(line.rstrip(b"\r\n")) > MAX_LINE and not line.endswith(b"\n"):
+            # swallow the rest of an oversized line
+            while True:
+                rest = inp.readline(MAX_LINE)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            response = _too_large()
+        else:
+            response = answer_line(line)
+        _write(out, response)
+        out.flush()

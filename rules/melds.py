@@ -221,6 +221,10 @@ def _run_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRul
     if n < 3:
         return _bad("too_short", f"meld.kind_too_short.run.{m}")
     fam = known[0][1]
+    if len(known) == n:  # no free joker and no ace: a gap or a repeat fails at once
+        real = [s[0] for s in known]
+        if 1 not in real and (len(set(real)) != n or max(real) - min(real) + 1 != n):
+            return _run_failure(known, 0, rules)  # what the readings below end in
     nums = _run_in_order(slots, rules, +1) or _run_in_order(slots, rules, -1)
     if nums is not None:
         order = sorted(range(n), key=lambda i: nums[i])
@@ -401,9 +405,23 @@ def _pair_reading(slots: Sequence[_Slot], pieces: Sequence[Piece], rules: MeldRu
     )
 
 
+_INVALID: Final = MeldReading(valid=False).__dict__
+"""Every field of an invalid reading but ``reason``, ``rule`` and ``line``."""
+
+
 def _bad(reason: str, key: str, rule: str = RULE_MELDS, **params: Any) -> MeldReading:
-    """An invalid reading; its message is rendered from ``key`` and ``params`` when read."""
-    return MeldReading(valid=False, reason=reason, rule=rule, line=Line(key, params))
+    """An invalid reading; its message is rendered from ``key`` and ``params`` when read.
+
+    Built like ``MeldReading(valid=False, reason=…, rule=…, line=…)``, the same object, without
+    the frozen class's field-by-field ``object.__setattr__`` (a meld check makes three).
+    """
+    reading = object.__new__(MeldReading)
+    fields = reading.__dict__
+    fields.update(_INVALID)
+    fields["reason"] = reason
+    fields["rule"] = rule
+    fields["line"] = Line(key, params)
+    return reading
 
 
 def _slots(pieces: Sequence[Piece], declared: Sequence[Card | Tile | None] | None) -> list[_Slot]:
@@ -470,6 +488,12 @@ def read_meld(
         return _pair_reading(slots, pieces, rules)
     if as_ == "pair":
         return _bad("not_a_pair", "meld.pair_exactly_two")
+    if as_ is None:
+        known = [s for s in slots if s is not None]
+        if len({s[0] for s in known}) > 1 and len({s[1] for s in known}) > 1:
+            # numbers and colours/suits both differ: no run, no group; what _explain would
+            # say of the two failed readings, without making them
+            return _bad("not_a_meld", f"meld.not_a_meld.{m}")
     run = _run_reading(slots, pieces, rules)
     group = _group_reading(slots, pieces, rules)
     if as_ == "run":

@@ -243,6 +243,59 @@ MESSAGES: Final[dict[str, str | Plural]] = {
     "gin.turned_range": T("turned is {n}; allowed 1–{most}"),
     "gin.hand_or_deadwood": T("{field}: give hand or deadwood, not both"),
     "gin.no_hand": T("{field}: missing field 'hand' (or 'deadwood')"),
+    # -- input errors: the shape of a request (fields a program sends; JUDGE.md) ----------
+    "req.declare_not_carousel": T("only Carousel players declare their jokers"),
+    "req.declare_field_not_carousel": T(
+        "field {field!r}: only Carousel players declare their jokers"
+    ),
+    "req.declare_needs_melds": T(
+        "field {field!r} needs table_after as a list of melds, not a heap"
+    ),
+    "req.declare_not_parallel": T(
+        "field {field!r} has {n} entries; it must be parallel to {table} ({melds} melds)"
+    ),
+    "req.declare_not_list": T("{field} must be a list of cards (or null)"),
+    "req.declares_too_many": T("{field} declares {n} jokers but the meld holds {jokers}"),
+    "req.one_card": T("{field} must be one card"),
+    "req.one_tile": T("field {field!r} must be one tile"),
+    "req.table_after_shape": T(
+        "field 'table_after' must be a list of melds or {{\"heap\": [pieces]}}"
+    ),
+    "req.no_knocker.carousel": T(
+        "missing field 'knocker' (a player's name, or null when the stock ran out)"
+    ),
+    "req.no_knocker.gin": T("missing field 'knocker' (null for a void hand)"),
+    "req.no_turned": T("missing field 'turned' (cards turned until the joker)"),
+    "req.player_not_object": T("{field} must be an object with a name"),
+    "req.player_no_name": T("{field}.name must be a non-empty string"),
+    "req.player_not_name": T("{field} must be a name"),
+    "req.players_not_names": T("players must be a list of names"),
+    "req.gin_flags_not_bool": T("{field}: gin and big_gin must be true or false"),
+    "req.gin_flags_with_hand": T(
+        "{field}: gin/big_gin are for typed-in deadwood; with a hand the referee finds them"
+    ),
+    "req.not_object": T("{field} must be an object"),
+    "req.round_not_object": T("{field} must be an object with scores"),
+    "req.round_not_valid": T("{field} is not a valid round; it cannot be scored"),
+    "req.scores_not_object": T("{field}.scores must be an object"),
+    "req.scores_not_map": T("{field}.scores must be an object name → points"),
+    "req.scores_not_player": T("{field}.scores names {player!r}, not a player"),
+    "req.scores_not_player.gin": T("{field}.scores: {player!r} is not a player"),
+    "req.winners_not_players": T("{field}.winners must list players"),
+    "req.winners_not_names": T("{field}.winners must be a list of names"),
+    "req.winners_not_player": T("{field}.winners names {player!r}, not a player"),
+    "req.finish_not_choice": T("finish {finish!r} is not one of: {choices}"),
+    "req.missing_in": T("missing field {field}.{sub}"),
+    "req.sub_not_string": T("field {field}.{sub} must be a string"),
+    "req.sub_not_bool": T("field {field}.{sub} must be true or false"),
+    "req.by_not_choice": T("{field}.by must be 'melds' or 'pairs'"),
+    "req.no_opened": T("missing field {field}.opened (none, melds or pairs)"),
+    "req.opened_not_choice": T("{field}.opened {value!r} is not one of: none, melds, pairs"),
+    "req.hand_or_value": T("{field}: give hand or hand_value, not both"),
+    "req.rummy101_only": T("field {field!r} applies to rummy101 only"),
+    "req.penalty_not_player": T("penalty names {player!r}, not a player"),
+    "req.penalty_reason": T("penalty reason {value!r} is not one of: {choices}"),
+    "req.penalty_reason_at": T("{field}.reason {value!r} is not one of: {choices}"),
     # -- openings (RULES.md §3, §4) ------------------------------------------------------------
     "opening.no_melds": T("an opening lays at least one meld"),
     "opening.tile_not_in_hand": T("{tiles} laid but not in the hand"),
@@ -417,6 +470,11 @@ MESSAGES: Final[dict[str, str | Plural]] = {
     "gin.shutout_bonus": T("{name}: shutout bonus {bonus}."),
     "gin.shutout_double": T("{name}: shutout, total {total} doubled to {doubled}."),
     "gin.solo_no_bonuses": T("Solo mode: no bonuses."),
+    "gin.hand.gin": T("gin: deadwood 0"),
+    "gin.hand.can_knock": T("deadwood {deadwood}; a player may knock at {max} or less"),
+    "gin.hand.cannot_knock": T(
+        "deadwood {deadwood}; a knock needs {max} or less, so this hand cannot knock yet"
+    ),
     "gin.round.void": T("void hand: nobody scores"),
     "gin.round.gin": T("gin: {name} scores {points}"),
     "gin.round.big_gin": T("big gin: {name} scores {points}"),
@@ -461,6 +519,17 @@ MESSAGES: Final[dict[str, str | Plural]] = {
         "these {n} tiles do not split into valid melds (runs, groups and pairs)"
     ),
     "split.no_split.cards": T("these {n} cards do not split into valid melds (runs and groups)"),
+    "split.valid.tiles": P(
+        "the tiles split into {melds} valid meld",
+        "the tiles split into {melds} valid melds",
+        "melds",
+    ),
+    "split.valid.cards": P(
+        "the cards split into {melds} valid meld",
+        "the cards split into {melds} valid melds",
+        "melds",
+    ),
+    "split.empty": T("no pieces: an empty table is valid"),
     # -- rounds that cannot have happened (RULES.md §3-§6) -----------------------------------
     "round.player_count": P(
         "{n} player: this variant is played by {lo}–{hi}",
@@ -622,6 +691,49 @@ MESSAGES: Final[dict[str, str | Plural]] = {
         "3 cards each",
         "n",
     ),
+    # -- a Rummy 101 turn (RULES.md §3) -----------------------------------------------------
+    "r101.turn.rearranged": T(
+        "{meld} is no longer on the table whole: in Rummy 101 table melds are only added to "
+        "(lay-offs, a joker replaced), never split, joined or rearranged"
+    ),
+    "r101.turn.joker_wrong_tile": T(
+        "the joker of {before} stands for {tile}: it may be taken back only by putting exactly "
+        "that tile in its place, and {after} does not hold it there"
+    ),
+    "r101.turn.lay_off_onto_pair": T(
+        "{before} is a pair: nothing can be laid off onto a pair (only its joker may be "
+        "replaced by the matching tile)"
+    ),
+    "r101.turn.joker_before_opening": T(
+        "the joker of {before} was taken back before the player's own opening: a joker may be "
+        "retrieved only after opening"
+    ),
+    "r101.turn.retrieved_joker_in_opening": T(
+        "a joker taken back this turn cannot be part of the opening: a joker is retrieved only "
+        "after the opening is down"
+    ),
+    "r101.turn.lay_off_before_opening": T(
+        "tiles were laid off onto {before} before the player's own opening: lay-offs come only "
+        "after opening (in the opening turn too, once the opening is down)"
+    ),
+    "r101.turn.pairs_opener_run": T(
+        "{after} is a new run or group, but a player who opened with pairs may never lay runs "
+        "or groups (laying off onto other melds is allowed)"
+    ),
+    "r101.turn.pairs_not_allowed": T(
+        "{after} is a pair, but a player who opened with melds may lay pairs only once another "
+        "player has opened with pairs"
+    ),
+    "r101.turn.discard_not_used": T(
+        "the taken discard {tile} must be used at once, in a meld or a lay-off this turn: it "
+        "may not be taken to keep"
+    ),
+    "r101.turn.valid_pairs": P(
+        "valid turn: {n} tile played, opening with {pairs} pairs",
+        "valid turn: {n} tiles played, opening with {pairs} pairs",
+        "n",
+    ),
+    "r101.turn.nothing_laid": T("valid turn: nothing laid (a draw and a discard)"),
     # what a joker stood for when it could be more than one piece ("R7, B7 or Y7")
     "pieces.or": T("{first} or {last}"),
     # joker faults: "{rule}: {fault}" (RULES.md §4 levels 1-4, My Rummy; §6 Carousel)
@@ -712,6 +824,14 @@ REASONS: Final[frozenset[str]] = frozenset(
         "manipulated_before_initial_meld",
         "below_initial_meld",
         "joker_rule",
+        # a Rummy 101 turn (RULES.md §3)
+        "table_rearranged",
+        "joker_wrong_tile",
+        "lay_off_onto_pair",
+        "joker_before_opening",
+        "lay_off_before_opening",
+        "pairs_opener_run",
+        "pairs_not_allowed",
         # rounds (RULES.md §3–§6)
         "player_count",
         "two_winners",

@@ -138,6 +138,60 @@ def _parse_card(raw: str, t: str, position: int | None) -> Card:
     return Card(_RANKS[rank_text], suit)
 
 
+_KNOWN_LONGEST: Final = 16
+"""Longest token remembered: the longest a list entry may be (:func:`rules.request.read_pieces`)."""
+_KNOWN_MAX: Final = 4096
+"""Most tokens remembered per (material, jokers allowed) by :func:`known_pieces`."""
+_KNOWN: Final[dict[tuple[str, bool], dict[str, tuple[Piece, int]]]] = {
+    (m, j): {} for m in ("tiles", "cards") for j in (True, False)
+}
+"""Tokens read before, exactly as written (one token, no spaces): piece and its index (0–51
+by family and number; -1 for the joker)."""
+
+
+def _remember(tokens: list[str], pieces: list[Piece], material: Material, jokers: bool) -> None:
+    known = _KNOWN[(material, jokers)]
+    if len(known) >= _KNOWN_MAX:
+        return
+    for tok, piece in zip(tokens, pieces, strict=True):
+        if tok in known or len(tok) > _KNOWN_LONGEST or tokens_of([tok]) != [tok]:
+            continue  # a list entry that long is refused (rules.request), whatever it reads as
+        if isinstance(piece, Tile | Card):
+            known[tok] = (piece, piece.family_index * 13 + piece.number - 1)
+        else:
+            known[tok] = (piece, -1)
+
+
+def known_pieces(
+    tokens: Sequence[object],
+    material: Material,
+    piece_set: PieceSet | None = None,
+    jokers_allowed: bool = True,
+    where: str = "",
+) -> list[Piece] | None:
+    """The fast path of :func:`parse_pieces` for a list of tokens each read before.
+
+    Returns:
+        The pieces (copy limits checked against ``piece_set`` when given), or ``None`` when a
+        token was not read before (or is not a string): then call :func:`parse_pieces`, which
+        reports a bad token with its position.
+
+    Raises:
+        TooManyCopiesError: more copies of a piece than ``piece_set`` holds.
+    """
+    known = _KNOWN[(material, jokers_allowed)]
+    try:
+        found = [known[t] for t in tokens]  # type: ignore[index]
+    except (KeyError, TypeError):
+        return None
+    pieces = [p for p, _ in found]
+    if piece_set is not None:
+        indexes = {i for _, i in found}
+        if len(indexes) != len(found) or -1 in indexes:  # a repeat or a joker: count them
+            piece_set.check_copies(pieces, where)
+    return pieces
+
+
 def parse_pieces(
     text: str | Iterable[str],
     material: Material,
@@ -163,10 +217,11 @@ def parse_pieces(
         NotationError: a token is not a piece (names the token and position).
         TooManyCopiesError: more copies of a piece than ``piece_set`` holds.
     """
+    tokens = tokens_of(text)
     pieces = [
-        parse_piece(tok, material, i, jokers_allowed, variant_name)
-        for i, tok in enumerate(tokens_of(text))
+        parse_piece(tok, material, i, jokers_allowed, variant_name) for i, tok in enumerate(tokens)
     ]
+    _remember(tokens, pieces, material, jokers_allowed)
     if piece_set is not None:
         piece_set.check_copies(pieces, where)
     return pieces

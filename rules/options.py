@@ -305,6 +305,26 @@ def options_for(variant: str, given: Mapping[str, Any] | None = None) -> Options
     v = check_variant(variant)
     if not given:  # the common case: the default preset, a shared frozen value
         return PRESETS[v][DEFAULT_PRESET[v]]
+    try:  # the same options again (a program sends its settings with every line)
+        key = (v, tuple((name, type(value), value) for name, value in given.items()))
+        known = _MADE.get(key)
+    except (TypeError, AttributeError):  # a list or an object among the values: not remembered
+        key, known = None, None
+    if known is not None:
+        return known
+    made = _options_for(v, given)
+    if key is not None and len(_MADE) < _MADE_MAX:
+        _MADE[key] = made
+    return made
+
+
+_MADE: Final[dict[tuple[str, tuple[tuple[str, type, Any], ...]], Options]] = {}
+"""Options built before, by variant and the given names, value types and values (frozen
+values, safe to share; a request that fails is not remembered)."""
+_MADE_MAX: Final = 512
+
+
+def _options_for(v: VariantName, given: Mapping[str, Any]) -> Options:
     given = dict(given)
     if not isinstance(given, dict):
         raise OptionError.keyed("request.options_not_object", "bad_option")

@@ -29,7 +29,7 @@ class Colour(enum.Enum):
     @property
     def index(self) -> int:
         """0–3, the canonical order (R, B, K, Y)."""
-        return _COLOUR_INDEX[self]
+        return _FAMILY_INDEX[self._value_]
 
 
 class Suit(enum.Enum):
@@ -43,15 +43,20 @@ class Suit(enum.Enum):
     @property
     def index(self) -> int:
         """0–3, the canonical order (S, H, D, C)."""
-        return _SUIT_INDEX[self]
+        return _FAMILY_INDEX[self._value_]
 
 
-_COLOUR_INDEX: Final = {c: i for i, c in enumerate(Colour)}
-_SUIT_INDEX: Final = {s: i for i, s in enumerate(Suit)}
+_FAMILY_INDEX: Final[dict[str, int]] = {c.value: i for i, c in enumerate(Colour)} | {
+    s.value: i for i, s in enumerate(Suit)
+}
+"""0–3 by notation letter (R B K Y, S H D C: no letter is both): a str key hashes in C, an
+Enum member in Python."""
 COLOURS: Final = tuple(Colour)
 SUITS: Final = tuple(Suit)
 
 RANK_NAMES: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_NUMBER_TEXT: Final = {n: str(n) for n in range(1, 14)}
+_RANK_TEXT: Final = _NUMBER_TEXT | RANK_NAMES
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -69,18 +74,30 @@ class Tile:
     @property
     def family_index(self) -> int:
         """0–3: the colour's place in R, B, K, Y."""
-        return _COLOUR_INDEX[self.colour]
+        return _FAMILY_INDEX[self.colour._value_]
+
+    def __hash__(self) -> int:
+        # the value the dataclass would give, hash((colour, number)), without Enum.__hash__
+        return hash((self.colour._name_, self.number))
 
     def __str__(self) -> str:
-        return f"{self.colour.value}{self.number}"
+        return self.colour._value_ + (_NUMBER_TEXT.get(self.number) or str(self.number))
 
     def sort_key(self) -> tuple[int, int]:
         """Canonical order: by number, then colour R, B, K, Y."""
         return (self.number, self.colour.index)
 
 
+class _CardCache:
+    """Base of :class:`Card` holding one spare slot, ``_bit``, that no comparison, hash, repr or
+    pickle sees: :mod:`rules.search.deadwood` stores the card's hand-mask bit there on first use
+    (speed only; a card without it behaves the same)."""
+
+    __slots__ = ("_bit",)
+
+
 @dataclass(frozen=True, order=True, slots=True)
-class Card:
+class Card(_CardCache):
     """A playing card: ``Card(12, Suit.SPADES)`` is written ``QS``; 10 is written ``10``."""
 
     rank: int
@@ -99,10 +116,14 @@ class Card:
     @property
     def family_index(self) -> int:
         """0–3: the suit's place in S, H, D, C."""
-        return _SUIT_INDEX[self.suit]
+        return _FAMILY_INDEX[self.suit._value_]
+
+    def __hash__(self) -> int:
+        # the value the dataclass would give, hash((rank, suit)), without Enum.__hash__
+        return hash((self.rank, self.suit._name_))
 
     def __str__(self) -> str:
-        return f"{RANK_NAMES.get(self.rank, str(self.rank))}{self.suit.value}"
+        return (_RANK_TEXT.get(self.rank) or str(self.rank)) + self.suit._value_
 
     def sort_key(self) -> tuple[int, int]:
         """Canonical order: by rank, then suit S, H, D, C."""
@@ -200,6 +221,11 @@ class PieceSet:
             pieces: any pieces of this set's material.
             where: optional context for the message, e.g. ``"in Ola's hand"``.
         """
+        if not isinstance(pieces, list | tuple):
+            pieces = list(pieces)
+        distinct = set(pieces)
+        if len(distinct) == len(pieces) and (self.jokers or JOKER not in distinct):
+            return  # no piece twice (every set holds each piece at least once)
         counts = Counter(pieces)
         for piece, n in counts.items():
             limit = self.jokers if piece is JOKER else self.copies

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from rules.errors import NotationError, RequestError, RulesError
-from rules.notation import parse_pieces, tokens_of
+from rules.notation import known_pieces, parse_pieces, tokens_of
 from rules.options import Options, VariantName, check_variant, options_for
 from rules.pieces import Piece, PieceSet
-from rules.variant import MeldRules, meld_rules, piece_set
+from rules.variant import MELD_RULES, MeldRules, piece_set
 from rules.verdict import Line
 
 MAX_PIECES: Final = 320
@@ -36,7 +36,7 @@ class Request:
     """
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):
             raise RequestError.keyed("request.not_object", "bad_request")
         self.raw = raw
         self.check: str = self.string("check")
@@ -45,7 +45,7 @@ class Request:
         if opts is not None and not isinstance(opts, Mapping):
             raise RequestError.keyed("request.options_not_object", "bad_field")
         self.options: Options = options_for(self.variant, opts)
-        self.rules: MeldRules = meld_rules(self.variant)
+        self.rules: MeldRules = MELD_RULES[self.variant]  # the variant is checked above
 
     # -- plain fields -------------------------------------------------------------------------
     def has(self, name: str) -> bool:
@@ -160,6 +160,13 @@ def read_pieces(
     """Pieces of the variant from tokens or a string (see :meth:`Request.pieces`)."""
     if value is None:
         raise RequestError.keyed("field.missing", "missing_field", name=name)
+    if isinstance(value, list) and len(value) <= MAX_PIECES:
+        # the common case: every token read before (no errors possible but too many copies)
+        pset = req.piece_set(players) if check_copies else None
+        rules = req.rules
+        fast = known_pieces(value, rules.material, pset, rules.jokers, f"in {name}")
+        if fast is not None:
+            return fast
     if isinstance(value, str):
         if len(value) > MAX_PIECES * 8:
             raise RequestError.keyed("field.too_long", "too_large", name=name)

@@ -391,9 +391,9 @@ def obj_str(obj: Mapping[str, Any], key: str, where: str, default: str | None = 
     """A string field of a sub-object (required unless ``default``)."""
     value = obj.get(key, default)
     if value is None:
-        raise RequestError(f"missing field {where}.{key}", "missing_field")
+        raise RequestError.keyed("req.missing_in", "missing_field", field=where, sub=key)
     if not isinstance(value, str):
-        raise RequestError(f"field {where}.{key} must be a string", "bad_field")
+        raise RequestError.keyed("req.sub_not_string", "bad_field", field=where, sub=key)
     return value
 
 
@@ -403,7 +403,7 @@ def obj_bool(obj: Mapping[str, Any], key: str, where: str, default: bool) -> boo
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise RequestError(f"field {where}.{key} must be true or false", "bad_field")
+        raise RequestError.keyed("req.sub_not_bool", "bad_field", field=where, sub=key)
     return value
 
 
@@ -421,7 +421,7 @@ def request_players(req: Request) -> list[Mapping[str, Any]]:
     out: list[Mapping[str, Any]] = []
     for i, p in enumerate(raw):
         if not isinstance(p, Mapping):
-            raise RequestError(f"players[{i}] must be an object with a name", "bad_field")
+            raise RequestError.keyed("req.player_not_object", "bad_field", field=f"players[{i}]")
         obj_str(p, "name", f"players[{i}]")
         out.append(p)
     check_names([p["name"] for p in out])
@@ -441,33 +441,38 @@ def request_game(
     """
     names = req.items("players", limit=MAX_PLAYERS)
     if not all(isinstance(n, str) for n in names):
-        raise RequestError("players must be a list of names", "bad_field")
+        raise RequestError.keyed("req.players_not_names", "bad_field")
     check_names(names)
     known = set(names)
     rounds: list[tuple[dict[str, int], tuple[str, ...] | None]] = []
     for i, r in enumerate(req.items("rounds", limit=1000)):
         where = f"rounds[{i}]"
         if not isinstance(r, Mapping):
-            raise RequestError(f"{where} must be an object with scores", "bad_field")
+            raise RequestError.keyed("req.round_not_object", "bad_field", field=where)
         scores = r.get("scores")
         if not isinstance(scores, Mapping):
-            raise RequestError(
-                f"{where}.scores must be an object name → points",
+            raise RequestError.keyed(
+                "req.scores_not_map",
                 "missing_field" if scores is None else "bad_field",
+                field=where,
             )
         parsed: dict[str, int] = {}
         for name, pts in scores.items():
             if name not in known:
-                raise RequestError(f"{where}.scores names {name!r}, not a player", "bad_field")
+                raise RequestError.keyed(
+                    "req.scores_not_player", "bad_field", field=where, player=name
+                )
             parsed[name] = as_int(pts, f"{where}.scores.{name}")
         winners: tuple[str, ...] | None = None
         if r.get("winners") is not None:
             w = r["winners"]
             if not isinstance(w, list) or not all(isinstance(n, str) for n in w):
-                raise RequestError(f"{where}.winners must be a list of names", "bad_field")
+                raise RequestError.keyed("req.winners_not_names", "bad_field", field=where)
             for n in w:
                 if n not in known:
-                    raise RequestError(f"{where}.winners names {n!r}, not a player", "bad_field")
+                    raise RequestError.keyed(
+                        "req.winners_not_player", "bad_field", field=where, player=n
+                    )
             winners = tuple(w)
         rounds.append(({n: parsed.get(n, 0) for n in names}, winners))
     return list(names), rounds

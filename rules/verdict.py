@@ -61,7 +61,9 @@ def params_json(params: Mapping[str, Any]) -> dict[str, Any]:
     """Params as JSON-ready values (nested lines as ``{"key", "params"}`` objects)."""
     out: dict[str, Any] = {}
     for k, v in params.items():
-        if isinstance(v, Line):
+        if type(v) is int or type(v) is str:
+            out[k] = v  # the common case
+        elif isinstance(v, Line):
             out[k] = v.to_json()
         elif isinstance(v, list | tuple) and (not v or isinstance(v[0], Line)):
             out[k] = [x.to_json() for x in v]
@@ -71,6 +73,8 @@ def params_json(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _english_value(v: Any) -> Any:
+    if type(v) is int or type(v) is str:
+        return v  # the common case
     if isinstance(v, Line):
         return english(v.key, v.params)
     if isinstance(v, list | tuple) and (not v or isinstance(v[0], Line)):
@@ -88,12 +92,18 @@ def english(key: str, params: Mapping[str, Any]) -> str:
         KeyError: unknown key or a placeholder missing from ``params``.
     """
     template = MESSAGES[key]
-    values = {k: _english_value(v) for k, v in params.items()}
-    if isinstance(template, Plural):
-        text = template.one if values[template.count] == 1 else template.other
-    else:
+    values = {k: _english_value(v) for k, v in params.items()} if params else _NO_VALUES
+    if type(template) is str:
         text = template
+    else:
+        assert isinstance(template, Plural)
+        text = template.one if values[template.count] == 1 else template.other
+    if not values and "{" not in text and "}" not in text:
+        return text  # nothing to fill, no braces to unescape
     return text.format_map(values)
+
+
+_NO_VALUES: dict[str, Any] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +162,28 @@ def rule_ref(
     >>> rule_ref("RULES.md §3, seed 000", "rummy101", "scoring").paragraphs
     ('3',)
     """
+    try:  # made per answer by several checks: the same reference, read once
+        key = (text, variant, section, tuple((k, type(v), v) for k, v in options.items()))
+        known = _REFS.get(key)
+    except TypeError:  # an unhashable option value: not remembered
+        key, known = None, None
+    if known is not None:
+        return known
+    ref = _read_ref(text, variant, section, tuple(options.items()))
+    if key is not None and len(_REFS) < _REFS_MAX:
+        _REFS[key] = ref
+    return ref
+
+
+_REFS: dict[tuple[Any, ...], RuleRef] = {}
+"""References made before, by text, variant, section and option names, types and values
+(frozen values, safe to share)."""
+_REFS_MAX = 1024
+
+
+def _read_ref(
+    text: str, variant: str | None, section: str | None, options: tuple[tuple[str, Any], ...]
+) -> RuleRef:
     paragraphs: list[str] = []
     seed: str | None = None
     for part in text.replace(";", ",").split(","):
@@ -163,7 +195,7 @@ def rule_ref(
                 paragraphs.append(bit[1:])
         if part.startswith("seed "):
             seed = part[5:8]
-    return RuleRef(text, variant, tuple(paragraphs), seed, section, tuple(options.items()))
+    return RuleRef(text, variant, tuple(paragraphs), seed, section, options)
 
 
 @dataclass(frozen=True)

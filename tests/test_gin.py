@@ -20,6 +20,7 @@ from rules.notation import parse_pieces
 from rules.options import GinOptions, options_for
 from rules.pieces import Card, Suit
 from rules.search.deadwood import (
+    arrangement_mask,
     best_arrangement,
     best_arrangements,
     best_discard,
@@ -30,6 +31,7 @@ from rules.search.deadwood import (
     decode,
     discard_mask,
     discard_melds_mask,
+    discard_of_mask,
     encode,
     meld_kind,
     melds_mask,
@@ -158,6 +160,42 @@ def test_discard_from_groups_only() -> None:
     assert d.arrangement.deadwood == 0
 
 
+def test_discard_from_a_group_of_four_no_run_can_use() -> None:
+    # four kings (no queen: no run can take one), 2-5 spades, 7-9 hearts: big gin. Leaving 0:
+    # any king (the group of 3 stays), 2S or 5S (the run of 3 stays); 3S/4S/7H-9H break a run.
+    # Highest value: a king, first suit → KS; the tie list in tie-break order.
+    hand = cards("KS KH KD KC 2S 3S 4S 5S 7H 8H 9H")
+    d = best_discard(hand)
+    assert d.big_gin and str(d.discard) == "KS" and d.arrangement.deadwood == 0
+    assert names(best_discards(hand)) == ["KS", "KH", "KD", "KC", "5S", "2S"]
+    assert discard_melds_mask(encode(hand))[:2] == (0, encode(cards("KS")))
+
+
+def test_discard_keeps_the_group_of_three_beside_a_run() -> None:
+    # four 9s, 10H JH, A-3 spades, KC QD. Best: group 9S 9D 9C, run 9H 10H JH, run A-3S;
+    # KC and QD unmatched (20) → discard KC (value 10 like QD, higher rank): 10 left (QD).
+    # The group of 4 would leave 10H JH too: 40, 30 after a discard.
+    d = best_discard(cards("9S 9H 9D 9C 10H JH AS 2S 3S KC QD"))
+    assert str(d.discard) == "KC" and not d.big_gin
+    assert d.arrangement.deadwood == 10
+    assert [names(m) for m in d.arrangement.melds] == [
+        ["AS", "2S", "3S"],
+        ["9S", "9D", "9C"],
+        ["9H", "10H", "JH"],
+    ]
+    assert names(d.arrangement.unmatched) == ["QD"]
+    assert d.eleven.deadwood == 20
+
+
+def test_discard_of_no_card() -> None:
+    with pytest.raises(ValueError):
+        best_discard([])
+    with pytest.raises(ValueError):
+        discard_mask(0)
+    with pytest.raises(ValueError):
+        discard_melds_mask(0)
+
+
 def test_discard_prefers_high_deadwood() -> None:
     # 9D and KS both deadwood beside three melds: discard KS, keep 9
     d = best_discard(cards("AS 2S 3S 7H 7D 7C 9C 10C JC 9D KS"))
@@ -186,6 +224,43 @@ def test_analyse_hand_sizes() -> None:
         analyse_hand(cards("AS AS 2S 3S 4S 5S 6S 7S 8S 9S"))
 
 
+def test_analyse_hand_repeat_named_whatever_the_objects() -> None:
+    # a card given twice is refused with the card named, whether the two are one object (its
+    # bit cached), two equal objects (one cached, one new) or two new objects; 11 cards too
+    first = cards("AS 2S 3S 4S 5S 6S 7S 8S 9S")
+    fresh = [Card(1, Suit.SPADES), Card(1, Suit.SPADES)]
+    for hand in (first + first[:1], first + [Card(1, Suit.SPADES)], fresh + first[1:]):
+        with pytest.raises(TooManyCopiesError) as e:
+            analyse_hand(hand)
+        assert "AS" in str(e.value)
+        with pytest.raises(ValueError):
+            encode(hand)
+        with pytest.raises(TooManyCopiesError):
+            analyse_hand([*hand, Card(13, Suit.CLUBS)])
+
+
+def test_card_bit_cache_is_invisible() -> None:
+    """Encoding stores each card's bit on the card object: equality, hashing, order, repr and
+    pickling are the same as for a card never encoded, and the masks agree."""
+    import copy
+    import pickle
+
+    used = Card(12, Suit.DIAMONDS)
+    assert encode([used]) == 1 << (32 + 11) == encode([used])  # the second read is cached
+    new = Card(12, Suit.DIAMONDS)
+    assert used == new and hash(used) == hash(new) and not used < new and repr(used) == repr(new)
+    for back in (pickle.loads(pickle.dumps(used)), copy.deepcopy(used), copy.copy(used)):
+        assert back == used and encode([back]) == encode([used])
+    hand = cards("AS 2S 3S 7H 7D 7C 9C 10C JC 4D")
+    remade = [Card(c.rank, c.suit) for c in hand]
+    assert encode(hand) == encode(remade) == encode(iter(remade)) == encode(tuple(hand))
+    assert best_arrangement(hand) == best_arrangement(remade) == arrangement_mask(encode(hand))
+    eleven = cards("AS 2S 3S 7H 7D 7C 9C 10C JC 4D KS")
+    d, e = best_discard(eleven), discard_of_mask(encode(eleven))
+    assert (d.discard, d.arrangement, d.big_gin) == (e.discard, e.arrangement, e.big_gin)
+    assert str(d.discard) == "KS" and d.arrangement.deadwood == 4
+
+
 def test_hand_check_json() -> None:
     r = answer(
         {
@@ -205,6 +280,8 @@ def test_hand_check_json() -> None:
         "big_gin": False,
         "knock_max": 9,
         "hand_value": 60,
+        "key": "gin.hand.can_knock",
+        "params": {"deadwood": 4, "max": 9},
     }
     r = answer(
         {
@@ -772,6 +849,10 @@ DENSE_POOLS = [
     [i for i in range(52) if i % 13 < 7 and i // 13 < 3],  # A-7 in three suits: many conflicts
     [i for i in range(52) if i % 13 < 5],  # A-5 in all suits: groups and runs everywhere
     [i for i in range(52) if 4 <= i % 13 < 9],  # 5-9 in all suits
+    # A-3, 7-9, K in all suits: fours of a kind, some in no run (kings), some in runs
+    [i for i in range(52) if i % 13 in (0, 1, 2, 6, 7, 8, 12)],
+    # A-3, 6, 9, J, K in all suits: threes of a kind in no run (6, 9, J, K) beside runs
+    [i for i in range(52) if i % 13 in (0, 1, 2, 5, 8, 10, 12)],
 ]
 
 
@@ -823,12 +904,88 @@ def test_prop_best_discard_matches_brute_force(hand: list[Card]) -> None:
     for c in hand:
         rest = [x for x in hand if x != c]
         assert (brute_force_deadwood(rest) == dw5) == (c in tied)
-    # the tie-break: no other discard reaching the same deadwood has a higher value
-    dw, _, _ = discard_mask(encode(hand))
-    for c in hand:
-        rest = [x for x in hand if x != c]
-        if brute_force_deadwood(rest) == dw:
-            assert min(c.rank, 10) <= min(d.discard.rank, 10)
+    # the tie-break over every discard brute force finds tied: highest value, then highest
+    # rank, then the first suit (S H D C)
+    assert d.discard == max(tied, key=lambda c: (min(c.rank, 10), c.rank, -c.suit.index))
+    assert best_discards(hand)[0] == d.discard
+    # the one-pass search lays out the arrangement a second search of the 10 kept finds
+    assert (groups, runs) == melds_mask(encode(kept))[1:]
+    assert d.arrangement == best_arrangement(kept)
+    assert discard_mask(encode(hand)) == (dw5, bit, full)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=13).flatmap(hands))
+def test_prop_discard_any_count(hand: list[Card]) -> None:
+    """The mask-level calls take any number of cards: the pruned group options of the one-pass
+    discard search hold for every count, not only 11."""
+    h = encode(hand)
+    dw, bit, groups, runs, full = discard_melds_mask(h)
+    left = {c: brute_force_deadwood([x for x in hand if x != c]) for c in hand}  # one discarded
+    assert dw == min(left.values()) and full == brute_force_deadwood(hand)
+    assert bit & h and (groups, runs) == melds_mask(h ^ bit)[1:]
+    tied = [c for c in hand if left[c] == dw]
+    assert decode(bit) == [max(tied, key=lambda c: (min(c.rank, 10), c.rank, -c.suit.index))]
+
+
+def _lone_three(hand: list[Card]) -> bool:
+    """Some rank holds exactly 3 cards, none of them in a run of 3 of its suit in the hand."""
+    held = set(hand)
+
+    def in_run(c: Card) -> bool:
+        def has(r: int) -> bool:
+            return 1 <= r <= 13 and Card(r, c.suit) in held
+
+        r = c.rank
+        return (
+            (has(r - 2) and has(r - 1))
+            or (has(r - 1) and has(r + 1))
+            or (has(r + 1) and has(r + 2))
+        )
+
+    for rank in range(1, 14):
+        same = [c for c in hand if c.rank == rank]
+        if len(same) == 3 and not any(in_run(c) for c in same):
+            return True
+    return False
+
+
+def test_discard_search_with_lone_threes_matches_brute_force() -> None:
+    """The 11-card search always groups a rank of exactly 3 cards no run can use (when some
+    card lies outside the ranks of 3+): cross-checked by brute force on hands where that
+    happens, with a pool rich in such ranks beside runs; the deadwood of the 10 kept, the full
+    hand's, the tie-break's discard and the arrangement of the kept all agree."""
+    import random
+
+    rng = random.Random(13)
+    pool = [i for i in range(52) if i % 13 in (0, 1, 2, 3, 5, 8, 10, 12)]
+    checked = 0
+    while checked < 60:
+        hand = [to_card(i) for i in rng.sample(pool, 11)]
+        if not _lone_three(hand):
+            continue
+        checked += 1
+        h = encode(hand)
+        dw, bit, groups, runs, full = discard_melds_mask(h)
+        left = {c: brute_force_deadwood([x for x in hand if x != c]) for c in hand}
+        assert dw == min(left.values()) and full == brute_force_deadwood(hand)
+        tied = [c for c in hand if left[c] == dw]
+        assert decode(bit) == [max(tied, key=lambda c: (min(c.rank, 10), c.rank, -c.suit.index))]
+        assert (groups, runs) == melds_mask(h ^ bit)[1:]
+
+
+def test_discard_lone_three_of_kings() -> None:
+    # KS KH KD (no queen: only a group melds them), 2-5 spades, 7-9 hearts, 4D: group the kings,
+    # discard 4D → gin (0); not big gin (4D is in no meld). Without the group, 20 at best.
+    hand = cards("KS KH KD 2S 3S 4S 5S 7H 8H 9H 4D")
+    d = best_discard(hand)
+    assert str(d.discard) == "4D" and d.arrangement.deadwood == 0 and not d.big_gin
+    assert [names(m) for m in d.arrangement.melds] == [
+        ["2S", "3S", "4S", "5S"],
+        ["7H", "8H", "9H"],
+        ["KS", "KH", "KD"],
+    ]
+    assert d.eleven.deadwood == 4
 
 
 def brute_layoff(defender: list[Card], melds: Sequence[Sequence[Card]]) -> int:

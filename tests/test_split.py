@@ -198,10 +198,20 @@ def oracle(pieces: Sequence[Piece], rules: MeldRules) -> bool:
 # Hand-worked heaps
 
 
+_LINE_FIELDS = ("key", "params", "rule_ref")
+"""The message fields every verdict carries (rules/verdict.py); compared apart."""
+
+
+def fields(got: dict[str, Any]) -> dict[str, Any]:
+    """The answer without its message fields (JUDGE.md: fields may be added freely)."""
+    assert got.get("ok") is not True or str(got.get("key", "split.")).startswith("split.")
+    return {k: v for k, v in got.items() if k not in _LINE_FIELDS}
+
+
 def test_judge_example() -> None:
     tiles = ["R1", "R2", "R3", "B7", "K7", "Y7", "JK"]
     got = judge({"check": "split", "variant": "tile_rummy", "tiles": tiles})
-    assert got == {
+    assert fields(got) == {
         "ok": True,
         "valid": True,
         "melds": [["R1", "R2", "R3"], ["B7", "K7", "Y7", "JK"]],
@@ -219,7 +229,7 @@ def test_judge_no_split() -> None:
 
 def test_judge_empty_heap_is_an_empty_table() -> None:
     got = judge({"check": "split", "variant": "my_rummy", "tiles": []})
-    assert got == {"ok": True, "valid": True, "melds": [], "kinds": []}
+    assert fields(got) == {"ok": True, "valid": True, "melds": [], "kinds": []}
 
 
 def test_judge_input_errors() -> None:
@@ -459,7 +469,7 @@ def test_output_order_and_display() -> None:
             "tiles": "K13 K12 K11 Y7 B7 R7 R3 R1 R2 B1 JK B3",
         }
     )
-    assert got == {
+    assert fields(got) == {
         "ok": True,
         "valid": True,
         "melds": [

@@ -25,7 +25,7 @@ def answer(req: Request) -> dict[str, Any]:
     declared: list[Card | Tile | None] | None = None
     if req.has("declare"):
         if req.variant != "carousel":
-            raise RequestError("only Carousel players declare their jokers", "bad_field")
+            raise RequestError.keyed("req.declare_not_carousel", "bad_field")
         raw = req.items("declare", limit=4)
         declared = []
         for i, tok in enumerate(raw):
@@ -34,6 +34,6 @@ def answer(req: Request) -> dict[str, Any]:
                 continue
             got = req.pieces(f"declare[{i}]", [tok] if isinstance(tok, str) else tok)
             if len(got) != 1 or not isinstance(got[0], Card):
-                raise RequestError(f"declare[{i}] must be one card", "bad_field")
+                raise RequestError.keyed("req.one_card", "bad_field", field=f"declare[{i}]")
             declared.append(got[0])
     return read_meld(pieces, req.rules, as_, declared).to_json()

@@ -62,4 +62,8 @@ def answer(req: Request) -> dict[str, Any]:
     }
     if any(p is JOKER for p in pieces):
         result["jokers"] = [list(m.jokers) for m in melds]
-    return result
+    if melds:
+        ln = line(f"split.valid.{req.rules.material}", melds=len(melds))
+    else:
+        ln = line("split.empty")
+    return add_line(result, ln, rule_ref(rule, req.variant, "melds"))

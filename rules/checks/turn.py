@@ -1,5 +1,7 @@
 """The ``turn`` check (JUDGE.md): one player's turn on a shared table (tile_rummy, my_rummy,
-carousel); the judging itself is :func:`rules.table.judge_turn`.
+carousel); the judging itself is :func:`rules.table.judge_turn`. Rummy 101 turns are judged by
+:func:`rules.variants.rummy101.turn_answer` (its own fields: ``opened`` is ``"none"`` /
+``"melds"`` / ``"pairs"``, ``taken_discard``, ``pairs_opened``; see there).
 
 Request fields:
 
@@ -43,20 +45,19 @@ def _declarations(
     if not req.has(name):
         return None
     if req.variant != "carousel":
-        raise RequestError(
-            f"field {name!r}: only Carousel players declare their jokers", "bad_field"
-        )
+        raise RequestError.keyed("req.declare_field_not_carousel", "bad_field", field=name)
     if melds is None:
-        raise RequestError(
-            f"field {name!r} needs table_after as a list of melds, not a heap", "bad_field"
-        )
+        raise RequestError.keyed("req.declare_needs_melds", "bad_field", field=name)
     raw = req.items(name, limit=MAX_MELDS)
     if len(raw) != len(melds):
         which = name.replace("declared_", "table_")
-        raise RequestError(
-            f"field {name!r} has {len(raw)} entries; it must be parallel to {which} "
-            f"({len(melds)} melds)",
+        raise RequestError.keyed(
+            "req.declare_not_parallel",
             "bad_field",
+            field=name,
+            n=len(raw),
+            table=which,
+            melds=len(melds),
         )
     out: list[Declared] = []
     for i, entry in enumerate(raw):
@@ -65,11 +66,11 @@ def _declarations(
             out.append(None)
             continue
         if not isinstance(entry, list):
-            raise RequestError(f"{where} must be a list of cards (or null)", "bad_field")
+            raise RequestError.keyed("req.declare_not_list", "bad_field", field=where)
         jokers = sum(1 for p in melds[i] if p is JOKER)
         if len(entry) > jokers:
-            raise RequestError(
-                f"{where} declares {len(entry)} jokers but the meld holds {jokers}", "bad_field"
+            raise RequestError.keyed(
+                "req.declares_too_many", "bad_field", field=where, n=len(entry), jokers=jokers
             )
         cards: list[Card | Tile | None] = []
         for k, tok in enumerate(entry):
@@ -78,7 +79,7 @@ def _declarations(
                 continue
             got = req.pieces(f"{where}[{k}]", [tok] if isinstance(tok, str) else tok)
             if len(got) != 1 or not isinstance(got[0], Card):
-                raise RequestError(f"{where}[{k}] must be one card", "bad_field")
+                raise RequestError.keyed("req.one_card", "bad_field", field=f"{where}[{k}]")
             cards.append(got[0])
         out.append(cards)
     return out
@@ -91,6 +92,10 @@ def answer(req: Request) -> dict[str, Any]:
         RulesError: missing or bad fields, bad tokens, too many copies, a table before that
             holds an invalid meld.
     """
+    if req.variant == "rummy101":
+        from rules.variants.rummy101 import turn_answer
+
+        return turn_answer(req)
     options = req.options
     assert isinstance(options, TileRummyOptions | CarouselOptions)
     rack = req.pieces("rack")
@@ -104,9 +109,7 @@ def answer(req: Request) -> dict[str, Any]:
     raw_after = req.raw.get("table_after")
     if isinstance(raw_after, Mapping):
         if set(raw_after) != {"heap"}:
-            raise RequestError(
-                "field 'table_after' must be a list of melds or {\"heap\": [pieces]}", "bad_field"
-            )
+            raise RequestError.keyed("req.table_after_shape", "bad_field")
         heap = req.pieces("table_after.heap", raw_after["heap"])
         if req.has("declared_after"):
             _declarations(req, "declared_after", None)

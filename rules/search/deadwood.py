@@ -20,16 +20,28 @@ Public API (cards are :class:`~rules.pieces.Card`; every search is exact):
 How it works. A hand is an int *hand mask*: bit ``16 * suit + rank - 1`` (suit index 0–3 = S H D C;
 the 3 spare bits per suit keep runs from crossing suits). With the groups fixed, the rest of a
 suit melds best as runs of every maximal block of ≥3 consecutive ranks, so the least run-only
-deadwood of a suit is a lookup in a table over the 8192 13-bit suit masks (built on first use,
-about 3 ms). The search enumerates only the group choices: for every rank held in ≥3 suits, no
-group, the group of 4, or each group of 3 (at most 6 choices; 10 cards hold at most 3 such
-ranks), and adds the four suits' table entries. Choices that leave out of a group a card
-that lies in no block of ≥3 consecutive ranks of its suit are skipped for 10-card searches: they
-are strictly worse (see :func:`_useful_group_choices`). Laying out the melds as cards reads
-tables too (the runs of each suit block, the canonical order of the deadwood cards; about 10 ms
-to build on first use). The mask-level functions (:func:`deadwood_mask`, :func:`melds_mask`,
-:func:`discard_mask`, :func:`discard_melds_mask`, :func:`encode`) are the fast calls, with
-the melds as masks; the Card-level ones build the melds as tuples of cards.
+deadwood of a suit is a lookup in a table over the 8192 13-bit suit masks (a ``bytes`` object,
+8 KiB, built on first use in about 3 ms). The search enumerates only the group choices: for
+every rank held in ≥3 suits, no group, the group of 4, or each group of 3 (at most 6 choices;
+10 cards hold at most 3 such ranks), and adds the four suits' table entries. Options that
+cannot reach the least deadwood are never tried (a card in no block of ≥3 consecutive ranks
+of its suit can only go to a group: see :func:`_choices10`); a rank's options are cached by
+its cards.
+
+Best discard (11 cards), in one pass: a second table per suit gives the best single drop from
+the suit's run part and the tie-break's card for it, packed so that one ``min`` over the four
+suits and one comparison per group choice find the least deadwood *and* the tie-break's
+discard; the first group choice reaching it is kept (a back-pointer), and it is the
+arrangement a search of the 10 kept would find, so no second search (:func:`_options11` and
+:func:`_discard_search` say which options that search may skip; the last rank's options are an
+inner loop, not a list of every choice). Encoding cards reads each card's bit from a spare slot
+of the card object, filled the first time the object is encoded (the judge reads a token to the
+same object every time; results hold the 52 shared card objects). Laying out the melds as
+cards reads a small dict of the melds met so far and small tables for the canonical order of
+the deadwood cards. The mask-level functions (:func:`deadwood_mask`, :func:`melds_mask`,
+:func:`discard_mask`, :func:`discard_melds_mask`, :func:`encode`) are the fast calls, with the
+melds as masks; the Card-level ones build the melds as tuples of cards (:func:`arrangement_mask`
+and :func:`discard_of_mask` from a hand mask). Nothing is built at import.
 
 Discard tie-break (a choice of this module, the rules being silent): among discards leaving the
 same least deadwood, discard the card of highest value, then of highest rank (K before Q before J
@@ -40,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import product
+from operator import attrgetter, itemgetter
 from typing import Final, NamedTuple
 
 from rules.pieces import Card, Suit
@@ -51,8 +64,11 @@ _RANK_VALUE: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _SUITS: Final = tuple(Suit)
 _BIG: Final = 1 << 30
 
-_run_table: list[int] | None = None
-_value_table: list[int] | None = None
+_run_table: bytes | None = None
+"""Run-only deadwood of each 13-bit suit mask (≤ 85 points: a bytes object, 8 KiB, stays in
+the processor's cache where a list of 8192 would not)."""
+_value_table: bytes | None = None
+"""Value (points) of each 13-bit suit mask."""
 _drop_table: list[int] = [0] * 8192  # filled by _drop, all at once on first use
 _cards: tuple[Card, ...] = ()
 _canonical: tuple[Card, ...] = ()
@@ -144,7 +160,7 @@ def _run_melded(m: int) -> int:
     return r | (r << 1) | (r << 2)
 
 
-def _tables() -> tuple[list[int], list[int]]:
+def _tables() -> tuple[bytes, bytes]:
     """Build (once) the run-only deadwood and the value sum of every 13-bit suit mask."""
     global _run_table, _value_table
     if _run_table is None or _value_table is None:
@@ -152,8 +168,8 @@ def _tables() -> tuple[list[int], list[int]]:
         for m in range(1, 8192):
             low = m & -m
             vsum[m] = vsum[m ^ low] + _RANK_VALUE[low.bit_length() - 1]
-        _value_table = vsum
-        _run_table = [vsum[m & ~_run_melded(m)] for m in range(8192)]
+        _value_table = bytes(vsum)
+        _run_table = bytes([vsum[m & ~_run_melded(m)] for m in range(8192)])
     return _run_table, _value_table
 
 
@@ -190,44 +206,99 @@ def _group_choices(h: int) -> list[int]:
     return choices
 
 
-def _useful_group_choices(h: int, tri: int) -> list[int]:
-    """The group choices of :func:`_group_choices` that can reach the least deadwood of ``h``
-    (``tri``: the ranks held in ≥3 suits, as rank bits of the first suit), in the same order.
+def _options10(present: int, loose: int) -> tuple[int, ...]:
+    """The group options of one rank for :func:`_choices10` (``present``: its cards, ≥3;
+    ``loose``: those of them in a block of ≥3 consecutive ranks of their suit), cached."""
+    low = 1 << (((present & -present).bit_length() - 1) & 15)
+    col = _COLUMN * low
+    if not loose:
+        opts: tuple[int, ...] = (present,)
+    elif present == col:
+        if loose & (loose - 1):  # two or more: every group of 3 without one of them, none
+            opts = (
+                col,
+                *(col ^ x for x in (low, low << 16, low << 32, low << 48) if x & loose),
+                0,
+            )
+        else:
+            opts = (col, col ^ loose)
+    else:
+        opts = (present, 0)
+    _opts10[present | loose << 64] = opts
+    return opts
 
-    A card outside every block of ≥3 consecutive ranks of its suit can only be melded in a
-    group, so leaving it out of its rank's group costs its value and gains nothing: for such a
-    rank the choices that leave out a card of that kind are dropped. The dropped choices are all
-    strictly worse than one that is kept, so the least deadwood and the set of least-deadwood
-    choices are unchanged.
+
+def _options11(present: int, loose: int) -> tuple[int, ...]:
+    """The group options of one rank (``present``: its cards, ≥3; ``loose``: those of them in a
+    block of ≥3 consecutive ranks of their suit) for the best discard search, cached.
+
+    A discard is the drop of one card outside the groups, so the options of a rank are those
+    of :func:`_group_choices` (a card leaving its group to be discarded is the group without
+    it), except at a rank of 4 cards, for the cards of it in no block of ≥3 consecutive ranks
+    of their suit ("fixed" cards, which only a group can meld): of the groups of 3 without a
+    fixed card only the one without the spade-most fixed card is kept, and when all 4 are fixed
+    no group is dropped too. A group of 3 leaving out a fixed card is worse than the group of
+    4 with the same discard, unless that card is the discard, and then it ties the group of 3
+    without the spade-most fixed card, whose discard the tie-break prefers (same rank, earlier
+    suit). No group with 4 fixed cards leaves at least 3 of them unmelded, worse than the
+    group of 4 with the same discard or the group of 3 without the discarded card. The least
+    deadwood, the full hand's least deadwood and the tie-break's discard are unchanged, and so
+    is the first choice reaching them.
+    """
+    low = 1 << (((present & -present).bit_length() - 1) & 15)
+    col = _COLUMN * low
+    if present != col:
+        opts: tuple[int, ...] = (present, 0)
+    else:
+        fixed = col & ~loose
+        first = fixed & -fixed  # the spade-most card in no run block, if any
+        opts = (
+            col,
+            *(col ^ x for x in (low, low << 16, low << 32, low << 48) if x & loose or x == first),
+        )
+        if loose:
+            opts = (*opts, 0)
+    _opts11[present | loose << 64] = opts
+    return opts
+
+
+_opts10: dict[int, tuple[int, ...]] = {}
+_opts11: dict[int, tuple[int, ...]] = {}
+
+
+def _choices10(h: int, tri: int) -> tuple[int, Sequence[int] | None]:
+    """The group choices of a hand that can reach its least deadwood (``tri``: the ranks held
+    in ≥3 suits, as rank bits of the first suit).
+
+    Returns:
+        ``(fixed, choices)``: the cards that are in a group in every useful choice, and the
+        choices of the other ranks (``None``: ``fixed`` is the only choice). A useful choice is
+        ``fixed | g`` for ``g`` in ``choices``, in the order of :func:`_group_choices`.
+
+    For each rank held in ≥3 suits the options are those of :func:`_group_choices` except that
+    a card outside every block of ≥3 consecutive ranks of its suit can only be melded in a
+    group: leaving it out of its rank's group costs its value and gains nothing, so the options
+    leaving out a card of that kind are dropped. They are all strictly worse than an option
+    that is kept, so the least deadwood and the set of least-deadwood choices are unchanged.
     """
     r = h & (h >> 1) & (h >> 2)
     runnable = h & (r | (r << 1) | (r << 2))
-    choices = [0]
+    fixed = 0
+    choices: Sequence[int] | None = None
+    cache = _opts10
     while tri:
         low = tri & -tri
         tri ^= low
-        col = _COLUMN * low
-        present = h & col
-        loose = present & runnable  # the cards of this rank that might go to a run
-        if not loose:
-            opts: tuple[int, ...] = (present,)
-        elif present == col:
-            if loose & (loose - 1):  # two or more: every group of 3 without one of them, none
-                opts = (
-                    col,
-                    *(col ^ x for x in (low, low << 16, low << 32, low << 48) if x & loose),
-                    0,
-                )
-            else:
-                opts = (col, col ^ loose)
-        else:
-            opts = (present, 0)
+        present = h & (_COLUMN * low)
+        loose = present & runnable
+        opts = cache.get(present | loose << 64) or _options10(present, loose)
         if len(opts) == 1:
-            o = opts[0]
-            choices = [x | o for x in choices]
+            fixed |= opts[0]
+        elif choices is None:
+            choices = opts
         else:
             choices = [x | o for x in choices for o in opts]
-    return choices
+    return fixed, choices
 
 
 # -- mask-level search --------------------------------------------------------------------------
@@ -243,8 +314,17 @@ def deadwood_mask(h: int) -> int:
     tri = (a & b & (c | d)) | (c & d & (a | b))
     if not tri:
         return table[a] + table[b] + table[c] + table[d]
+    fixed, choices = _choices10(h, tri)
+    h ^= fixed
+    if choices is None:
+        return (
+            table[h & SUIT_MASK]
+            + table[(h >> 16) & SUIT_MASK]
+            + table[(h >> 32) & SUIT_MASK]
+            + table[h >> 48]
+        )
     best = _BIG
-    for g in _useful_group_choices(h, tri):
+    for g in choices:
         f = h ^ g
         v = (
             table[f & SUIT_MASK]
@@ -267,10 +347,19 @@ def arrangements_mask(h: int) -> tuple[int, list[int]]:
     tri = (a & b & (c | d)) | (c & d & (a | b))
     if not tri:
         return table[a] + table[b] + table[c] + table[d], [0]
+    fixed, choices = _choices10(h, tri)
+    h2 = h ^ fixed
+    if choices is None:
+        return (
+            table[h2 & SUIT_MASK]
+            + table[(h2 >> 16) & SUIT_MASK]
+            + table[(h2 >> 32) & SUIT_MASK]
+            + table[h2 >> 48]
+        ), [fixed]
     best = _BIG
     found: list[int] = []
-    for g in _useful_group_choices(h, tri):
-        f = h ^ g
+    for g in choices:
+        f = h2 ^ g
         v = (
             table[f & SUIT_MASK]
             + table[(f >> 16) & SUIT_MASK]
@@ -279,9 +368,9 @@ def arrangements_mask(h: int) -> tuple[int, list[int]]:
         )
         if v < best:
             best = v
-            found = [g]
+            found = [fixed | g]
         elif v == best:
-            found.append(g)
+            found.append(fixed | g)
     return best, found
 
 
@@ -303,34 +392,195 @@ def melds_mask(h: int) -> tuple[int, int, int]:
     if not tri:
         r = h & (h >> 1) & (h >> 2)
         return table[a] + table[b] + table[c] + table[d], 0, h & (r | (r << 1) | (r << 2))
-    best = _BIG
-    groups = 0
-    for g in _useful_group_choices(h, tri):
-        f = h ^ g
-        v = (
+    # _choices10, inlined (this is the call the benchmarks time)
+    r = h & (h >> 1) & (h >> 2)
+    runnable = h & (r | (r << 1) | (r << 2))
+    fixed = 0
+    choices: Sequence[int] | None = None
+    cache = _opts10
+    while tri:
+        low = tri & -tri
+        tri ^= low
+        present = h & (_COLUMN * low)
+        loose = present & runnable
+        opts = cache.get(present | loose << 64) or _options10(present, loose)
+        if len(opts) == 1:
+            fixed |= opts[0]
+        elif choices is None:
+            choices = opts
+        else:
+            choices = [x | o for x in choices for o in opts]
+    f = h ^ fixed
+    if choices is None:
+        best = (
             table[f & SUIT_MASK]
             + table[(f >> 16) & SUIT_MASK]
             + table[(f >> 32) & SUIT_MASK]
             + table[f >> 48]
         )
-        if v < best:
-            best, groups = v, g
-    f = h ^ groups
+        groups = fixed
+    else:
+        h2 = f
+        best = _BIG
+        groups = 0
+        for g in choices:
+            f = h2 ^ g
+            v = (
+                table[f & SUIT_MASK]
+                + table[(f >> 16) & SUIT_MASK]
+                + table[(f >> 32) & SUIT_MASK]
+                + table[f >> 48]
+            )
+            if v < best:
+                best, groups = v, g
+        groups |= fixed
+        f = h ^ groups
     r = f & (f >> 1) & (f >> 2)
     return best, groups, f & (r | (r << 1) | (r << 2))
+
+
+_discard_tables: list[list[int]] = []
+"""Per suit (S H D C), for each 13-bit suit mask: the best single drop from it, packed as
+``(delta + 64) << 8 | 255 - (4 * rank0 + 3 - suit)``: ``delta`` the least change in run-only
+deadwood from removing one card, ``rank0`` (0–12) the highest rank among the cards giving it
+(the tie-break's choice within the suit); the empty mask holds a value above every packed one.
+Built on first use from :data:`_drop_table` (about 10 ms with it, 2 ms more)."""
+
+
+def _build_discard_tables() -> list[list[int]]:
+    """Fill :data:`_discard_tables` (once) and return it."""
+    if not _discard_tables:
+        drops = _drop_table
+        if not drops[1]:
+            for m in range(1, 8192):
+                _drop(m)
+        packed = [_BIG] * 8192
+        for s in range(1, 8192):
+            x = drops[s]  # (delta + 64) << 13 | the cards giving it: keep the highest
+            packed[s] = (x >> 13) << 8 | (252 - 4 * ((x & SUIT_MASK).bit_length() - 1))
+        # equal values share one int object: the tables stay pointer arrays (cache-friendly)
+        shared: dict[int, int] = {}
+        _discard_tables.extend(
+            [shared.setdefault(x + k, x + k) if x != _BIG else x for x in packed]
+            for k in (0, 1, 2, 3)
+        )
+        _discard_bits.extend(
+            1 << (16 * (3 - (p & 3)) + (p >> 2)) if p >> 2 < 13 else 0 for p in range(255, -1, -1)
+        )
+    return _discard_tables
+
+
+_discard_bits: list[int] = []
+"""Low byte of a packed discard key (``255 - (4 * rank0 + 3 - suit)``) → the discarded card's
+hand-mask bit (0 for a byte no key has); filled with :data:`_discard_tables`."""
+
+
+_NO_GROUP: Final = (0,)
+
+
+def _discard_search(h: int) -> tuple[int, int, int]:
+    """``(key, groups, full)`` of the best discard from ``h``: ``key`` packs the least deadwood
+    of the cards kept and the tie-break's discard (``(deadwood + 64) << 8 | 255 - pref``), and
+    ``groups`` is the first group choice reaching it, the one :func:`melds_mask` finds for the
+    cards kept; ``full`` is the least deadwood of all the cards.
+
+    The group options of each rank are those of :func:`_options11`, and one more is dropped
+    for 11 cards: at a rank of exactly 3 cards none of which is in a block of ≥3 consecutive
+    ranks of its suit, "no group" (those cards can only be melded in that group), when some
+    card lies outside every rank held in ≥3 suits. Proof: with the group, let ``R`` be the cards
+    in no group (never empty: that card is in it); ``|R|`` is 11 less 3 and the other groups
+    (0, 3, 4, 6, 7 or 8 cards), so 8, 5, 4, 2 or 1: not a multiple of 3. So ``R`` holds a card
+    in no run (dropping it lowers its deadwood) or a run of ≥4 (dropping an end card changes
+    nothing): the group's best discard leaves at most ``runs(R)``. Without the group the three
+    cards stay unmelded but the one discarded: at least ``runs(R) + 2 × value``, or
+    ``3 × value`` more than the group's when a card of ``R`` is discarded; for all 11 cards,
+    ``3 × value`` more. Strictly worse on both counts, so the least deadwood, the full hand's
+    least deadwood, the tie-break's discard and the first choice reaching them are unchanged.
+    The last rank's options are looped over inside the others' (no list of every choice)."""
+    if not h:
+        raise ValueError("no card to discard")
+    table = _run_table if _run_table is not None else _tables()[0]
+    z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
+    a = h & SUIT_MASK
+    b = (h >> 16) & SUIT_MASK
+    c = (h >> 32) & SUIT_MASK
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    if not tri:
+        full = table[a] + table[b] + table[c] + table[d]
+        return (full << 8) + min(z0[a], z1[b], z2[c], z3[d]), 0, full
+    # the group choices, rank by rank (options: _options11); the last rank's in the inner loop
+    r = h & (h >> 1) & (h >> 2)
+    runnable = h & (r | (r << 1) | (r << 2))
+    prune = h.bit_count() == 11 and h & ~(_COLUMN * tri) != 0
+    cache = _opts11
+    fixed = 0
+    outer: Sequence[int] = _NO_GROUP
+    inner: Sequence[int] | None = None
+    while tri:
+        low = tri & -tri
+        tri ^= low
+        col = _COLUMN * low
+        present = h & col
+        loose = present & runnable
+        if prune and not loose and present != col:
+            fixed |= present  # three cards only a group can meld: always the group
+            continue
+        opts = cache.get(present | loose << 64) or _options11(present, loose)
+        if inner is not None:
+            outer = inner if outer is _NO_GROUP else [x | o for x in outer for o in inner]
+        inner = opts
+    if inner is None:
+        inner = _NO_GROUP
+    best = full = _BIG
+    groups = 0
+    h ^= fixed
+    for x in outer:
+        hx = h ^ x
+        for o in inner:
+            f = hx ^ o
+            fa = f & SUIT_MASK
+            fb = (f >> 16) & SUIT_MASK
+            fc = (f >> 32) & SUIT_MASK
+            fd = f >> 48
+            base = table[fa] + table[fb] + table[fc] + table[fd]
+            if base < full:
+                full = base
+            k = (base << 8) + min(z0[fa], z1[fb], z2[fc], z3[fd])
+            if k < best:
+                best, groups = k, x | o
+    return best, groups | fixed, full
 
 
 def discard_melds_mask(h: int) -> tuple[int, int, int, int, int]:
     """Best discard from hand mask ``h`` (11 cards) with the melds of the cards kept, as masks.
 
+    One search over the 11 cards: the discard and the groups come out together, no second
+    search of the 10 kept.
+
     Returns:
         ``(deadwood, discard_bit, groups, runs, full_deadwood)``: as :func:`discard_mask`, with
-        the groups and runs of :func:`melds_mask` for the cards kept.
+        the groups and runs of :func:`melds_mask` for the cards kept (the same arrangement).
+
+    Raises:
+        ValueError: ``h`` is empty.
     """
-    best, cands, full = discards_mask(h)
-    bit = cands if not cands & (cands - 1) else _pick_discard(cands)
-    _, groups, runs = melds_mask(h ^ bit)
-    return best, bit, groups, runs, full
+    a = h & SUIT_MASK
+    b = (h >> 16) & SUIT_MASK
+    c = (h >> 32) & SUIT_MASK
+    d = h >> 48
+    if (a & b & (c | d)) | (c & d & (a | b)) or not h:
+        key, groups, full = _discard_search(h)
+    else:  # no rank in 3 suits: no group, the search is four lookups (as in _discard_search)
+        table = _run_table if _run_table is not None else _tables()[0]
+        z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
+        full = table[a] + table[b] + table[c] + table[d]
+        key = (full << 8) + min(z0[a], z1[b], z2[c], z3[d])
+        groups = 0
+    bit = _discard_bits[key & 255]
+    f = h ^ groups ^ bit
+    r = f & (f >> 1) & (f >> 2)
+    return (key >> 8) - 64, bit, groups, f & (r | (r << 1) | (r << 2)), full
 
 
 def _drop(s: int) -> int:
@@ -362,9 +612,12 @@ def discard_mask(h: int) -> tuple[int, int, int]:
         ``(deadwood, discard_bit, full_deadwood)``: the least deadwood of the cards kept, the
         discarded card's bit (tie-break of the module docstring), and the least deadwood of all
         the cards (0 = big gin for 11 cards).
+
+    Raises:
+        ValueError: ``h`` is empty.
     """
-    best, cands, full = discards_mask(h)
-    return best, cands if not cands & (cands - 1) else _pick_discard(cands), full
+    key, _, full = _discard_search(h)
+    return (key >> 8) - 64, _discard_bits[key & 255], full
 
 
 def discards_mask(h: int) -> tuple[int, int, int]:
@@ -445,6 +698,7 @@ def _card_tables() -> tuple[tuple[Card, ...], dict[Card, int]]:
                 cards[16 * s + r - 1] = canonical[4 * (r - 1) + s] = Card(r, suit)
         _canonical = tuple(canonical)
         _cards = tuple(cards)
+        _encode_new([_cards[16 * s + r] for s in range(4) for r in range(13)])
         _bits = {
             c: 1 << (16 * s + c.rank - 1) for s in range(4) for c in _cards[16 * s : 16 * s + 13]
         }
@@ -457,23 +711,49 @@ def card_bit(card: Card) -> int:
     return bits[card]
 
 
+_bit_of: Final = attrgetter("_bit")
+"""A card's hand-mask bit, cached in its spare slot (``rules.pieces._CardCache``)."""
+
+
 def encode(cards: Iterable[Card]) -> int:
     """Hand mask of distinct cards.
+
+    The bit of each card is cached on the card object (its spare slot) the first time it is
+    encoded, so encoding the same objects again (the judge reads each token to one object; the
+    melds and deadwood of every answer are the 52 shared cards) is one sum.
 
     Raises:
         ValueError: a card appears twice (gin is played with one 52-card deck).
     """
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
+    try:
+        h: int = sum(map(_bit_of, cards))  # distinct bits: the sum is the union
+    except AttributeError:  # a card met for the first time
+        h = _encode_new(cards)
+    if h.bit_count() != len(cards):  # a bit given twice carries: fewer bits than cards
+        raise ValueError("a card appears twice; gin is played with one 52-card deck")
+    return h
+
+
+def _encode_new(cards: Sequence[Card]) -> int:
+    """The hand mask of ``cards`` (repeats counted once), caching each card's bit on it."""
     spades, hearts, diamonds, _ = _SUITS
+    setattr_ = object.__setattr__
     h = 0
-    n = 0
     for c in cards:
         s = c.suit
-        h |= 1 << (
-            (0 if s is spades else 16 if s is hearts else 32 if s is diamonds else 48) + c.rank - 1
-        )
-        n += 1
-    if h.bit_count() != n:
-        raise ValueError("a card appears twice; gin is played with one 52-card deck")
+        bit = (
+            1
+            if s is spades
+            else 0x1_0000
+            if s is hearts
+            else 0x1_0000_0000
+            if s is diamonds
+            else 0x1_0000_0000_0000
+        ) << (c.rank - 1)
+        setattr_(c, "_bit", bit)
+        h |= bit
     return h
 
 
@@ -516,133 +796,135 @@ def value_mask(h: int) -> int:
     )
 
 
-def _blocks(m: int) -> list[int]:
-    """Maximal blocks of consecutive set bits of ``m``, lowest first."""
-    out: list[int] = []
-    while m:
-        low = m & -m
-        block = m & ~(m + low)  # the run of ones starting at ``low``
-        out.append(block)
-        m ^= block
-    return out
-
-
 def _meld_key(meld: int) -> int:
     """Sort key of a meld mask: its lowest card's rank, then suit, then size."""
     i = (meld & -meld).bit_length() - 1
     return ((i & 15) << 8) | ((i >> 4) << 4) | meld.bit_count()
 
 
-_run_blocks: list[tuple[int, ...] | None] = []
-"""For each 13-bit suit mask: its maximal blocks of ≥3 consecutive ranks (bit masks)."""
-_block_melds: list[dict[int, tuple[int, tuple[Card, ...]]]] = []
-"""Per suit: block mask → ``(meld key, cards)`` of that run."""
-_group_melds: dict[int, tuple[int, tuple[Card, ...]]] = {}
-_spread: list[int] = []
+_melds_by_mask: dict[int, tuple[int, tuple[Card, ...]]] = {}
+"""Meld mask (a run: one block of ≥3 consecutive ranks of a suit; a group: 3 or 4 cards of a
+rank) → ``(meld key, cards)``, runs by rank, groups by suit; filled on use (at most 329)."""
+_spread_low: list[int] = []
+"""7-bit suit-mask part → its ranks spread 4 bits apart (bit ``4 * (rank - 1)``)."""
+_spread_high: list[int] = []
+"""6-bit suit-mask part (ranks 8–13) → its ranks spread 4 bits apart, in place."""
 _canonical_chunks: list[list[tuple[Card, ...]]] = []
-"""Chunk ``k`` (ranks 2k+1, 2k+2): 8-bit part of the canonical mask → its cards in order."""
+"""Chunk ``k`` (ranks 2k+1, 2k+2): 8-bit part of the canonical mask (bit ``4 * (rank - 1) +
+suit``) → its cards in order."""
 _new_arrangement: Final = tuple.__new__  # builds an Arrangement without NamedTuple's __new__
 
 
-def _layout_tables() -> list[tuple[int, ...] | None]:
-    """Build (once) the tables :func:`_layout` reads; returns ``_run_blocks``. About 10 ms."""
-    if not _run_blocks:
-        cards = _cards or _card_tables()[0]
-        blocks_of: list[tuple[int, ...] | None] = [None] * 8192  # filled on use
-        for suit in range(4):
-            melds: dict[int, tuple[int, tuple[Card, ...]]] = {}
-            for lo in range(13):
-                for hi in range(lo + 3, 14):
-                    block = ((1 << (hi - lo)) - 1) << lo
-                    m = block << (16 * suit)
-                    melds[block] = (
-                        _meld_key(m),
-                        tuple(cards[16 * suit + r] for r in range(lo, hi)),
-                    )
-            _block_melds.append(melds)
-        spread = [0] * 8192
-        for m in range(1, 8192):
+def _layout_tables() -> None:
+    """Build (once) the small tables :func:`_canonical_cards` reads (about 2 ms; 1,792 tuples
+    and two short lists, so they stay in the processor's cache)."""
+    if not _canonical_chunks:
+        if not _cards:
+            _card_tables()
+        spread = [0] * 128
+        for m in range(1, 128):
             low = m & -m
             spread[m] = spread[m ^ low] | 1 << (4 * (low.bit_length() - 1))
-        _spread.extend(spread)
+        _spread_high.extend(x << 28 for x in spread[:64])
+        _spread_low.extend(spread)
         canonical = _canonical
-        for k in range(7):
-            _canonical_chunks.append(
-                [
-                    tuple(canonical[8 * k + i] for i in range(8) if part >> i & 1)
-                    for part in range(256)
-                ]
-            )
-        _run_blocks.extend(blocks_of)
-    return _run_blocks
+        _canonical_chunks.extend(
+            [tuple(canonical[8 * k + i] for i in range(8) if part >> i & 1) for part in range(256)]
+            for k in range(7)
+        )
 
 
-def _group_meld(col: int) -> tuple[int, tuple[Card, ...]]:
-    """``(meld key, cards in suit order)`` of the group with card mask ``col``."""
-    got = _group_melds.get(col)
-    if got is None:
-        got = (_meld_key(col), tuple(_in_bit_order(col)))
-        _group_melds[col] = got
+def _meld_entry(mask: int) -> tuple[int, tuple[Card, ...]]:
+    """``(meld key, cards in bit order)`` of a meld mask (stored in :data:`_melds_by_mask`)."""
+    got = (_meld_key(mask), tuple(_in_bit_order(mask)))
+    _melds_by_mask[mask] = got
     return got
 
 
 def _canonical_cards(h: int) -> tuple[Card, ...]:
-    """The cards of ``h`` in canonical order (rank, then suit S H D C), through tables."""
-    if not _run_blocks:
+    """The cards of ``h`` in canonical order (rank, then suit S H D C), through small tables."""
+    if not _canonical_chunks:
         _layout_tables()
-    sp = _spread
+    lo = _spread_low
+    hi = _spread_high
+    a = h & SUIT_MASK
+    b = (h >> 16) & SUIT_MASK
+    c = (h >> 32) & SUIT_MASK
+    d = h >> 48
     x = (
-        sp[h & SUIT_MASK]
-        | sp[(h >> 16) & SUIT_MASK] << 1
-        | sp[(h >> 32) & SUIT_MASK] << 2
-        | sp[h >> 48] << 3
+        lo[a & 127]
+        | hi[a >> 7]
+        | (lo[b & 127] | hi[b >> 7]) << 1
+        | (lo[c & 127] | hi[c >> 7]) << 2
+        | (lo[d & 127] | hi[d >> 7]) << 3
     )
-    c = _canonical_chunks
+    c0, c1, c2, c3, c4, c5, c6 = _canonical_chunks
     return (
-        c[0][x & 255]
-        + c[1][(x >> 8) & 255]
-        + c[2][(x >> 16) & 255]
-        + c[3][(x >> 24) & 255]
-        + c[4][(x >> 32) & 255]
-        + c[5][(x >> 40) & 255]
-        + c[6][x >> 48]
+        c0[x & 255]
+        + c1[(x >> 8) & 255]
+        + c2[(x >> 16) & 255]
+        + c3[(x >> 24) & 255]
+        + c4[(x >> 32) & 255]
+        + c5[(x >> 40) & 255]
+        + c6[x >> 48]
     )
 
 
-def _layout(h: int, groups: int) -> Arrangement:
-    """The arrangement of ``h`` with the cards of ``groups`` in groups and the rest in runs."""
-    keyed: list[tuple[int, tuple[Card, ...]]] = []
-    g = groups
-    while g:
-        low = g & -g
-        rank_col = _COLUMN << ((low.bit_length() - 1) & 15)
-        keyed.append(_group_meld(groups & rank_col))
-        g &= ~rank_col
+def _layout(h: int, groups: int, deadwood: int = -1, runs: int = -1) -> Arrangement:
+    """The arrangement of ``h`` with the cards of ``groups`` in groups and the rest in runs
+    (``deadwood``: its deadwood when the caller knows it, else ``-1``; ``runs``: the cards in
+    runs when the caller knows them, else ``-1``).
+
+    Reads only small tables and dicts (the meld entries met so far), so it stays fast when the
+    processor's caches are cold (between requests, or interleaved with other work)."""
     rest = h ^ groups
-    blocks_of = _run_blocks or _layout_tables()
-    for suit in range(4):
-        su = (rest >> (16 * suit)) & SUIT_MASK
-        blocks = blocks_of[su]
-        if blocks is None:
-            blocks = blocks_of[su] = tuple(_blocks(_run_melded(su) & su))
-        for block in blocks:
-            keyed.append(_block_melds[suit][block])
-    if len(keyed) > 1:
-        keyed.sort()
-    r = rest & (rest >> 1) & (rest >> 2)
-    loose = rest & ~(r | (r << 1) | (r << 2))
-    vsum = _value_table if _value_table is not None else _tables()[1]
-    return _new_arrangement(
-        Arrangement,
-        (
+    if runs < 0:
+        r = rest & (rest >> 1) & (rest >> 2)
+        runs = rest & (r | (r << 1) | (r << 2))
+    loose = rest ^ runs
+    if runs or groups:
+        cached = _melds_by_mask
+        keyed: list[tuple[int, tuple[Card, ...]]] = []
+        m = runs
+        while m:  # each maximal block is one run (the spare bits end a block at its suit's top)
+            low = m & -m
+            block = m & ~(m + low)
+            m ^= block
+            keyed.append(cached.get(block) or _meld_entry(block))
+        g = groups
+        while g:
+            low = g & -g
+            col = groups & (_COLUMN << ((low.bit_length() - 1) & 15))
+            g ^= col
+            keyed.append(cached.get(col) or _meld_entry(col))
+        if len(keyed) == 1:
+            melds: tuple[tuple[Card, ...], ...] = (keyed[0][1],)
+        else:
+            keyed.sort()
+            melds = tuple(map(_second, keyed))
+    else:
+        melds = ()
+    if deadwood < 0:
+        vsum = _value_table if _value_table is not None else _tables()[1]
+        deadwood = (
             vsum[loose & SUIT_MASK]
             + vsum[(loose >> 16) & SUIT_MASK]
             + vsum[(loose >> 32) & SUIT_MASK]
-            + vsum[loose >> 48],
-            tuple([m for _, m in keyed]),
-            _canonical_cards(loose),
-        ),
+            + vsum[loose >> 48]
+        )
+    return _new_arrangement(
+        Arrangement, (deadwood, melds, _canonical_cards(loose) if loose else ())
     )
+
+
+_second: Final = itemgetter(1)
+
+
+def arrangement_mask(h: int) -> Arrangement:
+    """:func:`best_arrangement` of hand mask ``h``: the melds and deadwood as cards (the 52
+    shared card objects)."""
+    dw, groups, runs = melds_mask(h)
+    return _layout(h, groups, dw, runs)
 
 
 # -- Card-level API -----------------------------------------------------------------------------
@@ -669,7 +951,8 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
         ValueError: a card appears twice.
     """
     h = encode(cards)
-    return _layout(h, melds_mask(h)[1])
+    dw, groups, runs = melds_mask(h)
+    return _layout(h, groups, dw, runs)
 
 
 def best_arrangements(cards: Iterable[Card]) -> list[Arrangement]:
@@ -696,14 +979,19 @@ def best_discard(cards: Iterable[Card]) -> Discard:
     Raises:
         ValueError: no cards, or a card appears twice.
     """
-    h = encode(cards)
-    if not h:
-        raise ValueError("no card to discard")
-    _, bit, full = discard_mask(h)
-    kept = h ^ bit
-    arrangement = _layout(kept, melds_mask(kept)[1])
-    cards_by_bit = _cards or _card_tables()[0]
-    return Discard(cards_by_bit[bit.bit_length() - 1], arrangement, full == 0, h)
+    return discard_of_mask(encode(cards))
+
+
+def discard_of_mask(h: int) -> Discard:
+    """:func:`best_discard` of hand mask ``h``, the cards being the 52 shared card objects.
+
+    Raises:
+        ValueError: ``h`` is empty.
+    """
+    key, groups, full = _discard_search(h)  # the discard and the groups of the 10 kept at once
+    bit = _discard_bits[key & 255]
+    arrangement = _layout(h ^ bit, groups, (key >> 8) - 64)
+    return Discard((_cards or _card_tables()[0])[bit.bit_length() - 1], arrangement, full == 0, h)
 
 
 def best_discards(cards: Iterable[Card]) -> list[Card]:

@@ -32,10 +32,28 @@ Pruning that keeps it exact:
   searched once for a whole set of kept-back vectors (a bit mask) rather than once per vector;
 * each real piece must have some candidate meld before the search starts.
 
-Search order: from 1 up and from 13 down (the mirrored heap) in turns, with budgets of state
-expansions that double, phase 0 first; both are exact, the first to answer wins, and the memo
-of each survives between its turns. Every split returned is re-checked meld by meld and against
-the heap before it is handed out. Memos live for one call only (nothing is cached across heaps).
+The same programme also runs breadth-first (the *sweep*, :func:`_sweep_steps`): number by
+number it keeps every reachable state except those another reachable state dominates, so the
+many equivalent ways of laying the easy numbers collapse into a few states before a hard spot
+further on (where the depth-first search must revisit each of them). With the ace high a state
+carries the set of kept-back vectors it is reachable with.
+
+Window proofs (:func:`_window_proof`): a stretch of five numbers that cannot be laid even with
+every run it could want arriving from below it, runs left open above it and every joker free
+is a proof that no split exists (the sweep started from the state that dominates all others);
+the tightest few stretches (most empty places, at least three) are tried, each for a few
+dozen states.
+
+Search order: the depth-first search from 1 up gets a first small budget alone (most heaps are
+answered there); then the window proofs; then the searches race in turns with budgets of state
+expansions that double: without the ace high, depth-first from 1 up and from 13 down (the
+mirrored heap); with it (Carousel), both ways, the one-vector depth-first searches (the
+vectors taking turns in slices, likeliest first, for a quick "yes") and the sweeps (for a
+quick "no"; the narrower one, by states at its current number, runs first). All are exact, the
+first to answer wins, and each keeps its memo or states between its turns (the sweeps and
+windows of one direction share their bound and option memos). Every split returned is
+re-checked meld by meld and against the heap before it is handed out. Memos live for one call
+only (nothing is cached across heaps).
 
 Limits: at most :data:`MAX_COPIES` copies of each numbered piece and :data:`MAX_JOKERS` jokers
 (every set in the project fits: 106 tiles, two 53-card decks). With at most two jokers, no meld
@@ -46,9 +64,9 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from typing import Final, Literal
 
 from rules.errors import RulesError
@@ -259,6 +277,15 @@ _GROUP_JG: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 # The search
 
 
+_FamOpt = tuple[int, int, int, _Move, int]
+"""A family's option at a number in the sweep: (jokers with the bound after it, new slot state,
+jokers, move, kept count)."""
+_FamOpts = tuple[int, int, list[_FamOpt]]
+"""A family's options sending ``g`` pieces to groups: (g, cheapest, options cheapest first)."""
+_SweepMemos = tuple[dict[int, int], dict[int, int], dict[int, list[_FamOpts]]]
+"""The sweep's memos of one heap: joker bounds (per kept count, any) and family options."""
+
+
 class _Heap:
     """A heap read for the search: real pieces by family and number, jokers counted."""
 
@@ -266,6 +293,8 @@ class _Heap:
         self.rules = rules
         self.mirror = mirror
         self.jokers = 0
+        self.sweep_memos: _SweepMemos | None = None
+        """The memos of :func:`_sweep_steps` on this heap (made by its first sweep)."""
         self.last = 14 if rules.ace_high else 13
         # pool[f][n]: the real pieces of family f and number n (aces at n = 1)
         self.pool: list[list[list[Tile | Card]]] = [
@@ -734,6 +763,16 @@ the search exact; with the ace high, failures hold for only some kept-back vecto
 the work on the hardest Carousel heaps found by hill-climbing, against 16, and costs nothing
 measurable on random ones)."""
 
+_PAIRWISE_MAX: Final = 2000
+"""Up to this many new states at a number the sweep compares every pair for dominance;
+beyond it only states differing in one family (quicker, prunes less; both exact)."""
+_UP: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(b for b in range(len(_SLOT_STATES)) if b != a and _DOMINATED_BY[a][b])
+    for a in range(len(_SLOT_STATES))
+)
+"""``_UP[a]``: the other slot states that dominate ``a``."""
+_UP_SELF: Final[tuple[tuple[int, ...], ...]] = tuple((a, *_UP[a]) for a in range(len(_UP)))
+"""``_UP_SELF[a]``: the slot states that dominate ``a``, ``a`` first."""
 _FIRST_BUDGET: Final = 100
 _BUDGET_GROWTH: Final = 2
 
@@ -775,25 +814,51 @@ def _race(
 ) -> tuple[_Heap, list[_Choice]] | None:
     """Search from 1 up and from 13 down in turns, each with a growing budget, until one of
     them answers; both are exact, and a hard spot near one end is usually found fast from that
-    end. Returns the heap as the winning search saw it and its moves, or ``None`` (no split)."""
+    end. After the first budget (from 1 up alone) a few windows are tried for a quick "no"
+    (:func:`_window_proof`). (Without the ace high the sweeps do not join the race: on the
+    hill-climbed tile heaps they only slowed it.) Returns the heap as the winning search saw it
+    and its moves, or ``None`` (no split)."""
+    first = _searcher(heap, deadline)
+    try:
+        got = first(_FIRST_BUDGET)
+    except _OutOfBudget:
+        pass
+    else:
+        return None if isinstance(got, str) else (heap, got)
+    mirrored = _Heap(pieces, heap.rules, mirror=True)
+    if _window_proof(heap, mirrored, deadline):
+        return None
     runners: list[tuple[_Heap, Callable[[int], list[_Choice] | str]]] = [
-        (heap, _searcher(heap, deadline))
+        (mirrored, _searcher(mirrored, deadline)),
+        (heap, first),
     ]
     budget = _FIRST_BUDGET
-    i = 0
     while True:
-        h, run = runners[i]
-        try:
-            got = run(budget)
-        except _OutOfBudget:
-            if len(runners) == 1:
-                mirrored = _Heap(pieces, heap.rules, mirror=True)
-                runners.append((mirrored, _searcher(mirrored, deadline)))
-            i = 1 - i
-            if i == 0:
-                budget *= _BUDGET_GROWTH
-            continue
-        return None if isinstance(got, str) else (h, got)
+        for h, run in runners:
+            try:
+                got = run(budget)
+            except _OutOfBudget:
+                continue
+            return None if isinstance(got, str) else (h, got)
+        budget *= _BUDGET_GROWTH
+
+
+_SWEEP_SHARE_KEPT: Final = 2
+"""A sweep's budget in :func:`_race_kept`, as a multiple of the budget a depth-first search
+gets in the same turn. Tuned
+on the hill-climbed heaps: with the ace high the sweeps prove "no" sooner than the whole-heap
+depth-first searches (those run only in the first budget there); the one-vector searches
+still find most splits."""
+
+
+_VECTOR_SLICE: Final = 50
+"""State expansions a one-vector search of :func:`_race_kept` gets before the next vector's
+turn (the vectors take turns: a split often has several vectors, one of them quick). 70 did
+better on the heaps stored in ``benchmarks/bench_split.py`` (climbed against 50), but the
+hill-climbing then found heaps needing more work (2537 state expansions, against 2139)."""
+_SWEEP_CHUNK: Final = 16
+"""State expansions a sweep of :func:`_race_kept` runs before the two sweeps' widths are
+compared again."""
 
 
 def _race_kept(
@@ -802,12 +867,16 @@ def _race_kept(
     """The race for ace-high heaps (Carousel). Where the aces stand (how many of each suit are
     kept back for Q-K-A: a vector) splits the problem into independent ones, each as easy as a
     heap without high aces; a split usually exists for one of the first vectors tried when it
-    exists at all. So each direction runs two exact searches in turns with budgets that double:
-    the search over all vectors at once (:func:`_searcher`, quickest to prove "no") and one
-    vector at a time, likeliest first (quickest to find "yes"; when every vector of a direction
-    has failed, that too is a "no"; they stop at :data:`_VECTOR_BUDGET_CAP`). The first answer
-    wins. Before all that, the search over all
-    vectors from 1 up gets the first budget alone: most heaps are answered within it."""
+    exists at all. The depth-first search over all vectors from 1 up gets the first budget
+    alone (most heaps are answered within it); then the window proofs (:func:`_window_proof`,
+    a quick "no"). Then each direction runs two exact searches in turns with budgets that
+    double: the depth-first search of one vector at a time, likeliest first (quickest to find
+    "yes"; when every vector of a direction has failed, that too is a "no"; they stop at
+    :data:`_VECTOR_BUDGET_CAP`) and the sweep over all vectors at once (:func:`_sweep_steps`,
+    quickest to prove "no"; each gets :data:`_SWEEP_SHARE_KEPT` times the budget on average:
+    the two sweeps share it in chunks of :data:`_SWEEP_CHUNK`, each chunk going to the sweep
+    with fewer states at its current number, as a sweep costs the width of its levels and one
+    direction is often much narrower). The first answer wins."""
     first = _searcher(heap, deadline)  # phase 0 first: most heaps are answered at once
     try:
         got = first(_FIRST_BUDGET)
@@ -816,38 +885,486 @@ def _race_kept(
     else:
         return None if isinstance(got, str) else (heap, got)
     dirs = (heap, _Heap(pieces, heap.rules, mirror=True))
-    whole = [first, _searcher(dirs[1], deadline, start_phase=1)]
-    queues = [
-        [(v, h) for v in _kept_vectors(h)]  # searchers are made when their turn comes
-        for h in dirs
+    if _window_proof(heap, dirs[1], deadline):
+        return None
+    sweeps = [_SweepRunner(h, deadline) for h in dirs]
+    # per direction, the vectors still open, likeliest first (a searcher is made when the
+    # vector's first turn comes; one out of budget goes to the back)
+    queues: list[list[tuple[tuple[int, ...], Callable[[int], list[_Choice] | str] | None]]] = [
+        [(v, None) for v in _kept_vectors(h)] for h in dirs
     ]
-    current: list[Callable[[int], list[_Choice] | str] | None] = [None, None]
     budget = _FIRST_BUDGET
     while True:
         for d in (0, 1):
             h = dirs[d]
-            if budget <= _VECTOR_BUDGET_CAP:
-                if current[d] is None:
-                    v, _h = queues[d].pop(0)
-                    current[d] = _searcher(h, deadline, keep=v, start_phase=1)
-                run = current[d]
-                assert run is not None
+            left = budget if budget <= _VECTOR_BUDGET_CAP else 0
+            while left > 0:
+                v, run = queues[d].pop(0)
+                if run is None:
+                    run = _searcher(h, deadline, keep=v, start_phase=1)
+                slice_ = min(_VECTOR_SLICE, left)
+                left -= slice_
                 try:
-                    got = run(budget)
+                    got = run(slice_)
                 except _OutOfBudget:
-                    pass
-                else:
-                    if not isinstance(got, str):
-                        return h, got
-                    if not queues[d]:
-                        return None  # every vector of this direction failed
-                    current[d] = None
+                    queues[d].append((v, run))
+                    continue
+                if not isinstance(got, str):
+                    return h, got
+                if not queues[d]:
+                    return None  # every vector of this direction failed
+        # the sweeps share their budget: in chunks, to the one with fewer states to expand
+        # at the number it is at (the width of its levels is what it costs)
+        left = 2 * budget * _SWEEP_SHARE_KEPT
+        while left > 0:
+            d = 0 if sweeps[0].progress[1] <= sweeps[1].progress[1] else 1
+            chunk = min(_SWEEP_CHUNK, left)
+            left -= chunk
             try:
-                got = whole[d](budget)
+                got = sweeps[d](chunk)
             except _OutOfBudget:
                 continue
-            return None if isinstance(got, str) else (h, got)
+            return None if isinstance(got, str) else (dirs[d], got)
         budget *= _BUDGET_GROWTH
+
+
+# --------------------------------------------------------------------------------------------
+# The sweep: the same programme breadth-first, keeping only the states no other one dominates
+
+
+def _sweep(
+    heap: _Heap,
+    deadline: Deadline | None = None,
+    start: int = 1,
+    stop: int = 99,
+    cap: int = 1 << 60,
+) -> list[_Choice] | None:
+    """:func:`_sweep_steps` run to its end, or :class:`_OutOfBudget` after ``cap`` state
+    expansions."""
+    steps = _sweep_steps(heap, deadline, start, stop)
+    try:
+        while True:
+            if next(steps) > cap:
+                steps.close()
+                raise _OutOfBudget
+    except StopIteration as done:
+        result: list[_Choice] | None = done.value
+        return result
+
+
+class _SweepRunner:
+    """:func:`_sweep_steps` as a resumable runner like :func:`_searcher`'s: ``run(budget)``
+    gives the moves, :data:`_NO_SPLIT`, or raises :class:`_OutOfBudget` after ``budget``
+    more state expansions."""
+
+    def __init__(self, heap: _Heap, deadline: Deadline | None) -> None:
+        self.progress = [0, 1]
+        """The number the sweep is at and how many states it expands there."""
+        self.steps = _sweep_steps(heap, deadline, progress=self.progress)
+        self.done = 0
+
+    def __call__(self, budget: int) -> list[_Choice] | str:
+        limit = self.done + budget
+        try:
+            while True:
+                self.done = next(self.steps)
+                if self.done >= limit:
+                    raise _OutOfBudget
+        except StopIteration as end:
+            got: list[_Choice] | None = end.value
+            return _NO_SPLIT if got is None else got
+
+
+def _sweep_steps(
+    heap: _Heap,
+    deadline: Deadline | None = None,
+    start: int = 1,
+    stop: int = 99,
+    progress: list[int] | None = None,
+) -> Generator[int, None, list[_Choice] | None]:
+    """Decide ``heap`` number by number, keeping at each number every state reachable so far
+    except those another reachable state dominates (:func:`_dominates`, family by family, with
+    the same jokers left: whatever completes the dominated state completes the other too).
+
+    Where the depth-first search (:func:`_searcher`) must revisit the many ways the easy
+    numbers can be laid before it proves that a hard spot further on fails, the sweep keeps
+    only their best few (two full runs of a colour dominate every other way of laying its
+    two copies), so a heap that does not split is answered after a few states per number.
+
+    Ace-high (Carousel): a state carries the set (a bit mask) of kept-back vectors with which
+    it is reachable; a dominated state loses only the vectors its dominator has too (many new
+    states at a number: only dominators differing in one family are looked for, see
+    :data:`_PAIRWISE_MAX`). The vectors matter for the moves only at 14 (the kept aces), so
+    they are checked there; before, the per-family joker bound takes the best kept count. Each
+    move must leave every family within the jokers left by that bound.
+
+    A window (``start`` > 1): the sweep starts at ``start`` from the state with four runs of
+    length ≥ 3 in every family (it dominates every state there) and stops after ``stop``;
+    jokers may be left over. ``None`` then proves that the whole heap has no split; ``[]``
+    proves nothing.
+
+    Yields the state expansions so far, one by one (so a race can pause it; see
+    :class:`_SweepRunner`), and keeps ``progress`` (if given) at ``[number, states to expand
+    there]``; returns the choices number by number (see :func:`_build`) or
+    ``None`` (no split).
+
+    Raises:
+        TooComplexError: the deadline passed.
+    """
+    rules = heap.rules
+    counts = heap.counts
+    last = heap.last
+    ace_high = rules.ace_high
+    pairs = rules.pairs
+    J0 = heap.jokers
+    sb = _STATE_BITS
+    per_fam = _kept_ranges(heap) if ace_high else [range(1)] * _FAMILIES
+    kept_options = [
+        (a, b, c, d) for a in per_fam[0] for b in per_fam[1] for c in per_fam[2] for d in per_fam[3]
+    ]
+    kept_bit = {k: i for i, k in enumerate(kept_options)}
+    full_mask = (1 << len(kept_options)) - 1
+    closed = [all(x == 3 for x in st) for st in _SLOT_STATES]
+    size = [sum(st) for st in _SLOT_STATES]
+    dom = _DOMINATED_BY
+    ups = _UP_SELF
+    no_keep = (0, 0, 0, 0)
+    inf = 99
+    group_ok = [
+        [
+            (
+                sum(1 for g in range(_FAMILIES) if g != f and counts[n][g]) + J0 >= 2,
+                sum(counts[n][g] for g in range(_FAMILIES) if g != f) + J0 >= 4,
+            )
+            for f in range(_FAMILIES)
+        ]
+        for n in range(15)
+    ]
+    # the memos depend on the heap only: the sweeps and windows of one heap share them
+    if heap.sweep_memos is None:
+        heap.sweep_memos = ({}, {}, {})
+    lb_memo, any_memo, fam_memo = heap.sweep_memos
+
+    def lb(f: int, n: int, s: int, k: int) -> int:
+        """Fewest jokers family ``f`` alone needs from number ``n`` on (see
+        :func:`_searcher`)."""
+        if n > last:
+            return 0 if closed[s] else inf
+        key = ((f << 4 | n) << sb | s) << 2 | k
+        v = lb_memo.get(key)
+        if v is not None:
+            return v
+        if n == 14:
+            t = k
+            ok1 = ok2 = False
+        else:
+            t = counts[n][f] - k if (ace_high and n == 1) else counts[n][f]
+            ok1, ok2 = group_ok[n][f]
+        best = inf
+        for mv in _MOVES[s, t, J0, pairs]:
+            j = mv[_J]
+            if j >= best:
+                break
+            g = mv[_G]
+            if (g == 1 and not ok1) or (g == 2 and not ok2):
+                continue
+            if n == 14 and (g or mv[_P2] or mv[_P1]):
+                continue
+            v = j + lb(f, n + 1, mv[_NEW], k)
+            if v < best:
+                best = v
+                if best == 0:
+                    break
+        lb_memo[key] = best
+        return best
+
+    def lb_any(f: int, n: int, s: int) -> int:
+        key = (f << 4 | n) << sb | s
+        v = any_memo.get(key)
+        if v is None:
+            v = min(lb(f, n, s, k) for k in per_fam[f])
+            any_memo[key] = v
+        return v
+
+    # family options at a number: by pieces sent to groups, the distinct (new slot state,
+    # jokers) pairs, none dominated by another with the same jokers
+    def family_moves(f: int, n: int, s: int, J: int) -> list[_FamOpts]:
+        """The options of family ``f`` in slot state ``s`` at ``n`` with ``J`` jokers left:
+        per number of pieces sent to groups (``g``), the option list (cheapest first, each
+        ``(jokers with the bound after it, new slot state, jokers, move, kept count)``), as
+        ``(g, cheapest, list)`` for the non-empty lists, cheapest first."""
+        key = f << 12 | n << 8 | s << 2 | J
+        got = fam_memo.get(key)
+        if got is not None:
+            return got
+        buckets: list[list[tuple[int, int, int, _Move, int]]] = [[], [], []]
+        keeps = per_fam[f] if (ace_high and n == 1) else range(1)
+        at_end = n == last
+        for k in keeps:
+            t = counts[1][f] - k if (ace_high and n == 1) else counts[n][f]
+            seen: dict[tuple[int, int, int], tuple[int, int, int, _Move, int]] = {}
+            for mv in _MOVES[s, t, J, pairs]:
+                new = mv[_NEW]
+                jm = mv[_J]
+                if at_end and not closed[new]:
+                    continue
+                d = lb(f, n + 1, new, k) if ace_high and n == 1 else lb_any(f, n + 1, new)
+                if jm + d > J:
+                    continue
+                seen.setdefault((mv[_G], new, jm), (jm + d, new, jm, mv, k))
+            for (g, new, jm), opt in seen.items():
+                # dominated by another option of the same kind: drop
+                if any(j2 == jm and n2 != new and dom[new][n2] for (g2, n2, j2) in seen if g2 == g):
+                    continue
+                buckets[g].append(opt)
+        out: list[_FamOpts] = []
+        for g, b in enumerate(buckets):
+            if b:
+                b.sort(key=lambda o: o[0])
+                out.append((g, b[0][0], b))
+        out.sort(key=lambda e: e[1])
+        fam_memo[key] = out
+        return out
+
+    # states: (slots, jokers left) -> mask of kept-back vectors
+    _Key = tuple[int, int, int, int, int]
+    states: dict[_Key, int] = {(0, 0, 0, 0, J0): full_mask}
+    if start > 1:
+        free = _SLOT_INDEX[(3,) * _MAX_SLOTS]
+        states = {(free, free, free, free, J0): full_mask}
+    # the states expanded at each number; the way back is found by expanding them again
+    history: list[dict[_Key, int]] = [{} for _ in range(last + 2)]
+    expansions = 0
+    top = last if not ace_high else 13
+    for n in range(start, top + 1):
+        at_one = n == 1 and ace_high
+        children: dict[_Key, int] = {}
+        history[n] = states
+        if progress is not None:
+            progress[:] = [n, len(states)]
+        for key, mask in states.items():
+            expansions += 1
+            if deadline is not None and expansions % _CHECK_EVERY == 1:
+                deadline.check()
+            if deadline is not None:
+                deadline.expansions += 1
+            yield expansions
+            J = key[4]
+            nj = n << 8 | J  # family_moves' memo key: f << 12 | n << 8 | s << 2 | J
+            o0 = fam_memo.get(nj | key[0] << 2)
+            if o0 is None:
+                o0 = family_moves(0, n, key[0], J)
+            o1 = fam_memo.get(4096 | nj | key[1] << 2)
+            if o1 is None:
+                o1 = family_moves(1, n, key[1], J)
+            o2 = fam_memo.get(8192 | nj | key[2] << 2)
+            if o2 is None:
+                o2 = family_moves(2, n, key[2], J)
+            o3 = fam_memo.get(12288 | nj | key[3] << 2)
+            if o3 is None:
+                o3 = family_moves(3, n, key[3], J)
+            for g0, b0, l0 in o0:
+                for g1, b1, l1 in o1:
+                    y1 = b0 + b1
+                    if y1 > J:
+                        break
+                    for g2, b2, l2 in o2:
+                        y2 = y1 + b2
+                        if y2 > J:
+                            break
+                        for g3, b3, l3 in o3:
+                            if y2 + b3 > J:
+                                break
+                            row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
+                            for c0, s0, j0, _m0, k0 in l0:
+                                if c0 > J:
+                                    break
+                                for c1, s1, j1, _m1, k1 in l1:
+                                    x1 = c0 + c1
+                                    if x1 > J:
+                                        break
+                                    for c2, s2, j2, _m2, k2 in l2:
+                                        x2 = x1 + c2
+                                        if x2 > J:
+                                            break
+                                        for c3, s3, j3, _m3, k3 in l3:
+                                            x3 = x2 + c3
+                                            if x3 > J:
+                                                break
+                                            used = j0 + j1 + j2 + j3
+                                            if at_one:
+                                                kv = (k0, k1, k2, k3)
+                                                bit = kept_bit.get(kv)
+                                                if bit is None:
+                                                    continue
+                                                cm = 1 << bit
+                                            else:
+                                                kv = no_keep
+                                                cm = mask
+                                            # x3: the moves' jokers and the bound after them
+                                            for jg in row[J - x3]:
+                                                ck = (s0, s1, s2, s3, J - used - jg)
+                                                old = children.get(ck, 0)
+                                                if cm & ~old:
+                                                    children[ck] = old | cm
+        # keep the states no other dominates (per kept-back vector)
+        order = sorted(
+            children.items(),
+            key=lambda e: -(size[e[0][0]] + size[e[0][1]] + size[e[0][2]] + size[e[0][3]]),
+        )
+        # the kept states by jokers left and first family's slot state: only those whose
+        # first family dominates the new state's are compared with it
+        kept: list[dict[int, list[tuple[_Key, int]]]] = [{} for _ in range(J0 + 1)]
+        states = {}
+        pairwise = len(children) <= _PAIRWISE_MAX
+        for ck, cm in order:
+            if pairwise:
+                d1, d2, d3 = dom[ck[1]], dom[ck[2]], dom[ck[3]]
+                by_first = kept[ck[4]]
+                for b0 in ups[ck[0]]:
+                    for bk, bm in by_first.get(b0, ()):
+                        if cm & bm and d1[bk[1]] and d2[bk[2]] and d3[bk[3]]:
+                            cm &= ~bm
+                            if not cm:
+                                break
+                    if not cm:
+                        break
+            else:
+                # many states: compare only with those differing in one family (dominance is
+                # transitive, so a dominator's vectors count even where it lost them itself)
+                lst = list(ck)
+                for f in range(_FAMILIES):
+                    a = lst[f]
+                    for b in _UP[a]:
+                        lst[f] = b
+                        cm &= ~children.get((lst[0], lst[1], lst[2], lst[3], lst[4]), 0)
+                        if not cm:
+                            break
+                    lst[f] = a
+                    if not cm:
+                        break
+            if cm:
+                kept[ck[4]].setdefault(ck[0], []).append((ck, cm))
+                states[ck] = cm
+        if not states:
+            break
+        if n >= stop:
+            return []  # the window alone can be laid: no proof either way
+    final: tuple[_Key, int, _Choice | None] | None = None
+    if ace_high:
+        for key, mask in states.items():
+            J = key[4]
+            # per family and kept count: the joker counts (and a move) that close every run
+            ends: list[dict[int, dict[int, _Move]]] = []
+            for f in range(_FAMILIES):
+                by_k: dict[int, dict[int, _Move]] = {}
+                for k in per_fam[f]:
+                    for mv in _MOVES[key[f], k, J, False]:
+                        if mv[_G] or not closed[mv[_NEW]]:
+                            continue
+                        by_k.setdefault(k, {}).setdefault(mv[_J], mv)
+                ends.append(by_k)
+            m = mask
+            while m and final is None:
+                low = m & -m
+                m ^= low
+                v = kept_options[low.bit_length() - 1]
+                e0, e1, e2, e3 = (ends[f].get(v[f]) for f in range(_FAMILIES))
+                if not (e0 and e1 and e2 and e3):
+                    continue
+                for a, ma in e0.items():
+                    for b, mb in e1.items():
+                        for c, mc in e2.items():
+                            for d, md in e3.items():
+                                if final is None and (a + b + c + d == J or start > 1):
+                                    final = (key, low, (14, (ma, mb, mc, md), v, 0))
+            if final is not None:
+                break
+    else:
+        for key, mask in states.items():
+            if (key[4] == 0 or start > 1) and all(closed[key[f]] for f in range(_FAMILIES)):
+                final = (key, mask & -mask, None)
+                break
+    if final is None:
+        return None
+    if start > 1:
+        return []  # the window alone can be laid: no proof either way
+    key, bit, tail = final
+    path: list[_Choice] = [] if tail is None else [tail]
+
+    def way_back(n: int, key: _Key, bit: int) -> tuple[_Key, _Choice]:
+        """A state expanded at ``n`` (with kept-back vector ``bit``) and the choice there
+        that leads to ``key``: the expansion above again, unpruned but for the same bounds."""
+        for pkey, mask in history[n].items():
+            if not (n == 1 and ace_high) and not mask & bit:
+                continue
+            J = pkey[4]
+            opts = [family_moves(f, n, pkey[f], J) for f in range(_FAMILIES)]
+            for (g0, _b0, l0), (g1, _b1, l1), (g2, _b2, l2), (g3, _b3, l3) in product(*opts):
+                row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
+                for o in product(l0, l1, l2, l3):
+                    x3 = sum(c[0] for c in o)
+                    if x3 > J or tuple(c[1] for c in o) != key[:4]:
+                        continue
+                    kv = (o[0][4], o[1][4], o[2][4], o[3][4]) if n == 1 and ace_high else no_keep
+                    if n == 1 and ace_high and kept_bit.get(kv, -1) != bit.bit_length() - 1:
+                        continue
+                    used = sum(c[2] for c in o)
+                    for jg in row[J - x3]:
+                        if J - used - jg == key[4]:
+                            return pkey, (n, (o[0][3], o[1][3], o[2][3], o[3][3]), kv, jg)
+        raise RuntimeError("split sweep lost its way back")
+
+    for n in range(top, 0, -1):
+        key, choice = way_back(n, key, bit)
+        path.append(choice)
+    path.reverse()
+    return path
+
+
+_WINDOW: Final = 5
+"""Numbers in a window of :func:`_window_proof`."""
+_WINDOW_TRIES: Final = 2
+"""Windows tried, tightest first."""
+_WINDOW_CAP: Final = 60
+"""State expansions one window may use before it is given up (no proof either way)."""
+_WINDOW_MIN_GAPS: Final = 3
+"""Windows with fewer empty places are not tried: on the hill-climbed Carousel heaps such
+windows never gave a proof within :data:`_WINDOW_CAP` and cost 5–10 ms each (the proofs found
+had 5 empty places or more)."""
+
+
+def _window_proof(heap: _Heap, mirrored: _Heap, deadline: Deadline | None = None) -> bool:
+    """A quick proof that ``heap`` has no split: some window of :data:`_WINDOW` numbers that
+    cannot be laid even with every run it could need arriving from below it, runs left open
+    above it, and every joker free for it (:func:`_sweep` from the state that dominates every
+    other). Exact as a proof: a split of the heap lays each window that way. Windows with
+    the most empty places (colour by number) are tried first, from 1 up and from the top
+    down (only those with :data:`_WINDOW_MIN_GAPS` or more); each stops after
+    :data:`_WINDOW_CAP` state expansions. ``False``: no proof (the
+    heap may or may not split)."""
+    tries: list[tuple[int, int, int]] = []
+    for d, h in enumerate((heap, mirrored)):
+        top = 13 if h.rules.ace_high else h.last
+        for a in range(2, top - 1):
+            b = min(a + _WINDOW - 1, top)
+            gaps = sum(
+                1
+                for f in range(_FAMILIES)
+                for n in range(a, b + 1)
+                if not h.counts[n][f] and any(h.counts[m][f] for m in range(a, b + 1))
+            )
+            if gaps >= _WINDOW_MIN_GAPS:
+                tries.append((-gaps, d, a))
+    tries.sort()
+    for _gaps, d, a in tries[:_WINDOW_TRIES]:
+        h = (heap, mirrored)[d]
+        try:
+            if _sweep(h, deadline, start=a, stop=a + _WINDOW - 1, cap=_WINDOW_CAP) is None:
+                return True
+        except _OutOfBudget:
+            pass
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -1120,6 +1637,27 @@ def _split_one_way(
     melds = _build(heap, got)
     check_split(pieces, melds, rules)
     return melds
+
+
+def _sweep_one_way(
+    pieces: Sequence[Piece], rules: MeldRules, mirror: bool
+) -> list[SplitMeld] | None:
+    """:func:`find_split` by the sweep alone (:func:`_sweep_steps`), one way, no quick
+    pre-check: for tests."""
+    heap = _Heap(pieces, rules, mirror=mirror)
+    if not pieces:
+        return []
+    got = _sweep(heap)
+    if got is None:
+        return None
+    melds = _build(heap, got)
+    check_split(pieces, melds, rules)
+    return melds
+
+
+def _window_says_no(pieces: Sequence[Piece], rules: MeldRules) -> bool:
+    """Whether :func:`_window_proof` proves the heap has no split: for tests."""
+    return _window_proof(_Heap(pieces, rules), _Heap(pieces, rules, mirror=True))
 
 
 def isolated_piece(pieces: Sequence[Piece], rules: MeldRules) -> Tile | Card | None:

@@ -452,10 +452,7 @@ def round_answer(req: Request) -> dict[str, Any]:
     out; the field must be present) and ``players`` [{name, hand}] (an empty hand went out)."""
     assert isinstance(req.options, CarouselOptions)
     if "knocker" not in req.raw:
-        raise RequestError(
-            "missing field 'knocker' (a player's name, or null when the stock ran out)",
-            "missing_field",
-        )
+        raise RequestError.keyed("req.no_knocker.carousel", "missing_field")
     knocker = req.string("knocker") if req.has("knocker") else None
     raw = request_players(req)
     n = len(raw)

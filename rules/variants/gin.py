@@ -96,11 +96,15 @@ from rules.request import Request, as_int
 from rules.search.deadwood import (
     Arrangement,
     Layoffs,
+    arrangement_mask,
     best_arrangement,
     best_arrangements,
     best_discard,
     best_discards,
     best_layoffs,
+    discard_of_mask,
+    encode,
+    value_mask,
 )
 from rules.verdict import Line, Verdict, line
 
@@ -125,10 +129,6 @@ def _melds_json(melds: Sequence[Sequence[Card]]) -> list[list[str]]:
 
 def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: c.sort_key()))
-
-
-def _value(cards: Sequence[Card]) -> int:
-    return sum(10 if c.rank > 10 else c.rank for c in cards)
 
 
 # -- hand ---------------------------------------------------------------------------------------
@@ -212,14 +212,18 @@ def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> Ha
         TooManyCopiesError: a card given twice.
     """
     opts = options or GinOptions()
-    GIN_DECK.check_copies(cards, "in the hand")
+    try:
+        h = encode(cards)  # the hand mask (each card's bit is cached on it: the fast path)
+    except ValueError:
+        GIN_DECK.check_copies(cards, "in the hand")  # names the card given twice
+        raise
     if len(cards) == 10:
-        arr = best_arrangement(cards)
+        arr = arrangement_mask(h)
         discard: Card | None = None
         big_gin = False
         eleven: Arrangement | None = None
     elif len(cards) == 11:
-        d = best_discard(cards)
+        d = discard_of_mask(h)
         arr, discard, big_gin = d.arrangement, d.discard, d.big_gin
         eleven = d.eleven if big_gin else None
     else:
@@ -235,7 +239,7 @@ def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> Ha
         discard=discard,
         eleven=eleven,
         knock_max=opts.knock_max,
-        hand_value=_value(cards),
+        hand_value=value_mask(h),
     )
 
 
@@ -252,7 +256,14 @@ def hand_answer(req: Request) -> dict[str, Any]:
         RulesError: bad tokens, a card twice, or not 10/11 cards (``bad_hand_size``).
     """
     cards = _cards_only(req.pieces("hand"), "hand")
-    return analyse_hand(cards, _gin_options(req)).to_json()
+    out = analyse_hand(cards, _gin_options(req)).to_json()
+    if out["gin"]:  # the line the app shows (issue 15): key and params, no English message
+        ln = line("gin.hand.gin")
+    else:
+        kind = "can_knock" if out["can_knock"] else "cannot_knock"
+        ln = line(f"gin.hand.{kind}", deadwood=out["deadwood"], max=out["knock_max"])
+    out["key"], out["params"] = ln.key, dict(ln.params)
+    return out
 
 
 # -- round --------------------------------------------------------------------------------------
@@ -766,9 +777,7 @@ def score_solo_round(
     winner_or_none: str | None
     if result in ("knock", "gin"):
         if turned is None:
-            raise RequestError(
-                "missing field 'turned' (cards turned until the joker)", "missing_field"
-            )
+            raise RequestError.keyed("req.no_turned", "missing_field")
         if not 1 <= turned <= MAX_TURNED:
             raise RequestError.keyed("gin.turned_range", "bad_field", n=turned, most=MAX_TURNED)
         if result == "gin" and dw > 0:
@@ -834,10 +843,10 @@ def _read_players(req: Request, limit: int) -> list[PlayerHand]:
     for i, entry in enumerate(raw):
         where = f"players[{i}]"
         if not isinstance(entry, Mapping):
-            raise RequestError(f"{where} must be an object with a name", "bad_field")
+            raise RequestError.keyed("req.player_not_object", "bad_field", field=where)
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise RequestError(f"{where}.name must be a non-empty string", "bad_field")
+            raise RequestError.keyed("req.player_no_name", "bad_field", field=where)
         if name in seen:
             raise RequestError.keyed("players.twice", "bad_field", player=name)
         seen.add(name)
@@ -850,14 +859,10 @@ def _read_players(req: Request, limit: int) -> list[PlayerHand]:
         gin = entry.get("gin", False)
         big = entry.get("big_gin", False)
         if not isinstance(gin, bool) or not isinstance(big, bool):
-            raise RequestError(f"{where}: gin and big_gin must be true or false", "bad_field")
+            raise RequestError.keyed("req.gin_flags_not_bool", "bad_field", field=where)
         if has_hand:
             if gin or big:
-                raise RequestError(
-                    f"{where}: gin/big_gin are for typed-in deadwood; with a hand the referee "
-                    "finds them",
-                    "bad_field",
-                )
+                raise RequestError.keyed("req.gin_flags_with_hand", "bad_field", field=where)
             hand = tuple(_cards_only(req.pieces(f"{where}.hand", entry["hand"]), where))
             out.append(PlayerHand(name, hand))
         else:
@@ -891,7 +896,7 @@ def round_answer(req: Request) -> dict[str, Any]:
     players = _read_players(req, 2)
     void = req.boolean("void", False)
     if "knocker" not in req.raw and not void:
-        raise RequestError("missing field 'knocker' (null for a void hand)", "missing_field")
+        raise RequestError.keyed("req.no_knocker.gin", "missing_field")
     knocker = None if req.raw.get("knocker") is None else req.string("knocker")
     return score_round(players, knocker, opts, void).to_json()
 
@@ -1106,7 +1111,7 @@ def game_answer(req: Request) -> dict[str, Any]:
     for i, p in enumerate(raw_players):
         name = p.get("name") if isinstance(p, Mapping) else p
         if not isinstance(name, str) or not name:
-            raise RequestError(f"players[{i}] must be a name", "bad_field")
+            raise RequestError.keyed("req.player_not_name", "bad_field", field=f"players[{i}]")
         if name in players:
             raise RequestError.keyed("players.twice", "bad_field", player=name)
         players.append(name)
@@ -1114,16 +1119,18 @@ def game_answer(req: Request) -> dict[str, Any]:
     for i, r in enumerate(req.items("rounds", limit=10_000)):
         where = f"rounds[{i}]"
         if not isinstance(r, Mapping):
-            raise RequestError(f"{where} must be an object", "bad_field")
+            raise RequestError.keyed("req.not_object", "bad_field", field=where)
         if r.get("valid") is False:
-            raise RequestError(f"{where} is not a valid round; it cannot be scored", "bad_field")
+            raise RequestError.keyed("req.round_not_valid", "bad_field", field=where)
         raw_scores = r.get("scores", {})
         if not isinstance(raw_scores, Mapping):
-            raise RequestError(f"{where}.scores must be an object", "bad_field")
+            raise RequestError.keyed("req.scores_not_object", "bad_field", field=where)
         scores: dict[str, int] = {}
         for name, v in raw_scores.items():
             if name not in players:
-                raise RequestError(f"{where}.scores: {name!r} is not a player", "bad_field")
+                raise RequestError.keyed(
+                    "req.scores_not_player.gin", "bad_field", field=where, player=name
+                )
             scores[name] = as_int(v, f"{where}.scores.{name}", -100_000, 100_000)
         void = r.get("result") == "void"
         raw_winners = r.get("winners")
@@ -1135,7 +1142,7 @@ def game_answer(req: Request) -> dict[str, Any]:
             if not isinstance(raw_winners, list) or not all(
                 isinstance(w, str) and w in players for w in raw_winners
             ):
-                raise RequestError(f"{where}.winners must list players", "bad_field")
+                raise RequestError.keyed("req.winners_not_players", "bad_field", field=where)
             winners = tuple(dict.fromkeys(raw_winners))
         rounds.append(GameRound(scores, winners))
     return score_game(players, rounds, _gin_options(req)).to_json()

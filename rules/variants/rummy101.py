@@ -23,13 +23,17 @@ loses 202 × 2 = 404 (× 4 = 808 with a joker).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations, permutations
 from typing import Any, Final, Literal, get_args
 
 from rules.errors import RequestError, TooManyCopiesError
+from rules.melds import read_meld
+from rules.notation import parse_pieces
 from rules.options import Rummy101Options
-from rules.pieces import JOKER, TILE_SET, Piece
+from rules.pieces import JOKER, TILE_SET, Piece, Tile, make_piece, sort_pieces
 from rules.request import Request, as_int
 from rules.scoring import (
     GameResult,
@@ -52,6 +56,8 @@ from rules.scoring import (
     tiles_text,
     top_names,
 )
+from rules.table import TurnVerdict
+from rules.variant import meld_rules
 from rules.verdict import Line, line, rule_ref
 
 RULE: Final = "RULES.md §3"
@@ -534,7 +540,9 @@ def score_round(
     """
     del options
     if finish not in FINISHES:
-        raise RequestError(f"finish {finish!r} is not one of: {', '.join(FINISHES)}", "bad_field")
+        raise RequestError.keyed(
+            "req.finish_not_choice", "bad_field", finish=finish, choices=", ".join(FINISHES)
+        )
     problem = _check_round(finish, players)
     if problem is not None:
         return problem
@@ -670,7 +678,7 @@ def score_game(
 def _one_piece(req: Request, name: str) -> Piece:
     got = req.pieces(name, check_copies=False)
     if len(got) != 1:
-        raise RequestError(f"field {name!r} must be one tile", "bad_field")
+        raise RequestError.keyed("req.one_tile", "bad_field", field=name)
     return got[0]
 
 
@@ -679,20 +687,24 @@ def _previous(req: Request) -> list[PreviousOpening]:
     for i, o in enumerate(req.items("previous_openings", default=[], limit=8)):
         where = f"previous_openings[{i}]"
         if not isinstance(o, Mapping):
-            raise RequestError(f"{where} must be an object", "bad_field")
+            raise RequestError.keyed("req.not_object", "bad_field", field=where)
         by = obj_str(o, "by", where)
         if by == "melds":
             v = obj_int(o, "value", where)
             if v is None:
-                raise RequestError(f"missing field {where}.value", "missing_field")
+                raise RequestError.keyed(
+                    "req.missing_in", "missing_field", field=where, sub="value"
+                )
             out.append(PreviousOpening("melds", value=as_int(v, f"{where}.value", 0, 10_000)))
         elif by == "pairs":
             n = obj_int(o, "pairs", where)
             if n is None:
-                raise RequestError(f"missing field {where}.pairs", "missing_field")
+                raise RequestError.keyed(
+                    "req.missing_in", "missing_field", field=where, sub="pairs"
+                )
             out.append(PreviousOpening("pairs", pairs=as_int(n, f"{where}.pairs", 0, 53)))
         else:
-            raise RequestError(f"{where}.by must be 'melds' or 'pairs'", "bad_field")
+            raise RequestError.keyed("req.by_not_choice", "bad_field", field=where)
     return out
 
 
@@ -727,16 +739,14 @@ def _player(req: Request, i: int, p: Mapping[str, Any], finish: Finish) -> Rummy
     where = f"players[{i}]"
     winner = obj_bool(p, "winner", where, False)
     if p.get("opened") is None and not winner and finish not in ("one_turn", "one_turn_joker"):
-        raise RequestError(f"missing field {where}.opened (none, melds or pairs)", "missing_field")
+        raise RequestError.keyed("req.no_opened", "missing_field", field=where)
     opened = obj_str(p, "opened", where, "none")
     if opened not in OPENED:
-        raise RequestError(
-            f"{where}.opened {opened!r} is not one of: none, melds, pairs", "bad_field"
-        )
+        raise RequestError.keyed("req.opened_not_choice", "bad_field", field=where, value=opened)
     hand: tuple[Piece, ...] | None = None
     if p.get("hand") is not None:
         if p.get("hand_value") is not None:
-            raise RequestError(f"{where}: give hand or hand_value, not both", "bad_field")
+            raise RequestError.keyed("req.hand_or_value", "bad_field", field=where)
         hand = tuple(req.pieces(f"{where}.hand", p["hand"]))
     hand_value = obj_int(p, "hand_value", where)
     jokers = obj_int(p, "jokers", where) or 0
@@ -758,3 +768,598 @@ def game_answer(req: Request) -> dict[str, Any]:
     names, rounds = request_game(req)
     planned = req.integer("rounds_planned", lo=1, hi=1000) if req.has("rounds_planned") else None
     return score_game(names, [r[0] for r in rounds], planned).to_json()
+
+
+# ---------------------------------------------------------------------------------------------
+# One turn (RULES.md §3 "Taking the discard", "After opening", joker retrieval)
+# ---------------------------------------------------------------------------------------------
+
+TURN_RULE: Final = "RULES.md §3"
+_MATCHINGS_MOST: Final = 64
+"""Most before → after meld matchings tried (identical melds make several)."""
+
+
+@dataclass(frozen=True)
+class _Change:
+    """What happened to one table meld: ``table_before[b]`` lies now as ``table_after[a]``."""
+
+    b: int
+    a: int
+    retrieved: int  # jokers taken back, each replaced by its exact tile
+    replaced: tuple[Piece, ...]  # the tiles that replaced them
+    laid_off: tuple[Piece, ...]  # pieces added beyond those replacements
+
+
+def _identities(pieces: Sequence[Piece], joker_texts: Sequence[str]) -> list[frozenset[Piece]]:
+    """What each joker of a meld stands for: one tile (``R11``), or for an open group joker
+    (``?7``) any 7 of a colour the group lacks."""
+    out: list[frozenset[Piece]] = []
+    reals = [p for p in pieces if isinstance(p, Tile)]
+    for text in joker_texts:
+        if text.startswith("?"):
+            n = int(text[1:])
+            have = {p.family_index for p in reals if p.number == n}
+            out.append(frozenset(make_piece("tiles", n, f) for f in range(4) if f not in have))
+        else:
+            out.append(frozenset(parse_pieces(text, "tiles")))
+    return out
+
+
+def _retrieval(
+    before: Sequence[Piece], added: Counter[Piece], removed: int
+) -> tuple[Piece, ...] | None:
+    """The tiles (from ``added``) that replaced ``removed`` jokers of ``before``, each exactly
+    the tile its joker stood for in some valid reading of ``before``; ``None`` when no choice
+    works."""
+    reading = read_meld(before, meld_rules("rummy101"))
+    for r in (reading, *reading.alternatives):
+        idents = _identities(before, r.jokers)
+        for chosen in combinations(range(len(idents)), removed):
+            for order in permutations(chosen):
+                pool = Counter(added)
+                used: list[Piece] = []
+                for k in order:
+                    hit = next((t for t in sort_pieces(idents[k]) if pool[t] > 0), None)
+                    if hit is None:
+                        break
+                    pool[hit] -= 1
+                    used.append(hit)
+                else:
+                    return tuple(used)
+    return None
+
+
+def _jokers_kept(before: Sequence[Piece], after: Sequence[Piece]) -> bool:
+    """Every joker of ``before`` that no real tile of ``after`` replaced still stands, in
+    ``after``, for a tile it stood for before (a joker is never moved to another place: it
+    leaves its place only when that tile takes it). True when ``after`` is no valid meld (that
+    is judged as ``invalid_meld``)."""
+    rules = meld_rules("rummy101")
+    rb, ra = read_meld(before, rules), read_meld(after, rules)
+    if not ra.valid:
+        return True
+    reals_a = {p for p in after if p is not JOKER}
+    for r in (rb, *rb.alternatives):
+        kept = [i for i in _identities(before, r.jokers) if not i & reals_a]
+        if not kept:
+            return True
+        for s in (ra, *ra.alternatives):
+            now = _identities(after, s.jokers)
+            for perm in permutations(range(len(now)), len(kept)):
+                if all(kept[k] & now[perm[k]] for k in range(len(kept))):
+                    return True
+    return False
+
+
+def _stood_line(before: Sequence[Piece]) -> str | Line:
+    """What the jokers of ``before`` stand for, as a line param: ``R11``, or ``pieces.or``
+    ("K7 or Y7")."""
+    names = _joker_stood_for(before).split(", ")
+    if len(names) < 2:
+        return names[0]
+    return Line("pieces.or", {"first": ", ".join(names[:-1]), "last": names[-1]})
+
+
+def _joker_stood_for(before: Sequence[Piece]) -> str:
+    reading = read_meld(before, meld_rules("rummy101"))
+    names: list[str] = []
+    for ident in _identities(before, reading.jokers):
+        for t in sort_pieces(ident):
+            if str(t) not in names:
+                names.append(str(t))
+    return ", ".join(names) if names else "?"
+
+
+def _matchings(
+    before: Sequence[Sequence[Piece]], after: Sequence[Sequence[Piece]]
+) -> tuple[list[tuple[int, ...]], int | None]:
+    """Ways to place every before-meld in a distinct after-meld that holds all its real tiles
+    (a meld is only added to, never split or rearranged). Returns the matchings (``m[b]`` = the
+    after index; the same index first) and, when there is none, the first before-meld that
+    cannot be placed."""
+    reals_a = [Counter(p for p in m if p is not JOKER) for m in after]
+    cands: list[list[int]] = []
+    for m in before:
+        rb = Counter(p for p in m if p is not JOKER)
+        cands.append([j for j, ra in enumerate(reals_a) if all(ra[p] >= k for p, k in rb.items())])
+    for i, c in enumerate(cands):
+        if i in c:  # the meld where it was given first
+            c.remove(i)
+            c.insert(0, i)
+    out: list[tuple[int, ...]] = []
+    deepest = [0]
+
+    def dfs(i: int, taken: tuple[int, ...]) -> None:
+        if len(out) >= _MATCHINGS_MOST:
+            return
+        deepest[0] = max(deepest[0], i)
+        if i == len(before):
+            out.append(taken)
+            return
+        for j in cands[i]:
+            if j not in taken:
+                dfs(i + 1, (*taken, j))
+
+    dfs(0, ())
+    return out, (None if out else deepest[0])
+
+
+def judge_turn_101(
+    rack: Sequence[Piece],
+    table_before: Sequence[Sequence[Piece]],
+    table_after: Sequence[Sequence[Piece]],
+    *,
+    opened: Opened,
+    options: Rummy101Options | None = None,
+    taken_discard: Piece | None = None,
+    pairs_opened: bool | None = None,
+    needed: int | None = None,
+    pairs_needed: int | None = None,
+    previous: Iterable[PreviousOpening] = (),
+) -> TurnVerdict:
+    """Judge one Rummy 101 turn: what a player laid between the draw and the discard
+    (RULES.md §3; seed ``000_…``).
+
+    Table melds are only added to: each meld of ``table_before`` must lie whole in its own meld
+    of ``table_after`` (extended by lay-offs, or with a joker replaced); the after-melds left
+    over are new melds. Checks, in order (the first that fails is the ``reason``):
+
+    1. ``tile_taken_from_table`` (a real tile fewer on the table), ``table_rearranged`` (a meld
+       split, merged or rearranged);
+    2. joker retrieval: ``joker_wrong_tile`` unless every joker taken back is replaced, in its
+       meld, by exactly the tile it stood for (a group joker: a tile of a missing colour), and
+       every joker left in a meld still stands for what it stood for (never moved);
+    3. ``lay_off_onto_pair`` (a pair gets nothing but the tile replacing its joker);
+    4. ``invalid_meld`` (an after-meld, naming ``table_after[j]``);
+    5. ``tile_not_on_rack`` (the rack, the taken discard and the jokers taken back this turn
+       supply every piece laid), ``no_tile_to_discard`` (one tile must stay to discard);
+    6. opening: not opened before — no new melds: ``joker_before_opening``,
+       ``lay_off_before_opening``, ``discard_not_used``; new melds: :func:`check_opening`
+       (its reasons), and a joker taken back this turn may not be part of the opening
+       (``joker_before_opening``); lay-offs and retrievals after the opening in the same turn
+       are allowed and do not count;
+    7. ``pairs_opener_run`` (a pairs opener laying a run or group);
+       ``pairs_not_allowed`` (a melds opener laying pairs while nobody opened with pairs);
+    8. ``discard_not_used`` (already opened: the taken discard must be laid this turn, in a
+       meld, a lay-off or as a joker's replacement).
+
+    Identical melds (two copies) can be matched to the table after in more than one way; the
+    reading most favourable to the player is judged (the verdict of the first reading when
+    none is legal).
+
+    Args:
+        rack: the player's tiles after the draw (the taken discard included; added when
+            absent).
+        table_before: the melds on the table before the turn (all players'), each as it lies.
+        table_after: the melds after the turn.
+        opened: the player's opening before this turn: ``"none"``, ``"melds"`` or ``"pairs"``.
+        options: Rummy 101 options (thresholds).
+        taken_discard: the previous player's discard taken this turn, if any.
+        pairs_opened: another player has opened with pairs (a melds opener may then lay pairs);
+            default: a pair lies in ``table_before``.
+        needed, pairs_needed, previous: as :func:`check_opening` (the opening this turn).
+
+    Returns:
+        A :class:`rules.table.TurnVerdict`: ``played``, ``initial_meld`` (the points of an
+        opening by melds made this turn) and params ``opening`` (``"melds"``/``"pairs"``/
+        ``None``: opened this turn), ``jokers_retrieved``, ``lay_offs`` (``[{"meld": b,
+        "tiles": […]}]``), ``new_melds`` (indexes of ``table_after``).
+
+    Raises:
+        RequestError: a meld of ``table_before`` is not valid (``bad_field``).
+    """
+    opts = options or Rummy101Options()
+    rules = meld_rules("rummy101")
+    held = list(rack)
+    if taken_discard is not None and taken_discard not in held:
+        held.append(taken_discard)
+    for i, m in enumerate(table_before):
+        r = read_meld(m, rules)
+        if not r.valid:
+            name = f"table_before[{i}]"
+            meld = Line("turn.meld", {"field": name, "tiles": tiles_text(m)})
+            ln = Line("turn.before_invalid", {"meld": meld, "why": r.line}) if r.line else None
+            raise RequestError(
+                f"{name} ({tiles_text(m)}) is not a valid meld, so it cannot have been on the "
+                f"table: {r.message}",
+                "bad_field",
+                ln,
+            )
+    if pairs_opened is None:
+        pairs_opened = any(read_meld(m, rules).kind == "pair" for m in table_before)
+
+    def bad(
+        reason: str, ln: Line, section: str, played: Sequence[Piece] = (), **params: Any
+    ) -> TurnVerdict:
+        ref = rule_ref(TURN_RULE, "rummy101", section)
+        return TurnVerdict(
+            False,
+            tuple(sort_pieces(played)),
+            None,
+            reason,
+            f"{ln.english()} ({TURN_RULE})",
+            TURN_RULE,
+            params,
+            None,
+            ln,
+            ref,
+        )
+
+    cb = Counter(p for m in table_before for p in m if p is not JOKER)
+    ca = Counter(p for m in table_after for p in m if p is not JOKER)
+    taken = sort_pieces(p for p in cb if ca[p] < cb[p])
+    if taken:
+        first = taken[0]
+        return bad(
+            "tile_taken_from_table",
+            Line(
+                "turn.left_table.tiles",
+                {"tile": str(first), "n_before": cb[first], "n_after": ca[first]},
+            ),
+            "after_opening",
+            tile=str(first),
+            tiles=[str(p) for p in taken for _ in range(cb[p] - ca[p])],
+        )
+    matchings, lost = _matchings(table_before, table_after)
+    if not matchings:
+        assert lost is not None
+        m = table_before[lost]
+        meld = Line("turn.meld", {"field": f"table_before[{lost}]", "tiles": tiles_text(m)})
+        return bad(
+            "table_rearranged",
+            Line("r101.turn.rearranged", {"meld": meld}),
+            "after_opening",
+            meld=lost,
+            tiles=[str(p) for p in m],
+        )
+    first_verdict: TurnVerdict | None = None
+    for matching in matchings:
+        v = _judge_matching(
+            held,
+            table_before,
+            table_after,
+            matching,
+            bad,
+            opened=opened,
+            opts=opts,
+            taken_discard=taken_discard,
+            pairs_opened=pairs_opened,
+            needed=needed,
+            pairs_needed=pairs_needed,
+            previous=tuple(previous),
+        )
+        if v.valid:
+            return v
+        if first_verdict is None:
+            first_verdict = v
+    assert first_verdict is not None
+    return first_verdict
+
+
+def _judge_matching(
+    held: Sequence[Piece],
+    table_before: Sequence[Sequence[Piece]],
+    table_after: Sequence[Sequence[Piece]],
+    matching: tuple[int, ...],
+    bad: Callable[..., TurnVerdict],
+    *,
+    opened: Opened,
+    opts: Rummy101Options,
+    taken_discard: Piece | None,
+    pairs_opened: bool,
+    needed: int | None,
+    pairs_needed: int | None,
+    previous: tuple[PreviousOpening, ...],
+) -> TurnVerdict:
+    rules = meld_rules("rummy101")
+
+    def ref_b(b: int) -> Line:
+        return Line(
+            "turn.meld", {"field": f"table_before[{b}]", "tiles": tiles_text(table_before[b])}
+        )
+
+    def ref_a(a: int) -> Line:
+        return Line(
+            "turn.meld", {"field": f"table_after[{a}]", "tiles": tiles_text(table_after[a])}
+        )
+
+    # 2. jokers taken back, and lay-offs
+    changes: list[_Change] = []
+    for b, a in enumerate(matching):
+        mb, ma = table_before[b], table_after[a]
+        if JOKER in mb and not _jokers_kept(mb, ma):
+            return bad(
+                "joker_wrong_tile",
+                Line(
+                    "r101.turn.joker_wrong_tile",
+                    {"before": ref_b(b), "tile": _stood_line(mb), "after": ref_a(a)},
+                ),
+                "jokers",
+                meld=b,
+                after=a,
+                tile=_joker_stood_for(mb),
+            )
+        if Counter(mb) == Counter(ma):
+            continue
+        added: Counter[Piece] = Counter(p for p in ma if p is not JOKER)
+        added.subtract(p for p in mb if p is not JOKER)
+        added = +added
+        dj = sum(1 for p in ma if p is JOKER) - sum(1 for p in mb if p is JOKER)
+        removed = max(0, -dj)
+        used: tuple[Piece, ...] = ()
+        if removed:
+            got = _retrieval(mb, added, removed)
+            if got is None:
+                return bad(
+                    "joker_wrong_tile",
+                    Line(
+                        "r101.turn.joker_wrong_tile",
+                        {"before": ref_b(b), "tile": _stood_line(mb), "after": ref_a(a)},
+                    ),
+                    "jokers",
+                    meld=b,
+                    after=a,
+                    tile=_joker_stood_for(mb),
+                )
+            used = got
+            added.subtract(used)
+            added = +added
+        laid = (*sort_pieces(added.elements()), *[JOKER] * max(0, dj))
+        changes.append(_Change(b, a, removed, used, laid))
+    # 3. nothing is laid off onto a pair
+    for c in changes:
+        if c.laid_off and read_meld(table_before[c.b], rules).kind == "pair":
+            return bad(
+                "lay_off_onto_pair",
+                Line("r101.turn.lay_off_onto_pair", {"before": ref_b(c.b)}),
+                "after_opening",
+                meld=c.b,
+                tiles=[str(p) for p in c.laid_off],
+            )
+    # 4. every meld after is valid
+    readings = [read_meld(m, rules) for m in table_after]
+    for j, r in enumerate(readings):
+        if not r.valid:
+            assert r.line is not None
+            return bad(
+                "invalid_meld",
+                Line("turn.invalid_meld", {"meld": ref_a(j), "why": r.line}),
+                "melds",
+                meld=j,
+                tiles=[str(p) for p in table_after[j]],
+                meld_reason=r.reason,
+            )
+    # 5. the pieces laid came from the rack
+    matched = set(matching)
+    new = [j for j in range(len(table_after)) if j not in matched]
+    played_list: list[Piece] = [p for j in new for p in table_after[j]]
+    for c in changes:
+        played_list.extend(c.laid_off)
+        played_list.extend(c.replaced)
+    played = tuple(sort_pieces(played_list))
+    retrieved = sum(c.retrieved for c in changes)
+    supply = Counter(held)
+    supply[JOKER] += retrieved
+    need = Counter(played)
+    missing = sort_pieces(p for p in need if need[p] > supply[p])
+    if missing:
+        first = missing[0]
+        return bad(
+            "tile_not_on_rack",
+            Line(
+                "turn.not_on_rack.tiles",
+                {"tile": str(first), "played": need[first], "held": supply[first]},
+            ),
+            "turn",
+            played,
+            tile=str(first),
+            tiles=[str(p) for p in missing for _ in range(need[p] - supply[p])],
+        )
+    if len(played) >= sum(supply.values()):
+        return bad(
+            "no_tile_to_discard",
+            Line("opening.no_tile_to_discard", {}),
+            "finishing",
+            played,
+        )
+    lay_offs = [{"meld": c.b, "tiles": [str(p) for p in c.laid_off]} for c in changes if c.laid_off]
+    params: dict[str, Any] = {
+        "jokers_retrieved": retrieved,
+        "lay_offs": lay_offs,
+        "new_melds": new,
+    }
+    # 6. the opening
+    state: Opened = opened
+    opening: OpeningVerdict | None = None
+    discard_text = None if taken_discard is None else str(taken_discard)
+    if opened == "none":
+        if not new:
+            if retrieved:
+                c = next(c for c in changes if c.retrieved)
+                return bad(
+                    "joker_before_opening",
+                    Line("r101.turn.joker_before_opening", {"before": ref_b(c.b)}),
+                    "jokers",
+                    played,
+                    meld=c.b,
+                )
+            if lay_offs:
+                c = next(c for c in changes if c.laid_off)
+                return bad(
+                    "lay_off_before_opening",
+                    Line("r101.turn.lay_off_before_opening", {"before": ref_b(c.b)}),
+                    "after_opening",
+                    played,
+                    meld=c.b,
+                )
+            if taken_discard is not None:
+                return bad(
+                    "discard_not_used",
+                    Line("opening.discard_not_used", {"tile": discard_text}),
+                    "discard",
+                    played,
+                    taken_discard=discard_text,
+                )
+        else:
+            opening = check_opening(
+                [table_after[j] for j in new],
+                opts,
+                needed=needed,
+                pairs_needed=pairs_needed,
+                taken_discard=taken_discard,
+                previous=previous,
+            )
+            if not opening.valid:
+                assert opening.line is not None
+                return TurnVerdict(
+                    False,
+                    played,
+                    None,
+                    opening.reason,
+                    opening.message,
+                    opening.rule,
+                    {
+                        **params,
+                        **opening.params,
+                        "value": opening.value,
+                        "pairs": opening.pairs,
+                        "needed": opening.needed,
+                        "pairs_needed": opening.pairs_needed,
+                    },
+                    None,
+                    opening.line,
+                    opening.ref,
+                )
+            rack_jokers = Counter(held)[JOKER]
+            if sum(1 for j in new for p in table_after[j] if p is JOKER) > rack_jokers:
+                return bad(
+                    "joker_before_opening",
+                    Line("r101.turn.retrieved_joker_in_opening", {}),
+                    "jokers",
+                    played,
+                )
+            assert opening.by is not None
+            state = opening.by
+    # 7. what each kind of opener may lay
+    if opening is None:
+        for j in new:
+            kind = readings[j].kind
+            if state == "pairs" and kind != "pair":
+                return bad(
+                    "pairs_opener_run",
+                    Line("r101.turn.pairs_opener_run", {"after": ref_a(j)}),
+                    "after_opening",
+                    played,
+                    meld=j,
+                )
+            if state == "melds" and kind == "pair" and not pairs_opened:
+                return bad(
+                    "pairs_not_allowed",
+                    Line("r101.turn.pairs_not_allowed", {"after": ref_a(j)}),
+                    "after_opening",
+                    played,
+                    meld=j,
+                )
+    # 8. the taken discard is used at once
+    if opening is None and taken_discard is not None and taken_discard not in played:
+        return bad(
+            "discard_not_used",
+            Line("r101.turn.discard_not_used", {"tile": discard_text}),
+            "discard",
+            played,
+            taken_discard=discard_text,
+        )
+    if opening is not None:
+        params["opening"] = opening.by
+        if opening.by == "pairs":
+            ok = Line("r101.turn.valid_pairs", {"n": len(played), "pairs": opening.pairs})
+        else:
+            ok = Line("turn.valid_initial", {"n": len(played), "value": opening.value})
+        section = "pairs" if opening.by == "pairs" else "opening"
+    else:
+        params["opening"] = None
+        if played:
+            ok = Line("turn.valid.tiles", {"n": len(played)})
+        else:
+            ok = Line("r101.turn.nothing_laid", {})
+        section = "after_opening" if played else "turn"
+    initial = opening.value if opening is not None and opening.by == "melds" else None
+    return TurnVerdict(
+        True,
+        played,
+        initial,
+        None,
+        f"{ok.english()} ({TURN_RULE})",
+        TURN_RULE,
+        params,
+        None,
+        ok,
+        rule_ref(TURN_RULE, "rummy101", section),
+    )
+
+
+def turn_answer(req: Request) -> dict[str, Any]:
+    """Judge ``turn`` for rummy101 (JUDGE.md; :func:`judge_turn_101`).
+
+    Request fields: ``rack`` (the player's tiles after the draw; the taken discard included or
+    not), ``table_before`` and ``table_after`` (lists of melds, every player's; no heap form),
+    ``opened`` (required: ``"none"``, ``"melds"`` or ``"pairs"`` — the player's opening before
+    this turn), ``taken_discard`` (one tile, when the previous player's discard was taken),
+    ``pairs_opened`` (true/false: another player has opened with pairs; default: a pair lies in
+    ``table_before``), and for an opening this turn ``needed``, ``pairs_needed``,
+    ``previous_openings`` as in ``opening``.
+
+    Copy limits are checked on the rack, the taken discard and the table before together, and
+    on the table after.
+    """
+    assert isinstance(req.options, Rummy101Options)
+    opened = req.string("opened", choices=OPENED)
+    assert opened in OPENED
+    rack = req.pieces("rack")
+    before = req.melds("table_before")
+    if not isinstance(req.raw.get("table_after"), list):
+        raise RequestError.keyed("field.not_melds", "bad_field", name="table_after")
+    after = req.melds("table_after")
+    taken = _one_piece(req, "taken_discard") if req.has("taken_discard") else None
+    pset = req.piece_set()
+    own = list(rack)
+    if taken is not None and taken not in own:
+        own.append(taken)
+    pset.check_copies([*own, *(p for m in before for p in m)], "in the rack and table_before")
+    pset.check_copies([p for m in after for p in m], "in table_after")
+    pairs_opened = req.boolean("pairs_opened") if req.has("pairs_opened") else None
+    needed = req.integer("needed", lo=0, hi=10_000) if req.has("needed") else None
+    pairs_needed = req.integer("pairs_needed", lo=0, hi=53) if req.has("pairs_needed") else None
+    verdict = judge_turn_101(
+        rack,
+        before,
+        after,
+        opened=opened,
+        options=req.options,
+        taken_discard=taken,
+        pairs_opened=pairs_opened,
+        needed=needed,
+        pairs_needed=pairs_needed,
+        previous=_previous(req),
+    )
+    return verdict.to_json()

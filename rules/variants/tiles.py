@@ -281,15 +281,17 @@ def _check_round(
     check_names(names)
     for d in penalties:
         if d.name not in names:
-            raise RequestError(f"penalty names {d.name!r}, not a player", "bad_field")
+            raise RequestError.keyed("req.penalty_not_player", "bad_field", player=d.name)
         if not 0 <= d.tiles <= PENALTY_TILES:
             raise RequestError.keyed(
                 "tiles.penalty_tiles", "bad_field", most=PENALTY_TILES, player=d.name, n=d.tiles
             )
         if d.reason not in PENALTY_REASONS:
-            raise RequestError(
-                f"penalty reason {d.reason!r} is not one of: {', '.join(PENALTY_REASONS)}",
+            raise RequestError.keyed(
+                "req.penalty_reason",
                 "bad_field",
+                value=d.reason,
+                choices=", ".join(PENALTY_REASONS),
             )
     winners = [p for p in players if p.winner]
     if len(winners) > 1:
@@ -589,7 +591,7 @@ def opening_answer(req: Request) -> dict[str, Any]:
     assert isinstance(req.options, TileRummyOptions)
     for name in ("taken_discard", "pairs_needed", "previous_openings"):
         if req.has(name):
-            raise RequestError(f"field {name!r} applies to rummy101 only", "bad_field")
+            raise RequestError.keyed("req.rummy101_only", "bad_field", field=name)
     melds = req.melds("melds")
     needed = req.integer("needed", lo=0, hi=10_000) if req.has("needed") else None
     rack: list[Piece] | None = None
@@ -607,14 +609,17 @@ def _penalties(req: Request) -> list[PenaltyDraw]:
     for i, d in enumerate(req.items("penalties", default=[], limit=500)):
         where = f"penalties[{i}]"
         if not isinstance(d, Mapping):
-            raise RequestError(f"{where} must be an object", "bad_field")
+            raise RequestError.keyed("req.not_object", "bad_field", field=where)
         name = obj_str(d, "name", where)
         tiles = obj_int(d, "tiles", where)
         reason = obj_str(d, "reason", where, "invalid_turn")
         if reason not in PENALTY_REASONS:
-            raise RequestError(
-                f"{where}.reason {reason!r} is not one of: {', '.join(PENALTY_REASONS)}",
+            raise RequestError.keyed(
+                "req.penalty_reason_at",
                 "bad_field",
+                field=where,
+                value=reason,
+                choices=", ".join(PENALTY_REASONS),
             )
         out.append(PenaltyDraw(name, PENALTY_TILES if tiles is None else tiles, reason))
     return out
@@ -631,7 +636,7 @@ def round_answer(req: Request) -> dict[str, Any]:
         hand: tuple[Piece, ...] | None = None
         if p.get("hand") is not None:
             if p.get("hand_value") is not None:
-                raise RequestError(f"{where}: give hand or hand_value, not both", "bad_field")
+                raise RequestError.keyed("req.hand_or_value", "bad_field", field=where)
             hand = tuple(req.pieces(f"{where}.hand", p["hand"]))
         players.append(
             TilePlayer(
