@@ -223,6 +223,17 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations().ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` in ``context`` (``"tiles"`` or ``"cards"``): one English string
+    that needs two translations, e.g. ``pgettext("cards", "Stock ran out")``."""
+    return translations().pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` in ``context`` (see :func:`pgettext`)."""
+    return translations().npgettext(context, singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it now (translate it later
     with :func:`_`); for tables of labels built at import time."""

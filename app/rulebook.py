@@ -36,6 +36,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from app.i18n import N_
+from rules.options import JOKER_RULES
+
 CONTENT_DIR: Final = Path(__file__).parent / "rulebook"
 LANGS: Final[tuple[str, ...]] = ("en", "pl", "sk")
 """Languages of the rule book, in the order offered; English is the fallback."""
@@ -194,6 +197,14 @@ REASON_SECTIONS: Final[dict[str, str | dict[str, str]]] = {
     "tile_taken_from_table": {"carousel": "melding", "*": "turn"},
     "nothing_played": {"carousel": "melding", "*": "turn"},
     "joker_rule": "jokers",
+    # a Rummy 101 turn
+    "table_rearranged": "after_opening",
+    "joker_wrong_tile": "jokers",
+    "lay_off_onto_pair": "after_opening",
+    "joker_before_opening": "jokers",
+    "lay_off_before_opening": "after_opening",
+    "pairs_opener_run": "after_opening",
+    "pairs_not_allowed": "after_opening",
     # rounds
     "two_winners": {"rummy101": "finishing", "*": "scoring"},
     "winner_in_stock_out": "finishing",
@@ -794,14 +805,47 @@ def status_text(m: Marked, lang: str) -> str:
     s = strings(lang)
     if m.status == "plain":
         return ""
-    shown = ", ".join(f"{n} = {value_text(v, lang)}" for n, v in m.values if n in m.block.shows)
+    shown = ", ".join(option_words(n, v, lang) for n, v in m.values if n in m.block.shows)
     if m.status == "in_force":
         return f"{s['in_force']} ({s['this_game']}: {shown})" if m.block.shows else s["in_force"]
     if m.why == "house_rule_off":
         return f"{s['not_in_force']} ({s['house_rule_off']})"
     names = {c.name for c in m.failed}
-    now = ", ".join(f"{n} = {value_text(v, lang)}" for n, v in m.values if n in names)
+    now = ", ".join(option_words(n, v, lang) for n, v in m.values if n in names)
     return f"{s['not_in_force']} ({s['this_game']}: {now})"
+
+
+JOKER_LEVEL_WORDS: Final[dict[str, str]] = {
+    "free": N_("jokers move like any tile"),
+    "match": N_("a joker is replaced only by the tile it stands for"),
+    "match_from_rack": N_("a joker is replaced only by that tile, from the rack"),
+    "no_split_with_joker": N_("no tile taken from a meld holding a joker"),
+    "freed_joker_new_meld": N_("a freed joker only into a new meld"),
+}
+"""What each Tile Rummy joker level allows, in a few words (translated where shown)."""
+
+
+def option_words(name: str, value: Any, lang: str) -> str:
+    """An option in force as a player reads it, in ``lang``: "Initial meld (points): 30",
+    "joker level 4: a freed joker only into a new meld" (never the option id)."""
+    from app import i18n
+    from app.ui import labels
+
+    with i18n.use_language(lang):
+        level: int | None = None
+        if name == "joker_level" and isinstance(value, int):
+            level = value
+        elif name == "joker_rule" and value in JOKER_RULES:
+            level = JOKER_RULES.index(value)
+        if level is not None and 0 <= level < len(JOKER_RULES):
+            words = i18n._(JOKER_LEVEL_WORDS[JOKER_RULES[level]])
+            return i18n._("joker level {n}: {rule}").format(n=level, rule=words)
+        label = labels.option_label(name)[0]
+        if isinstance(value, str) and value in labels.CHOICE_NAMES:
+            shown = labels.choice_name(value)
+        else:
+            shown = value_text(value, lang)
+        return i18n._("{option}: {value}").format(option=label, value=shown)
 
 
 def value_text(value: Any, lang: str) -> str:
@@ -920,7 +964,12 @@ def link_for(
             section = "solo"
     if section is None and check and check in CHECK_SECTIONS:
         section = _pick(CHECK_SECTIONS[check], variant)
-    if section is None:
+    structured = params.get("rule_ref")  # the engine's rule as data (issue 15)
+    if section is None and isinstance(structured, Mapping):
+        named = structured.get("section")
+        if isinstance(named, str) and named in ids:
+            section = named
+    if section is None:  # an answer stored before issue 15: the legacy "RULES.md §N" text
         for p in ref.paragraphs:
             chapter = _CHAPTER.get(p)
             if chapter is not None and variant not in chapter:

@@ -318,7 +318,7 @@ def test_an_invalid_meld_shows_reason_message_and_rule(
     assert "Not valid" in shown
     assert f"Reason: {headline}" in shown
     assert "RULES.md" not in shown  # the rule is the rule book's section, not a developer §
-    assert "Rule: Melds" in shown
+    assert "› Melds" in shown and "Rules: " in shown  # "Rules: Tile Rummy › Melds"
     assert screen.rule_link is not None
     assert screen.rule_link.route == f"/rules/{variant}/melds"
     assert screen.rule_box.controls  # the rule's text, under the keys
@@ -659,7 +659,7 @@ def test_carousel_hand_value(app: App) -> None:
 def test_routes(app: App, store: Store) -> None:
     app.go("/check")
     assert isinstance(app.screen, CheckHome)
-    assert set(app.screen.buttons) == {"meld", "opening"}  # Rummy 101
+    assert set(app.screen.buttons) == {"meld", "opening", "turn"}  # Rummy 101
     app.screen.chips.pick("carousel")  # type: ignore[union-attr]
     assert set(app.screen.buttons) == {"meld", "turn", "hand"}
     for kind, cls in (

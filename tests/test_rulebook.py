@@ -244,8 +244,14 @@ def test_tile_rummy_default_jokers() -> None:
         "level3": "not_in_force",
         "level4": "not_in_force",
     }
-    assert s["level0"][1] == "Not in force (now: joker_rule = match_from_rack)"
-    assert s["level3"][1] == "Not in force (now: joker_level = 2)"
+    assert (
+        s["level0"][1]
+        == "Not in force (now: joker level 2: a joker is replaced only by that tile, from the rack)"
+    )
+    assert (
+        s["level3"][1]
+        == "Not in force (now: joker level 2: a joker is replaced only by that tile, from the rack)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -275,7 +281,7 @@ def test_house_rule_on_and_off() -> None:
     assert s["manipulate_on_initial_turn=true"][0] == "in_force"
     assert s["manipulate_on_initial_turn=false"] == (
         "not_in_force",
-        "Not in force (now: manipulate_on_initial_turn = on)",
+        "Not in force (now: Rearrange in the initial-meld turn: on)",
     )
     pl = statuses("tile_rummy", "opening", lang="pl")
     assert pl["manipulate_on_initial_turn=true"] == (
@@ -291,7 +297,7 @@ def test_timer_and_winner_collects() -> None:
     assert tr["turn_time!=none"] == ("not_in_force", "Not in force (house rule off)")
     tr = statuses("tile_rummy", "faults", {"turn_time": 60})
     assert tr["turn_time!=none"][0] == "in_force"
-    assert tr["turn_time=none"] == ("not_in_force", "Not in force (now: turn_time = 60)")
+    assert tr["turn_time=none"] == ("not_in_force", "Not in force (now: Turn timer (seconds): 60)")
     my = statuses("my_rummy", "faults")
     assert my["turn_time!=none"][0] == "in_force"
     sc = statuses("tile_rummy", "scoring")
@@ -309,8 +315,8 @@ def test_shown_values() -> None:
     assert sec is not None
     first = rb.mark(sec.blocks[0], opts)
     assert first.status == "in_force"
-    assert rb.status_text(first, "en") == "In force (now: initial_meld = 50)"
-    assert rb.status_text(first, "pl") == "Obowiązuje (teraz: initial_meld = 50)"
+    assert rb.status_text(first, "en") == "In force (now: Initial meld (points): 50)"
+    assert rb.status_text(first, "pl") == "Obowiązuje (teraz: Pierwsze wyłożenie (punkty): 50)"
 
 
 def test_gin_presets() -> None:
@@ -318,7 +324,10 @@ def test_gin_presets() -> None:
     big gin 31, shutout doubles (RULES.md §5 table)."""
     seed = statuses("gin", "knock")
     assert seed["knock_max=9"][0] == "in_force"
-    assert seed["knock_max=10"] == ("not_in_force", "Not in force (now: knock_max = 9)")
+    assert seed["knock_max=10"] == (
+        "not_in_force",
+        "Not in force (now: Knock with at most (points): 9)",
+    )
     modern = {
         **statuses("gin", "knock", {"preset": "modern"}),
         **statuses("gin", "undercut", {"preset": "modern"}),
@@ -329,7 +338,7 @@ def test_gin_presets() -> None:
     assert modern["knock_max=9"][0] == "not_in_force"
     assert modern["undercut_on_tie=true"][0] == "in_force"
     assert modern["undercut_bonus=25"][0] == "in_force"
-    assert modern["big_gin_bonus!=none"] == ("in_force", "In force (now: big_gin_bonus = 31)")
+    assert modern["big_gin_bonus!=none"] == ("in_force", "In force (now: Big gin bonus: 31)")
     assert modern["shutout=double"][0] == "in_force"
     assert modern["shutout=bonus"][0] == "not_in_force"
     classic = statuses("gin", "gin", {"preset": "classic"})
@@ -350,7 +359,10 @@ def test_rummy101_threshold_and_carousel_bonus() -> None:
     assert rising["threshold_mode=rising"][0] == "in_force"
     assert rising["threshold_mode=fixed"][0] == "not_in_force"
     c = statuses("carousel", "game", lang="sk")
-    assert c["round_bonus_all=false"] == ("in_force", "Platí (teraz: round_bonus = 25)")
+    assert c["round_bonus_all=false"] == (
+        "in_force",
+        "Platí (teraz: Bonus za každé vyhrané kolo: 25)",
+    )
     assert c["round_bonus_all=true"] == ("not_in_force", "Neplatí (domáce pravidlo vypnuté)")
 
 
@@ -689,7 +701,7 @@ def test_routes(app: App, store: Store) -> None:
     )
     assert marked["level4"] == "in_force"
     shown = " ".join(texts(screen.view))
-    assert "In force (now: initial_meld = 50)" in shown
+    assert "In force (now: Initial meld (points): 50)" in shown
     assert "Ala, Ola" in shown
 
 
@@ -733,4 +745,4 @@ def test_rule_button_and_excerpt(app: App) -> None:
     }
     panel = rule_excerpt(app, "tile_rummy", answer, check="turn")
     shown = " ".join(texts(panel))
-    assert "Level 2, match from the rack" in shown and "Rule: Jokers" in shown
+    assert "Level 2, match from the rack" in shown and "Rules: Tile Rummy › Jokers" in shown

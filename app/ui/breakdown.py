@@ -2,7 +2,7 @@
 
 The judge's ``breakdown`` is either one object per player (``name``, ``points``, ``why``,
 ``rule``…) or a list of English lines (gin); both are worded in the player's language from the
-answer's fields by :mod:`app.verdict_text` (English: the judge's own lines). Gin answers also
+answer's fields by :mod:`app.verdict_render` (English: the judge's own lines). Gin answers also
 carry each hand's melds, the unmatched cards and the defender's lay-offs. The rule behind a
 round reads as the in-app rule book's variant and section (:func:`rule_words`), never as the
 developer's "RULES.md §4, seed 001".
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app import i18n, verdict_text
+from app import i18n, verdict_render
 from app.i18n import _
 from app.ui.widgets import (
     ERROR_COLOUR,
@@ -51,6 +51,28 @@ def _variant_of(result: Mapping[str, Any]) -> str | None:
             if f"seed {seed}" in rule:
                 return variant
     return None
+
+
+def rule_route(result: Mapping[str, Any], game: Game | None) -> str | None:
+    """The rule book route of a round's rule (the game's book, its options marked), or
+    ``None`` when the variant or the rule book is unknown."""
+    variant = _variant_of(result)
+    if variant is None or game is None:
+        return None
+    try:
+        from app import rulebook as rb
+
+        reason = result.get("reason")
+        link = rb.link_for(
+            variant,
+            str(result.get("rule") or ""),
+            reason if isinstance(reason, str) else None,
+            "round",
+            result,
+        )
+        return link.route(game.id)
+    except Exception:  # noqa: BLE001 - without the rule book the line stays text
+        return None
 
 
 def rule_words(result: Mapping[str, Any], rule: str = "") -> str:
@@ -115,7 +137,7 @@ def score_lines(
         for item in breakdown:
             if isinstance(item, Mapping) and isinstance(item.get("name"), str):
                 text = (
-                    verdict_text.why_line(item, result)
+                    verdict_render.why_line(item, result)
                     if result is not None
                     else str(item.get("why", ""))
                 )
@@ -248,10 +270,12 @@ def breakdown_panel(
     players: Sequence[str],
     game: Game | None = None,
     entry: Mapping[str, Any] | None = None,
+    app: Any = None,
 ) -> ft.Container:
     """The whole explanation of a scored round (a valid judge ``round`` answer). With the
     ``game`` and the round's stored ``entry``, a round stored without keys is judged again
-    (:func:`current_result`) so its lines read in the player's language."""
+    (:func:`current_result`) so its lines read in the player's language. With the ``app``
+    and the ``game``, the rule line is a button to the game's rule book at its section."""
     result = current_result(result, game, entry)
     scores = result.get("scores", {})
     breakdown = result.get("breakdown")
@@ -264,17 +288,26 @@ def breakdown_panel(
     explained = isinstance(breakdown, list) and any(isinstance(b, str) for b in breakdown)
     controls += gin_detail(result, players, explained)
     if isinstance(breakdown, list):
-        lines = (
-            verdict_text.gin_lines(result)
-            if verdict_text.round_variant(result) == "gin"
-            else [str(b) for b in breakdown if isinstance(b, str)]
-        )
+        lines = verdict_render.gin_lines(result)  # gin's round arithmetic, line by line
         if lines:
             controls.append(ft.Text(readable("\n".join(lines)), size=14))
-    message = verdict_text.round_message(result)
+    message = verdict_render.round_message(result)
     if message:
         controls.append(ft.Text(readable(message), size=14, italic=True))
     words = rule_words(result)
-    if words:
+    route = rule_route(result, game) if app is not None else None
+    if words and route is not None:
+
+        def open_rule(_e: Any = None) -> None:
+            app.go(route)
+
+        controls.append(
+            ft.TextButton(
+                content=ft.Text(readable(words), size=13),
+                icon=ft.Icons.MENU_BOOK,
+                on_click=open_rule,
+            )
+        )
+    elif words:
         controls.append(ft.Text(readable(words), size=12, color=MUTED))
-    return card(ft.Column(controls, spacing=6), bgcolor=ft.Colors.BLUE_GREY_50)
+    return card(ft.Column(controls, spacing=6), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import logging
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
 
 import flet as ft
 
-from app import verdict_text
+from app import verdict_render
 from app.i18n import N_, _, ngettext
 from app.ui import labels, photo
 from app.ui.frame import frame
@@ -54,7 +55,8 @@ from app.ui.widgets import (
 )
 from rules import judge
 from rules.errors import RulesError
-from rules.options import JOKER_RULES, PRESETS, VARIANTS, options_for
+from rules.options import JOKER_RULES, PRESETS, VARIANTS, Rummy101Options, options_for
+from rules.variant import meld_rules
 
 if TYPE_CHECKING:
     from app.games import Game
@@ -87,8 +89,8 @@ VERDICT_KEY = "check-verdict"
 
 MELD_KINDS: dict[str, str] = {"run": N_("run"), "group": N_("group"), "pair": N_("pair")}
 
-REASONS: dict[str, str] = verdict_text.HEADLINES
-"""Headline of each reason code in the player's language (:mod:`app.verdict_text`)."""
+REASONS: dict[str, str] = verdict_render.HEADLINES
+"""Headline of each reason code in the player's language (:mod:`app.verdict_render`)."""
 
 SECTIONS: dict[str, str] = {
     "1": "notation",
@@ -201,9 +203,10 @@ def verdict_header(valid: bool, title: str, detail: str | None = None) -> ft.Con
     )
 
 
-def reason_text(reason: str | None) -> str:
-    """The reason code as a headline in the player's language (the code when unknown)."""
-    return verdict_text.headline(reason)
+def reason_text(reason: str | None, variant: str | None = None) -> str:
+    """The reason code as a headline in the player's language (the code when unknown);
+    with the variant, naming tiles or cards."""
+    return verdict_render.headline(reason, material_of(variant) if variant else None)
 
 
 class RuleLink:
@@ -231,7 +234,9 @@ class RuleLink:
         rule = rule if isinstance(rule, str) else ""
         self.route = rule_route(variant, rule)
         self.control: ft.Control = ft.Text(
-            _("Rule: {rule}").format(rule=readable(rule)), size=13, color=MUTED
+            _("Rules: {variant}").format(variant=labels.variant_name(variant)),
+            size=13,
+            color=MUTED,
         )
         try:  # the rule book (another module) knows its sections best
             from app import rulebook as rb
@@ -257,34 +262,42 @@ class RuleLink:
             log.debug("rule book link failed", exc_info=True)
         if self.route is not None:
             self.control = ft.TextButton(
-                content=_("Rule: {rule} · read it").format(rule=readable(rule)),
+                content=_("Rules: {variant}").format(variant=labels.variant_name(variant)),
                 icon=ft.Icons.MENU_BOOK,
                 on_click=self.open,
             )
 
     def open(self, _e: Any = None) -> None:
-        """Go to the rule."""
+        """Go to the rule (the checker is kept for the way back)."""
         if self.route is not None:
-            self.app.go(self.route)
+            keep_checker(self.app)
+            self.app.go(f"{self.route}?from={FROM_CHECKER}")
 
 
 def problem_lines(
     answer: Mapping[str, Any], request: Mapping[str, Any] | None = None
 ) -> list[ft.Control]:
-    """Reason headline and the verdict's message (:func:`app.verdict_text.verdict_message`,
+    """Reason headline and the verdict's message (:func:`app.verdict_render.verdict_message`,
     in the player's language) of a "not valid" answer to ``request``."""
     out: list[ft.Control] = []
     reason = answer.get("reason")
     if isinstance(reason, str):
         out.append(
             ft.Text(
-                _("Reason: {reason}").format(reason=reason_text(reason)),
+                _("Reason: {reason}").format(
+                    reason=reason_text(
+                        reason,
+                        str(request["variant"])
+                        if isinstance(request, Mapping) and request.get("variant") in VARIANTS
+                        else None,
+                    )
+                ),
                 size=17,
                 weight=ft.FontWeight.W_600,
                 color=ERROR_COLOUR,
             )
         )
-    message = verdict_text.verdict_message(answer, request)
+    message = verdict_render.verdict_message(answer, request)
     if message:
         out.append(ft.Text(human_message(message), size=15))
     return out
@@ -301,20 +314,20 @@ def error_panel(answer: Mapping[str, Any], request: Mapping[str, Any] | None = N
                     weight=ft.FontWeight.BOLD,
                     color=ERROR_COLOUR,
                 ),
-                ft.Text(human_message(verdict_text.error_message(answer, request)), size=15),
+                ft.Text(human_message(verdict_render.error_message(answer, request)), size=15),
             ],
             spacing=4,
         ),
-        bgcolor=ft.Colors.RED_50,
+        bgcolor=ft.Colors.ERROR_CONTAINER,
     )
 
 
 def panel(controls: list[ft.Control], valid: bool | None) -> ft.Container:
     """The verdict's box: green-tinted when valid, red-tinted when not."""
     bg = (
-        ft.Colors.BLUE_GREY_50
+        ft.Colors.SURFACE_CONTAINER_HIGHEST
         if valid is None
-        else (ft.Colors.GREEN_50 if valid else ft.Colors.RED_50)
+        else (ft.Colors.TERTIARY_CONTAINER if valid else ft.Colors.ERROR_CONTAINER)
     )
     return card(ft.Column(controls, spacing=8), bgcolor=bg)
 
@@ -392,13 +405,88 @@ def joker_rule_name(rule: str) -> str:
     return labels.choice_name(rule)
 
 
+# -- the referee menu: the variant kept per device, subtitles that fit it (issue 10, point 6) ---
+VARIANT_PREF = "rummy_referee.check_variant"
+"""``ft.SharedPreferences`` key of the variant the referee menu showed last on this device."""
+
+
+def remembered_variant(app: App) -> str | None:
+    """The variant this device's referee menu showed last, as read this session (None: not
+    known yet or never chosen). Kept in the session's ``app.device`` (read from the browser's
+    storage, :meth:`CheckHome.load_remembered`)."""
+    device = getattr(app, "device", None)
+    v = device.get(VARIANT_PREF) if isinstance(device, dict) else None
+    return v if v in VARIANTS else None
+
+
+def remember_variant(app: App, variant: str) -> None:
+    """Keep ``variant`` as this device's referee variant (the session and the browser)."""
+    device = getattr(app, "device", None)
+    if isinstance(device, dict):
+        device[VARIANT_PREF] = variant
+    if not callable(getattr(getattr(app, "page", None), "run_task", None)):
+        return
+
+    async def keep() -> None:
+        try:
+            await ft.SharedPreferences().set(VARIANT_PREF, variant)
+        except Exception:  # noqa: BLE001 - a browser that refuses storage
+            log.debug("cannot keep the referee variant", exc_info=True)
+
+    app.run(keep)
+
+
+def takes_discard(variant: str) -> bool:
+    """Can an opening use the discard taken this turn? Rummy 101 only: the engine refuses a
+    ``taken_discard`` for the Tile Rummy / My Rummy initial meld (rules/variants/tiles.py)."""
+    return isinstance(options_for(variant, {}), Rummy101Options)
+
+
+def kind_blurb(kind: str, variant: str, options: Mapping[str, Any] | None = None) -> str:
+    """The referee menu's line under a check, for ``variant`` with ``options``: pairs only
+    where pairs are melds, jokers only where the variant has them, the opening's threshold,
+    the taken discard where an opening may use it, the knock limit (from the engine's
+    :func:`rules.variant.meld_rules` and the options)."""
+    mr = meld_rules(variant)
+    typed: Any = Rules(variant, options).typed
+    if kind == "meld":
+        if mr.pairs:
+            return _("Run, group or pair? Its value and what each joker stands for")
+        if mr.jokers:
+            return _("Run or group? Its value and what each joker stands for")
+        return _("Run or group? Valid or not, and its value")
+    if kind == "opening":
+        if mr.pairs and takes_discard(variant):
+            return _("Enough to open? {n} points or {p} pairs, the taken discard").format(
+                n=typed.threshold, p=typed.pairs_needed
+            )
+        return _("Enough for the initial meld? {n} points, own tiles only").format(
+            n=typed.initial_meld
+        )
+    if kind == "hand":
+        if mr.jokers:  # Carousel: the hand's value, jokers counted
+            return _("Hand value and the best melds; may it knock (hand value ≤ {n})?").format(
+                n=typed.knock_max
+            )
+        return _("Deadwood and the best melds; may it knock (deadwood ≤ {n})?").format(
+            n=typed.knock_max
+        )
+    return _(KIND_BLURBS[kind])
+
+
 # -- screens ----------------------------------------------------------------------------------
 class CheckHome:
-    """``/check``: the variant (chips, or the game's) and one big button per check."""
+    """``/check``: the variant (chips, or the game's) and one big button per check.
+
+    Without a game or a ``?variant=``, the variant is the one this device chose last
+    (:data:`VARIANT_PREF`); a choice is kept for next time."""
 
     def __init__(self, app: App, game: Game | None = None, variant: str | None = None) -> None:
         self.app = app
         self.game = game
+        asked = variant
+        if game is None and variant is None:
+            variant = remembered_variant(app)
         self.variant = game.variant if game is not None else (variant or "rummy101")
         self.buttons: dict[str, ft.Control] = {}
         self.list = ft.Column(spacing=10)
@@ -425,11 +513,45 @@ class CheckHome:
         self.view = frame(
             app, check_route(game_id=game.id if game else None), _("Referee"), controls, back=back
         )
+        device = getattr(app, "device", None)
+        if (
+            game is None
+            and asked is None
+            and isinstance(device, dict)
+            and VARIANT_PREF not in device
+            and callable(getattr(app.page, "run_task", None))
+        ):
+            app.run(self.load_remembered)
+
+    async def load_remembered(self) -> None:
+        """Read this device's referee variant from the browser and show it (once a session)."""
+        try:
+            kept = await ft.SharedPreferences().get(VARIANT_PREF)
+        except Exception:  # noqa: BLE001 - storage refused: keep the default
+            log.debug("cannot read the referee variant", exc_info=True)
+            return
+        device = getattr(self.app, "device", None)
+        if isinstance(device, dict):
+            device.setdefault(VARIANT_PREF, kept if kept in VARIANTS else None)
+        if kept in VARIANTS and kept != self.variant and self.app.screen is self:
+            self.set_variant(str(kept))
+            self.app.page_update()
+
+    def set_variant(self, variant: str) -> None:
+        """Show ``variant``'s checks (without remembering it)."""
+        self.variant = variant
+        if self.chips is not None:
+            self.chips.set(variant)
+        self._fill()
 
     def _variant_changed(self, key: str | None) -> None:
         if key is not None:
             self.variant = key
+            remember_variant(self.app, key)
+        elif self.chips is not None:
+            self.chips.set(self.variant)
         self._fill()
+        self.app.page_update()  # the buttons lie outside the chip Flet updates
 
     def _fill(self) -> None:
         self.buttons = {}
@@ -439,6 +561,12 @@ class CheckHome:
             items.append(self.buttons[kind])
         self.list.controls = items
 
+    def blurb(self, kind: str) -> str:
+        """The line under ``kind``'s button: for the game's rules, else the variant's
+        default ones (:func:`kind_blurb`)."""
+        options = self.game.options if self.game is not None else None
+        return kind_blurb(kind, self.variant, options)
+
     def _button(self, kind: str) -> ft.Control:
         def go(_e: Any = None) -> None:
             self.open(kind)
@@ -446,11 +574,11 @@ class CheckHome:
         return ft.Container(
             content=ft.Row(
                 [
-                    ft.Icon(KIND_ICONS[kind], size=30, color=ft.Colors.INDIGO_700),
+                    ft.Icon(KIND_ICONS[kind], size=30, color=ft.Colors.PRIMARY),
                     ft.Column(
                         [
                             ft.Text(_(KIND_TITLES[kind]), size=19, weight=ft.FontWeight.BOLD),
-                            ft.Text(_(KIND_BLURBS[kind]), size=14, color=MUTED),
+                            ft.Text(self.blurb(kind), size=14, color=MUTED),
                         ],
                         spacing=2,
                         tight=True,
@@ -464,7 +592,7 @@ class CheckHome:
             ink=True,
             padding=14,
             border_radius=12,
-            bgcolor=ft.Colors.INDIGO_50,
+            bgcolor=ft.Colors.PRIMARY_CONTAINER,
         )
 
     def open(self, kind: str) -> None:
@@ -495,6 +623,8 @@ class Checker:
         if game is not None:
             self.rules = Rules(game.variant, game.options)
         else:
+            if variant is None:  # this device's referee variant (the menu's)
+                variant = remembered_variant(app)
             v = variant if variant in VARIANTS and self.kind in kinds_for(variant) else None
             self.rules = Rules(v or kinds_variants(self.kind)[0])
         self.answer: dict[str, Any] | None = None
@@ -583,6 +713,7 @@ class Checker:
     def _variant_changed(self, key: str | None) -> None:
         if key is not None and key != self.variant:
             self.set_variant(key)
+            remember_variant(self.app, key)
         elif key is None and self.variant_chips is not None:
             self.variant_chips.set(self.variant)
 
@@ -666,6 +797,56 @@ class Checker:
             self.app, self.variant, answer, self.kind, self.game, self.rules.options, text
         )
         return self.rule_link.control
+
+
+# -- to the rule book and back (issue 10, point 5) ----------------------------------------------
+_VIEW_FIELDS: tuple[str, ...] = (
+    "route",
+    "appbar",
+    "controls",
+    "scroll",
+    "padding",
+    "spacing",
+    "horizontal_alignment",
+    "vertical_alignment",
+    "bgcolor",
+)
+_KEPT: weakref.WeakKeyDictionary[Any, tuple[Checker, dict[str, Any]]] = weakref.WeakKeyDictionary()
+"""Per session (app): the checker left for its rule, and what its screen showed."""
+
+FROM_CHECKER = "check"
+"""``?from=`` of a rule-book route opened from a verdict: its ← returns to the checker."""
+
+
+def keep_checker(app: App) -> None:
+    """Keep the checker on screen (its tapped pieces, rules and verdict) for the way back
+    from the rule book: the app's ← or the browser's Back rebuild the checker's route, and
+    :func:`build` hands this one out again instead of an empty one."""
+    screen = getattr(app, "screen", None)
+    if isinstance(screen, Checker):
+        view = screen.view
+        _KEPT[app] = (screen, {n: getattr(view, n) for n in _VIEW_FIELDS})
+
+
+def kept_route(app: App) -> str | None:
+    """The route of the checker kept by :func:`keep_checker`, if any."""
+    got = _KEPT.get(app)
+    if got is None:
+        return None
+    screen = got[0]
+    return check_route(screen.kind, game_id=screen.game.id if screen.game else None)
+
+
+def _kept_checker(app: App, kind: str, game: Game | None) -> Checker | None:
+    got = _KEPT.pop(app, None)
+    if got is None:
+        return None
+    screen, fields = got
+    same_game = (screen.game.id if screen.game else None) == (game.id if game else None)
+    if screen.kind != kind or not same_game:
+        return None
+    screen.view = ft.View(**fields)  # the page's one View was handed to the rule book since
+    return screen
 
 
 def kinds_variants(kind: str) -> list[str]:
@@ -819,6 +1000,7 @@ class OpeningChecker(Checker):
         self.took: ChoiceChips | None = None
         self.highest: ft.TextField | None = None
         self.most_pairs: ft.TextField | None = None
+        self.record_button: ft.OutlinedButton | None = None
         controls: list[ft.Control] = [self.need_text()]
         if self.variant == "rummy101":
             controls.append(muted(_("Enter each meld (or pair) laid in this turn.")))
@@ -839,6 +1021,8 @@ class OpeningChecker(Checker):
                 dense=True,
                 on_change=lambda _e=None: self.clear_verdict(),
             )
+            self.recorded = muted("")
+            self.recorded.visible = False
             self.rising_box = ft.Column(
                 [
                     muted(
@@ -847,6 +1031,7 @@ class OpeningChecker(Checker):
                             "Leave empty if nobody has opened yet."
                         )
                     ),
+                    self.recorded,
                     self.highest,
                     self.most_pairs,
                 ],
@@ -854,6 +1039,7 @@ class OpeningChecker(Checker):
                 visible=self.rules.typed.threshold_mode == "rising",
             )
             controls.append(self.rising_box)
+            self._fill_recorded()
             self.discard = PieceKeyboard(
                 self.variant,
                 _("Taken discard"),
@@ -876,6 +1062,50 @@ class OpeningChecker(Checker):
         )
         controls.append(self.check_button)
         return controls
+
+    def _fill_recorded(self) -> None:
+        """From a game's sheet: the openings recorded this round give the highest so far
+        (RULES.md §3 rising threshold; :func:`app.ui.round_entry.round_openings`)."""
+        from app.ui.round_entry import openings_text, round_openings
+
+        if self.game is None or self.highest is None or self.most_pairs is None:
+            return
+        got = round_openings(self.game)
+        melds = [o["value"] for o in got if o["by"] == "melds"]
+        pairs = [o["pairs"] for o in got if o["by"] == "pairs"]
+        self.highest.value = str(max(melds)) if melds else ""
+        self.most_pairs.value = str(max(pairs)) if pairs else ""
+        self.recorded.value = _("Recorded this round: {list}.").format(list=openings_text(got))
+        self.recorded.visible = bool(got)
+
+    def record(self, _e: Any = None) -> bool:
+        """Record the opening just judged valid for the round being played (the game's sheet,
+        rising threshold), so the next check knows the threshold; True when stored."""
+        from app.ui.round_entry import record_opening
+        from app.ui.saving import save_game
+
+        a = self.answer or {}
+        rising = self.variant == "rummy101" and self.rules.typed.threshold_mode == "rising"
+        if self.game is None or not rising or not a.get("valid"):
+            return False
+        by = str(a.get("by"))
+        amount = a.get("pairs") if by == "pairs" else a.get("value")
+        if not isinstance(amount, int):
+            return False
+        current = self.app.store.load_game(self.game.id)
+        try:
+            new = record_opening(current, by, amount)
+        except ValueError:
+            return False
+        stored = save_game(self.app, new, current.version, base=current)
+        if stored is None:
+            return False
+        self.game = stored
+        self._fill_recorded()
+        self.app.notify(_("Opening recorded for round {n}").format(n=len(stored.rounds) + 1))
+        if self.record_button is not None:
+            self.record_button.visible = False
+        return True
 
     def need_text(self) -> ft.Control:
         t = self.rules.typed
@@ -965,6 +1195,16 @@ class OpeningChecker(Checker):
         if not valid:
             parts += self.problems(a)
         self.melds.set_faults(faults)
+        self.record_button = None
+        rising = self.variant == "rummy101" and self.rules.typed.threshold_mode == "rising"
+        if valid and rising and self.game is not None:
+            self.record_button = ft.OutlinedButton(
+                content=_("Record this opening for round {n}").format(n=len(self.game.rounds) + 1),
+                icon=ft.Icons.BOOKMARK_ADD_OUTLINED,
+                on_click=self.record,
+                height=44,
+            )
+            parts.append(self.record_button)
         for i, m in enumerate(melds):
             tiles = [str(t) for t in m.get("tiles", [])]
             if m.get("valid", True):
@@ -1031,7 +1271,40 @@ class TurnChecker(Checker):
         )
         self.opened: ChoiceChips | None = None
         self.level: ChoiceChips | None = None
+        self.took: ChoiceChips | None = None
+        self.discard: PieceKeyboard | None = None
         controls: list[ft.Control] = []
+        if self.variant == "rummy101":  # no heap: Rummy 101 melds are only added to
+            self.after_mode.control.visible = False
+            self.opened = ChoiceChips(
+                [
+                    ("none", _("Had not opened")),
+                    ("melds", _("Had opened with melds")),
+                    ("pairs", _("Had opened with pairs")),
+                ],
+                "melds",
+                on_change=lambda _k: self.clear_verdict(),
+            )
+            self.discard = PieceKeyboard(
+                self.variant,
+                _("Taken discard"),
+                on_change=self.clear_verdict,
+                max_pieces=1,
+                on_focus=self._focused,
+            )
+            self.discard_box = ft.Column([self.discard.control], visible=False)
+            self.took = ChoiceChips(
+                [("no", _("Drew from the stock")), ("yes", _("Took the discard"))],
+                "no",
+                on_change=self._took_changed,
+            )
+            controls += [
+                ft.Text(_("Before this turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                self.opened.control,
+                ft.Text(_("This turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                self.took.control,
+                self.discard_box,
+            ]
         if self.variant in ("tile_rummy", "my_rummy"):
             self.opened = ChoiceChips(
                 [
@@ -1102,11 +1375,15 @@ class TurnChecker(Checker):
     def _section_header(self, title: str, note: str) -> ft.Control:
         return ft.Column([heading(title, size=18), muted(note, size=13)], spacing=0, tight=True)
 
+    def _took_changed(self, key: str | None) -> None:
+        self.discard_box.visible = key == "yes"
+        self.clear_verdict()
+
     # -- which keyboard shows ------------------------------------------------------------------
     def _focused(self, which: MeldsEditor | PieceKeyboard) -> None:
         """One keyboard at a time: the one just tapped."""
-        for other in (self.before, self.after, self.rack, self.heap):
-            if other is not which:
+        for other in (self.before, self.after, self.rack, self.heap, self.discard):
+            if other is not None and other is not which:
                 other.show_keys(False)
 
     def _mode_changed(self, key: str | None) -> None:
@@ -1166,7 +1443,7 @@ class TurnChecker(Checker):
     def check(self) -> dict[str, Any]:
         """Judge the turn entered."""
         typed = self.typed_problem(
-            *(getattr(self, name, None) for name in ("rack", "before", "after", "heap"))
+            *(getattr(self, name, None) for name in ("rack", "before", "after", "heap", "discard"))
         )
         if typed is not None:
             self.show(self.render(typed))
@@ -1179,7 +1456,12 @@ class TurnChecker(Checker):
             fields["table_after"] = {"heap": self.heap.value}
         else:
             fields["table_after"] = self.after.value
-        if self.opened is not None:
+        if self.variant == "rummy101" and self.opened is not None:
+            fields["opened"] = self.opened.value
+            took = self.took is not None and self.took.value == "yes"
+            if took and self.discard is not None and self.discard.value:
+                fields["taken_discard"] = self.discard.value[0]
+        elif self.opened is not None:
             fields["opened"] = self.opened.value != "no"
         answer = self.ask("turn", **fields)
         self.show(self.render(answer))
@@ -1410,6 +1692,9 @@ def build(app: App, parts: Sequence[str]) -> Any:
                 check=_(KIND_TITLES[kind]), variant=labels.variant_name(game.variant)
             ),
         )
+    kept = _kept_checker(app, kind, game)
+    if kept is not None:
+        return kept
     return CHECKERS[kind](app, game, variant)
 
 

@@ -69,7 +69,15 @@ def build_screen(app: App, route: str) -> Screen:
         return rulebook_screen(app, parts)
     if parts[0] == "game" and len(parts) >= 2:
         try:
-            game = app.store.load_game(parts[1])
+            # the sheet after a save, and the next round's entry, use the game just saved
+            # (app/ui/sharing.py, current_game): not read back from the file, not totalled
+            # again; other screens read it afresh
+            if len(parts) == 2:
+                game = sharing.current_game(app, parts[1])
+            elif parts[2:] == ["round"]:  # the next round: add_round makes a new Game
+                game = sharing.current_game(app, parts[1], own=True)
+            else:
+                game = app.store.load_game(parts[1])
         except StoreError:
             return error_screen(app, route, _("This game is not here (was it deleted?)."))
         rest = parts[2:]

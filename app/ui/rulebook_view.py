@@ -45,13 +45,13 @@ log = logging.getLogger("app")
 TEXT_SIZE = 17
 """Body text size (px): readable at arm's length on a phone."""
 TOP_KEY = "rb-top"
-IN_FORCE_BG = ft.Colors.GREEN_50
+IN_FORCE_BG = ft.Colors.TERTIARY_CONTAINER
 IN_FORCE_EDGE = ft.Colors.GREEN_700
-IN_FORCE_TEXT = ft.Colors.GREEN_900
-OFF_BG = ft.Colors.GREY_100
-OFF_EDGE = ft.Colors.GREY_400
-OFF_TEXT = ft.Colors.BLUE_GREY_700
-TARGET_BG = ft.Colors.AMBER_50
+IN_FORCE_TEXT = ft.Colors.ON_TERTIARY_CONTAINER
+OFF_BG = ft.Colors.SURFACE_CONTAINER
+OFF_EDGE = ft.Colors.OUTLINE
+OFF_TEXT = ft.Colors.ON_SURFACE_VARIANT
+TARGET_BG = ft.Colors.with_opacity(0.12, ft.Colors.AMBER)
 
 
 def section_key(section_id: str) -> str:
@@ -290,12 +290,24 @@ class RulebookView:
         else:
             route = f"/rules/{variant}" + (f"/{target}" if target else "")
             back = "/"
+        back = self._back_to_checker(app) or back
         title = _("Rules: {variant}").format(variant=labels.variant_name(variant))
         self.view = frame(app, route, title, controls, back=back)
         if self.target_block is not None and self.target_block.anchor:
             self._scroll_after_render(block_key(self.target_block.anchor))
         elif self.target_section is not None:
             self._scroll_after_render(section_key(self.target_section))
+
+    @staticmethod
+    def _back_to_checker(app: App) -> str | None:
+        """The checker's route when this book was opened from a verdict's rule link
+        (``?from=check``) and that checker is kept: ← goes back to it, pieces and all."""
+        query = getattr(app, "query", None)
+        if not isinstance(query, Mapping) or query.get("from") != "check":
+            return None
+        from app.ui.checkers import kept_route
+
+        return kept_route(app)
 
     # -- building ---------------------------------------------------------------------------
     def _render(self) -> None:
@@ -489,9 +501,14 @@ def rule_button(
     title = rb.section_title(variant, link.section, book_language(variant))
 
     def go(_e: Any = None) -> None:
-        app.go(link.route(game_id))
+        from app.ui.checkers import FROM_CHECKER, keep_checker
 
-    text = _("Rule: {section}").format(section=title)
+        keep_checker(app)  # the way back finds the tapped pieces still there
+        app.go(f"{link.route(game_id)}?from={FROM_CHECKER}")
+
+    text = _("Rules: {variant} › {section}").format(
+        variant=labels.variant_name(variant), section=title
+    )
     return ft.OutlinedButton(
         content=ft.Text(text, size=15), icon=ft.Icons.MENU_BOOK, on_click=go, height=44
     )
