@@ -19,6 +19,7 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 APP_NAME = "rummy-referee"
 DEFAULT_PORT = 8550
@@ -140,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     from app import guard
 
     guard.install()  # the session boundary: identity, limits (app/guard.py)
+    from app import guard_names
+
+    guard_names.warm()  # the look-alike table for joined names, before any session waits
     live.new_host_key()  # the host's key for this run, in the address opened here
     data: Path = args.data if args.data is not None else default_data_path()
     if not port_free(args.host, args.port):
@@ -160,6 +164,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     live.remember_names(store.known_players())
+    from app import stats
+
+    # the finished games summarised for the player pages while the server starts, so the first
+    # player page opened after a start is as quick as later ones (app/stats.py)
+    threading.Thread(target=_warm_stats, args=(stats, store), daemon=True).start()
     import flet as ft
 
     from app.main import make_main
@@ -192,6 +201,14 @@ def main(argv: list[str] | None = None) -> int:
         if callable(close):
             close()
     return 0
+
+
+def _warm_stats(stats: Any, store: Any) -> None:
+    """:func:`app.stats.warm` for a server thread; a failure only leaves the pages to load cold."""
+    try:
+        stats.warm(store)
+    except Exception:  # noqa: BLE001 - a nicety: a player page loads what it needs anyway
+        logging.getLogger("app").debug("cannot summarise the games", exc_info=True)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,13 @@ Merging (:func:`import_all`), per game of the file, matched by its id:
   game (new id, noted "from a backup").
 
 Only the host may import (:func:`app.people.check_host`).
+
+One game's export (:func:`app.games.export_json`) is imported with :func:`read_one`, and
+:func:`already_here` tells whether this device has that game already — the same id, or the same
+variant, players and start time (another export of it, with more or fewer rounds) — so that the
+screen can say so and offer to skip it or keep both (issue 10, point 11). A game that is not
+here keeps the id of the file (a later backup of the other device then merges with it); a
+second copy gets a new id.
 """
 
 from __future__ import annotations
@@ -49,6 +56,9 @@ __all__ = [
     "export_all",
     "file_name",
     "import_all",
+    "already_here",
+    "read_one",
+    "store_one",
 ]
 
 BACKUP_FORMAT: Final = "rummy-referee-backup"
@@ -144,6 +154,57 @@ def _was(stored: Game, entries: list[str]) -> bool:
 
 def _same_start(a: Game, s: GameSummary) -> bool:
     return a.variant == s.variant and tuple(a.players) == s.players and a.created == s.created
+
+
+def read_one(text: str | bytes) -> tuple[Game, str | None]:
+    """Read one game's export (checked, every round scored again: :func:`app.games.import_json`).
+
+    Returns:
+        ``(game, id in the file)``: the game has a fresh id and version 0; the file's id is
+        None when it has none that this app could use.
+
+    Raises:
+        GameImportError: what is wrong with the file (one line).
+    """
+    game = g.import_json(text)
+    file_id: str | None = None
+    try:
+        raw = text.decode("utf-8-sig") if isinstance(text, bytes | bytearray) else text
+        gid = json.loads(raw.lstrip("\ufeff")).get("game", {}).get("id")
+    except (ValueError, AttributeError, RecursionError):
+        gid = None
+    if isinstance(gid, str) and _ID.fullmatch(gid):
+        file_id = gid
+    return game, file_id
+
+
+def already_here(store: _Store, game: Game, file_id: str | None) -> GameSummary | None:
+    """The stored game that ``game`` (read from a file whose game id was ``file_id``) is a
+    copy of: one with the file's id, else one with the same variant, players (in seat order)
+    and start time; None when this device does not have it. Rounds are not compared: an
+    export made later (more rounds) or earlier is still the same game."""
+    summaries = store.list_games()
+    if file_id is not None:
+        for s in summaries:
+            if s.id == file_id:
+                return s
+    for s in summaries:
+        if _same_start(game, s):
+            return s
+    return None
+
+
+def store_one(store: _Store, game: Game, file_id: str | None) -> Game:
+    """Store ``game`` read by :func:`read_one`: under the file's id when this device has no
+    game with it, else under its fresh id (a second copy).
+
+    Raises:
+        StoreError: the write failed (or this session may not start games).
+    """
+    taken = {s.id for s in store.list_games()}
+    if file_id is not None and file_id not in taken:
+        game = dataclasses.replace(game, id=file_id)
+    return store.create_game(game)
 
 
 def read_backup(text: str | bytes) -> list[Any]:

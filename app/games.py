@@ -155,14 +155,19 @@ class GameError(ValueError):
     Attributes:
         code: stable snake_case code (``bad_player_name``, ``game_finished``, ``no_such_round``,
             ``nothing_to_undo``, ``bad_option``, …).
-        message: one English line for a person.
+        message: one English line for a person (logs; screens word ``code`` and ``params``
+            in the player's language: :func:`app.error_text.describe`).
+        params: the details the message names (a name, a number, the limit), by name.
     """
 
     code = "bad_game"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, code: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.params: dict[str, Any] = dict(params or {})
         if code is not None:
             self.code = code
 
@@ -188,11 +193,13 @@ class GameImportError(GameError):
 
     code = "bad_import"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, code: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         message = " ".join(message.split())
         if len(message) > MAX_IMPORT_MESSAGE:
             message = f"{message[:200]} … {message[-(MAX_IMPORT_MESSAGE - 203) :]}"
-        super().__init__(message, code)
+        super().__init__(message, code, params)
 
 
 # -- data ----------------------------------------------------------------------------------------
@@ -544,6 +551,7 @@ def _check_name(name: Any) -> str:
         raise GameError(
             f"player name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters",
             "bad_player_name",
+            {"name": name[:MAX_NAME], "max": MAX_NAME},
         )
     # emoji sequences use the zero-width joiner and variation selectors (format characters):
     # those are fine; control, surrogate, private-use and unassigned characters are not
@@ -557,6 +565,7 @@ def _check_name(name: Any) -> str:
         raise GameError(
             f"player name {name!r} contains a character that cannot be shown (U+{ord(bad[0]):04X})",
             "bad_player_name",
+            {"name": name, "char": f"U+{ord(bad[0]):04X}"},
         )
     return str(name)
 
@@ -572,6 +581,7 @@ def _check_players(variant: str, players: Any, solo: bool = False) -> list[str]:
             raise GameError(
                 f"gin solo mode is one player against the {SOLO_JOKER}; give one other name",
                 "bad_player_count",
+                {"solo": True},
             )
         return [names[0], SOLO_JOKER]
     lo, hi = PLAYER_COUNTS[variant]  # type: ignore[index]
@@ -581,11 +591,12 @@ def _check_players(variant: str, players: Any, solo: bool = False) -> list[str]:
             if lo != hi
             else f"{DISPLAY_NAMES[variant]} is played by {lo} players, not {len(names)}",  # type: ignore[index]
             "bad_player_count",
+            {"variant": variant, "lo": lo, "hi": hi, "n": len(names)},
         )
     seen: set[str] = set()
     for n in names:
         if n.casefold() in seen:
-            raise GameError(f"player name {n!r} appears twice", "duplicate_player")
+            raise GameError(f"player name {n!r} appears twice", "duplicate_player", {"name": n})
         seen.add(n.casefold())
     return names
 
@@ -596,14 +607,20 @@ def _check_options(variant: str, options: Any) -> dict[str, Any]:
     try:
         return options_dict(options_for(variant, options or {}))
     except RulesError as e:
-        raise GameError(e.message, e.code) from None
+        raise GameError(
+            e.message, e.code, {"line": e.line} if e.line is not None else None
+        ) from None
 
 
 def _check_limit(value: Any, name: str, hi: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
-        raise GameError(f"{name} must be a whole number 1–{hi}, not {value!r}", "bad_option")
+        raise GameError(
+            f"{name} must be a whole number 1–{hi}, not {value!r}",
+            "bad_option",
+            {"limit": "rounds" if hi == 1000 else "target", "max": hi},
+        )
     return value
 
 
@@ -659,6 +676,7 @@ def new_game(
             raise GameError(
                 f"{DISPLAY_NAMES[variant]} ends by its own rule, not after agreed rounds",
                 "bad_option",
+                {"variant": variant, "own_end": True},
             )
         if target is not None:
             opts.setdefault("target", target)
@@ -669,10 +687,14 @@ def new_game(
         raise GameError("first dealer must be a seat number", "bad_dealer")
     if not 0 <= first_dealer < len(names):
         raise GameError(
-            f"first dealer {first_dealer} is not a seat 0–{len(names) - 1}", "bad_dealer"
+            f"first dealer {first_dealer} is not a seat 0–{len(names) - 1}",
+            "bad_dealer",
+            {"seats": len(names)},
         )
     if not isinstance(notes, str) or len(notes) > MAX_NOTES or not _is_unicode(notes):
-        raise GameError(f"notes must be text of at most {MAX_NOTES} characters", "bad_notes")
+        raise GameError(
+            f"notes must be text of at most {MAX_NOTES} characters", "bad_notes", {"max": MAX_NOTES}
+        )
     now = now_iso()
     return Game(
         id=uuid.uuid4().hex,
@@ -933,7 +955,9 @@ def add_round(game: Game, entry: Mapping[str, Any], result: RoundResult | None =
     if standings(game).finished:
         raise GameError("the game is over; no more rounds can be added", "game_finished")
     if len(game.rounds) >= MAX_ROUNDS:
-        raise GameError(f"a game holds at most {MAX_ROUNDS} rounds", "too_many_rounds")
+        raise GameError(
+            f"a game holds at most {MAX_ROUNDS} rounds", "too_many_rounds", {"max": MAX_ROUNDS}
+        )
     scored = _scored(game, entry, result)
     now = now_iso()
     rounds = [*game.rounds, _round_from(scored, now)]
@@ -1048,6 +1072,7 @@ def end_game(game: Game) -> Game:
         raise GameError(
             f"{game.display_name} ends by its own rule (its target), not by agreement",
             "not_endable",
+            {"variant": game.variant},
         )
     if not game.rounds:
         raise GameError("a game with no rounds cannot be ended; delete it instead", "no_rounds")
@@ -1072,13 +1097,18 @@ def set_limits(game: Game, agreed_rounds: int | None, agreed_target: int | None 
             rounds than already played).
     """
     if game.variant not in ("rummy101", "tile_rummy", "my_rummy"):
-        raise GameError(f"{game.display_name} ends by its own rule (its target)", "not_endable")
+        raise GameError(
+            f"{game.display_name} ends by its own rule (its target)",
+            "not_endable",
+            {"variant": game.variant},
+        )
     rounds_limit = _check_limit(agreed_rounds, "agreed number of rounds", 1000)
     target = _check_limit(agreed_target, "agreed target score", 100000)
     if rounds_limit is not None and rounds_limit < len(game.rounds):
         raise GameError(
             f"{len(game.rounds)} rounds are played already; agree on at least that many",
             "bad_option",
+            {"played": len(game.rounds)},
         )
     step = UndoStep("limits", len(game.rounds), None, now_iso(), _limit_state(game))
     log = [*game.undo_log, step][-UNDO_DEPTH:]
@@ -1135,19 +1165,26 @@ def record_penalty(
         raise GameError(
             f"{game.display_name} has no penalty draws (Tile Rummy and My Rummy only, RULES.md §4)",
             "no_penalties",
+            {"variant": game.variant},
         )
     if name not in game.players:
-        raise GameError(f"{name!r} does not play in this game", "unknown_player")
+        raise GameError(f"{name!r} does not play in this game", "unknown_player", {"name": name})
     if reason not in PENALTY_REASONS:
         raise GameError(
             f"penalty reason {reason!r} is not one of: {', '.join(PENALTY_REASONS)}",
             "bad_penalty",
         )
     if not _is_int(tiles) or not 0 <= tiles <= PENALTY_TILES:
-        raise GameError(f"a penalty draw is 0–{PENALTY_TILES} tiles, not {tiles!r}", "bad_penalty")
+        raise GameError(
+            f"a penalty draw is 0–{PENALTY_TILES} tiles, not {tiles!r}",
+            "bad_penalty",
+            {"max": PENALTY_TILES},
+        )
     if len(game.pending_penalties) >= MAX_PENDING_PENALTIES:
         raise GameError(
-            f"at most {MAX_PENDING_PENALTIES} penalties wait for one round", "too_many_penalties"
+            f"at most {MAX_PENDING_PENALTIES} penalties wait for one round",
+            "too_many_penalties",
+            {"max": MAX_PENDING_PENALTIES},
         )
     if standings(game).finished:
         raise GameError("the game is over; no more penalties can be recorded", "game_finished")
@@ -1500,11 +1537,13 @@ def _timestamp(value: Any, where: str, default: str) -> str:
     if value is None:
         return default
     if not isinstance(value, str):
-        raise GameImportError(f"{where} must be a timestamp text")
+        raise GameImportError(f"{where} must be a timestamp text", None, {"problem": "time"})
     try:
         datetime.fromisoformat(value)
     except ValueError:
-        raise GameImportError(f"{where} {value[:40]!r} is not an ISO 8601 timestamp") from None
+        raise GameImportError(
+            f"{where} {value[:40]!r} is not an ISO 8601 timestamp", None, {"problem": "time"}
+        ) from None
     return value
 
 
@@ -1525,43 +1564,67 @@ def import_json(text: str | bytes) -> Game:
         try:
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise GameImportError("the file is not UTF-8 text") from None
+            raise GameImportError(
+                "the file is not UTF-8 text", None, {"problem": "not_text"}
+            ) from None
     if not isinstance(text, str):
-        raise GameImportError("the file must be text")
+        raise GameImportError("the file must be text", None, {"problem": "not_text"})
     if len(text) > MAX_IMPORT_CHARS:
-        raise GameImportError(f"the file is larger than {MAX_IMPORT_CHARS // 1_000_000} MB")
+        raise GameImportError(
+            f"the file is larger than {MAX_IMPORT_CHARS // 1_000_000} MB",
+            None,
+            {"problem": "too_big", "mb": MAX_IMPORT_CHARS // 1_000_000},
+        )
     try:
         doc = json.loads(text.lstrip("\ufeff"), parse_constant=_no_constant)
     except RecursionError:
-        raise GameImportError("the file is nested too deeply") from None
+        raise GameImportError(
+            "the file is nested too deeply", None, {"problem": "not_json"}
+        ) from None
     except ValueError as e:
-        raise GameImportError(f"the file is not JSON ({e})") from None
+        raise GameImportError(
+            f"the file is not JSON ({e})", None, {"problem": "not_json"}
+        ) from None
     maybe_broken = not _is_unicode(text) or _SURROGATE_ESCAPE.search(text) is not None
     if maybe_broken and (where := _broken_text_at(doc)) is not None:
-        raise GameImportError(f"the file has broken text (a lone surrogate) at {where}")
+        raise GameImportError(
+            f"the file has broken text (a lone surrogate) at {where}",
+            None,
+            {"problem": "broken_text"},
+        )
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise GameImportError(
-            f'the file is not a game exported by this app (no "format": "{EXPORT_FORMAT}")'
+            f'the file is not a game exported by this app (no "format": "{EXPORT_FORMAT}")',
+            None,
+            {"problem": "not_export"},
         )
     fv = doc.get("format_version")
     if not isinstance(fv, int) or isinstance(fv, bool) or fv < 1:
-        raise GameImportError("the file has no valid format_version")
+        raise GameImportError(
+            "the file has no valid format_version", None, {"problem": "not_export"}
+        )
     if fv > EXPORT_VERSION:
         raise GameImportError(
             f"the file was made by a newer version of the app (format {fv}; this one reads "
-            f"up to {EXPORT_VERSION})"
+            f"up to {EXPORT_VERSION})",
+            None,
+            {"problem": "newer"},
         )
     g = doc.get("game")
     if not isinstance(g, dict):
-        raise GameImportError('the file has no "game" object')
+        raise GameImportError('the file has no "game" object', None, {"problem": "not_export"})
     rounds = g.get("rounds", [])
     if not isinstance(rounds, list):
-        raise GameImportError('"rounds" must be a list')
+        raise GameImportError('"rounds" must be a list', None, {"problem": "damaged"})
     if len(rounds) > MAX_ROUNDS:
-        raise GameImportError(f"the game has {len(rounds)} rounds; at most {MAX_ROUNDS} fit")
+        raise GameImportError(
+            f"the game has {len(rounds)} rounds; at most {MAX_ROUNDS} fit",
+            None,
+            {"problem": "too_many_rounds", "n": len(rounds), "max": MAX_ROUNDS},
+        )
     options = g.get("options")
     if options is not None and not isinstance(options, dict):
-        raise GameImportError('"options" must be an object')
+        raise GameImportError('"options" must be an object', None, {"problem": "damaged"})
     notes = g.get("notes", "")
     try:
         game = new_game(
@@ -1574,17 +1637,23 @@ def import_json(text: str | bytes) -> Game:
             agreed_target=g.get("agreed_target"),
         )
     except GameError as e:
-        raise GameImportError(f"game: {e.message}") from None
+        raise GameImportError(f"game: {e.message}", None, {"problem": "game", "cause": e}) from None
     now = game.created
     game.created = _timestamp(g.get("created"), '"created"', now)
     game.updated = _timestamp(g.get("updated"), '"updated"', now)
     out: list[Round] = []
     for i, r in enumerate(rounds, 1):
         if not isinstance(r, dict) or not isinstance(r.get("entry"), dict):
-            raise GameImportError(f'round {i}: needs an "entry" object')
+            raise GameImportError(
+                f'round {i}: needs an "entry" object', None, {"problem": "round", "round": i}
+            )
         result = score_round(game, r["entry"])
         if not result.valid:
-            raise GameImportError(f"round {i}: {result.message} ({result.reason})", "bad_round")
+            raise GameImportError(
+                f"round {i}: {result.message} ({result.reason})",
+                "bad_round",
+                {"problem": "round", "round": i, "result": result, "variant": game.variant},
+            )
         time = _timestamp(r.get("time"), f'round {i} "time"', now)
         edited = r.get("edited")
         edited = _timestamp(edited, f'round {i} "edited"', now) if edited is not None else None

@@ -9,6 +9,8 @@ File layout (``PATH`` is ``--data``; measured in ``benchmarks/bench_store.py``):
 - ``PATH.games/<id>.json`` — one TinyDB JSON file per game (table ``game``, document 1: the
   whole game, rounds included, with its ``schema`` version). Appending a round rewrites one
   game (tens of kB) and the index (a few hundred bytes per game), never the whole history.
+  The rounds' JSON of the last games written is kept, so a save encodes only the rounds that
+  are new (:func:`_game_file`; the bytes are exactly those of one ``json.dumps`` of the game).
 - ``PATH.backups/<sequence>-<UTC time>-<reason>/`` (``00000042-20261201T101500Z-auto``) —
   rolling backups (the last :data:`MAX_BACKUPS`): the index and every game file. They are
   ordered by the sequence number (one more than the highest present), never by the clock: a
@@ -90,7 +92,7 @@ from tinydb.storages import Storage
 from tinydb.table import Document, Table
 
 from app import games as g
-from app.games import Game, GameSummary
+from app.games import Game, GameSummary, Round
 
 __all__ = [
     "GAME_MIGRATIONS",
@@ -278,6 +280,60 @@ def _dumps(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+ROUND_TEXT_GAMES: Final = 8
+"""Games whose rounds' encoded JSON the Store keeps (the ones written last), for
+:func:`_game_file`."""
+
+
+def _game_file(
+    game: Game, known: dict[int, tuple[Round, bytes]]
+) -> tuple[bytes, dict[int, tuple[Round, bytes]]]:
+    """The bytes of a game file: exactly ``_dumps({"game": {"1": doc}})`` where ``doc`` is
+    :func:`app.games.game_to_dict` plus ``"schema"`` — built piece by piece so that a round
+    encoded before is not encoded again.
+
+    Rounds are values (:class:`~app.games.Round` is frozen and no code changes its ``entry`` or
+    ``result`` in place), so the JSON of a Round object never changes. ``known`` maps
+    ``id(round)`` to ``(round, its JSON)`` for rounds written before; the Round itself is held
+    there, so its id cannot be reused by another object while the entry exists (and ``is`` is
+    checked too). Appending a round to a 1,000-round game encodes one round, not 1,000.
+
+    The file is the compact JSON of one object, so it is ``{"game":{"1":{`` + ``KEY:VALUE``
+    pairs joined by ``,`` in the dict's order + ``}}}``, and the ``rounds`` value is ``[`` +
+    the rounds' JSON joined by ``,`` + ``]`` (``json.dumps`` with these separators encodes a
+    nested value exactly as it encodes it alone, and UTF-8 of joined text is the joined UTF-8).
+
+    Returns:
+        ``(file bytes, texts)``: ``texts`` maps the id of every round of ``game`` to
+        ``(round, its JSON)``, the ``known`` of the next save.
+
+    Raises:
+        TypeError, ValueError, UnicodeEncodeError: what ``_dumps`` of the whole game raises (a
+            value that is not JSON data, a lone surrogate).
+    """
+    texts: dict[int, tuple[Round, bytes]] = {}
+    rounds: list[bytes] = []  # the rounds' JSON, with the commas between them
+    for r in game.rounds:
+        key = id(r)
+        hit = texts.get(key) or known.get(key)
+        if hit is None or hit[0] is not r:
+            hit = (r, _dumps(r.to_dict()))
+        texts[key] = hit
+        rounds += (b",", hit[1])
+    doc = g.game_to_dict(dataclasses.replace(game, rounds=[]))
+    doc["schema"] = SCHEMA_VERSION
+    out = [b'{"game":{"1":{']
+    for k, v in doc.items():
+        out += (_dumps(k), b":")
+        if k == "rounds":
+            out += (b"[", *rounds[1:], b"]")
+        else:
+            out.append(_dumps(v))
+        out.append(b",")
+    out[-1] = b"}}}"  # the doc is never empty: the last comma becomes the end
+    return b"".join(out), texts
+
+
 class AtomicJSONStorage(Storage):
     """A TinyDB storage writing the whole JSON file atomically (:func:`atomic_write`).
 
@@ -423,6 +479,8 @@ class Store:
         self.notices: list[Notice] = []
         self._lock = threading.RLock()
         self._entries: dict[str, _Entry] = {}
+        self._round_texts: dict[str, dict[int, tuple[Round, bytes]]] = {}
+        """Per game id, the encoded rounds of the game last written (:func:`_game_file`)."""
         self._players: dict[str, str] = {}
         self._index_stale = False
         self._writes = 0
@@ -897,15 +955,24 @@ class Store:
         return None
 
     def _write_game(self, game: Game) -> tuple[int, int]:
-        doc = g.game_to_dict(game)
-        doc["schema"] = SCHEMA_VERSION
+        data, texts = _game_file(game, self._round_texts.get(game.id, {}))
         path = self._game_path(game.id)
         try:
             self.games_dir.mkdir(exist_ok=True)
         except OSError as e:
             raise _failure(e, "the game", path) from e
-        atomic_write(path, _dumps({"game": {"1": doc}}), "the game")
+        atomic_write(path, data, "the game")
+        self._keep_texts(game.id, texts)
         return _stat(path)
+
+    def _keep_texts(self, gid: str, texts: dict[int, tuple[Round, bytes]]) -> None:
+        """Remember the encoded rounds of the game just written (the newest last; only the
+        :data:`ROUND_TEXT_GAMES` games written last are kept)."""
+        self._round_texts.pop(gid, None)
+        if texts:
+            self._round_texts[gid] = texts
+        while len(self._round_texts) > ROUND_TEXT_GAMES:
+            del self._round_texts[next(iter(self._round_texts))]
 
     def _load_recovering(self, gid: str, pending: list[Notice] | None = None) -> Game:
         """Read a game file; a broken or missing one is moved aside / restored from a backup."""
@@ -1215,6 +1282,7 @@ class Store:
                 raise _failure(e, "the deletion", path) from e
             _fsync_dir(self.games_dir)
             del self._entries[game_id]
+            self._round_texts.pop(game_id, None)
             self._commit_index(lambda: self._games_t.remove(doc_ids=[entry.doc_id]))
             if not self._index_stale:
                 with contextlib.suppress(OSError):

@@ -12,6 +12,11 @@
    of a game of ``--rounds`` rounds, "save round" → the updated score sheet in that game
    (judge + store + standings + building the screen; target ≤ 100 ms), and building the games
    list over ``--games`` stored games (target ≤ 300 ms).
+3. ``--taps``: taps per round at the table (issue 10), counted in headless Chromium at 360×740
+   by ``tests/browser/test_entry_taps.py`` (run here; every click and every typed character is
+   a tap): the gin knock round with both hands tapped on the card keys (target ≤ 25) and a
+   Rummy 101 round of 4 players. Printed from the ``test-artifacts/taps.json`` the run writes;
+   the Tile Rummy turn check's count is added there by its own browser test when it exists.
 """
 
 from __future__ import annotations
@@ -222,13 +227,46 @@ def bench_screens(rounds: int, n_games: int) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+TAP_NAMES = {
+    "gin_solo_round": "gin solo round (knock, cards turned, the hand tapped)",
+    "gin_knock_round": "gin knock round, both hands as cards (target ≤ 25)",
+    "rummy101_round_4_players": "Rummy 101 round, 4 players (winner, 3 openings, 1 rest typed, "
+    "1 rack tapped)",
+    "tile_rummy_turn_check": "Tile Rummy turn check: took R6 off R3-R6, added R7 R8 (target ≤ 12)",
+}
+
+
+def bench_taps() -> None:
+    """Run the tap-count browser test and print its counts."""
+    import json
+
+    taps_file = ROOT / "test-artifacts" / "taps.json"
+    if taps_file.exists():
+        taps_file.unlink()
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "tests/browser/test_entry_taps.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode != 0:
+        print("tap-count browser test failed:\n" + run.stdout[-2000:])
+    got = json.loads(taps_file.read_text()) if taps_file.exists() else {}
+    for key, taps in got.items():
+        print(f"taps, {TAP_NAMES.get(key, key)}: {taps}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--rounds", type=int, default=200)
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--no-browser", action="store_true", help="skip the Chromium figures")
+    p.add_argument("--taps", action="store_true", help="only the taps per round (Chromium)")
     args = p.parse_args()
+    if args.taps:
+        bench_taps()
+        return
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     if not args.no_browser:
         bench_browser(args.runs)

@@ -16,15 +16,26 @@ a network address (watchers: no join code), the host from loopback.
    standings, screen, diff, msgpack), on the loop. Memory: ``tracemalloc``, the bytes the
    new session still holds after a ``gc.collect()`` (what it keeps for the hour Flet keeps a
    session whose phone left), and the peak while opening.
-2. One save with ``--watchers`` phones watching the sheet (target ≤ 100 ms): the host adds a
-   round (the store write, the host's own sheet) and every watcher brings its sheet up to
-   date in its own task (``page.run_task``, as in the app). The loop stall is measured by a
-   probe task on the same loop that wakes every millisecond: the longest gap between two of
-   its wake-ups is the longest time any other phone's tap or message would have waited. Also
-   printed: the time until the last watcher's sheet is up to date, the longest single loop
-   callback, and the bytes sent per watcher.
+2. One save with ``--watchers`` phones watching the sheet (target ≤ 100 ms): the host's
+   "Save round" as the app makes it (:class:`HostSave`: the click — the store write, the hub
+   told, the page update — then, after the browser's round trip, the route change back to
+   the sheet), and every watcher bringing its sheet up to date in its own task
+   (``page.run_task``, as in the app). The loop stall is measured by a probe task on the same
+   loop that wakes every millisecond: the longest gap between two of its wake-ups is the
+   longest time any other phone's tap or message would have waited. Also printed: the time
+   until the last watcher's sheet is up to date, the longest single loop callback, the bytes
+   sent per watcher, the click and the route change apart, and how many times the standings
+   were really totalled (not taken from a cache) in each save.
 3. Paging back: "show earlier rounds" on the watcher's sheet, and its loop time.
 4. Memory of one watcher after ``--saves`` more saves (it must not grow with the game).
+5. A hostile visitor (target: others stalled ≤ 100 ms), against the app served for real
+   (``python -m app`` in a child process, ``app/guard.py`` installed, as in
+   ``tests/test_attack.py``, whose raw Flet client is used): a phone sends 10,000 events for
+   control ids that do not exist, another a 16 MB text-field value, each from a process of its
+   own. Meanwhile the host's session (opened before) sends a WebSocket ping every 5 ms: the
+   server answers it in its event loop, so the longest answer is the longest time the loop
+   kept the other sessions waiting. Printed with the same figures with nobody attacking.
+   ``--no-attacks`` leaves this part out.
 
 Ratios: each figure is also printed against a reference measured in the same run (packing a
 plain 1,000-row list of dicts with msgpack), so runs on a loaded machine can be compared.
@@ -92,11 +103,18 @@ class PackingConnection(Connection):
         self.pubsubhub = hub
         self.sent = 0
         self.messages = 0
+        self.session: Session | None = None
 
     def send_message(self, message: Message) -> None:
         body = msgpack.packb([message.action, message.body], default=_ENCODE)
         self.sent += len(body) + 1
         self.messages += 1
+        if message.action == MessageAction.INVOKE_METHOD and self.session is not None:
+            # the browser answers a method call (storage, scrolling) at once, with nothing
+            call = message.body
+            self.loop.call_soon(
+                self.session.handle_invoke_method_results, call.control_id, call.call_id, None, None
+            )
 
 
 class Probe:
@@ -172,6 +190,7 @@ async def open_session(
     loop = asyncio.get_running_loop()
     conn = PackingConnection(loop, pubsub)
     session = Session(conn)
+    conn.session = session
     session.apply_page_patch({"route": route, "width": 390, "height": 844})
     conn.send_message(
         Message(
@@ -199,15 +218,78 @@ async def settle() -> None:
     await asyncio.sleep(0.01)
 
 
-def host_save(host: App, game_id: str) -> None:
-    """What the host's "Save round" does (app/ui/round_entry.py): the game loaded when the
-    round entry opened (here: the one the host's sheet shows) gets the round checked with
-    "Show the scores"; the save stores it, tells the hub, and shows the updated sheet (the
-    router loads it again)."""
-    before: Any = host.screen.game  # type: ignore[union-attr]
-    new = g.add_round(before, ENTRY, g.score_round(before, ENTRY))
-    host.store.save_game(new, before.version)
-    host.show(f"/game/{game_id}")
+class HostSave:
+    """The host's "Save round" as the app does it, in the loop turns the app takes.
+
+    Before (not measured): the host opens the round entry (``/game/<id>/round``) and its
+    round is checked ("Show the scores": the judge's result). Measured: the click on "Save
+    round" (``RoundEntry.save``: the store write, the hub told, the message, then Flet's
+    update of the page), one turn of the loop; then the browser's route change back to the
+    sheet (``App.go`` asks the browser, which answers a moment later: here after
+    :attr:`ROUND_TRIP` s, in a turn of its own) and the sheet shown. The watchers' updates
+    run in their own tasks meanwhile.
+    """
+
+    ROUND_TRIP = 0.005
+
+    def __init__(self, host: App, session: Session, game_id: str) -> None:
+        self.host = host
+        self.session = session
+        self.game_id = game_id
+        self.click = 0.0
+        self.back = 0.0
+        self.shown = asyncio.Event()
+
+        def go(route: str) -> None:  # the browser's round trip, then its route change
+            async def later() -> None:
+                await asyncio.sleep(self.ROUND_TRIP)
+                t = time.perf_counter()
+                host.show(route)
+                await session.after_event(host.page)
+                self.back = time.perf_counter() - t
+                self.shown.set()
+
+            asyncio.get_running_loop().create_task(later())
+
+        host.go = go  # type: ignore[method-assign]
+
+    async def prepare(self) -> Any:
+        """The round entry open with the round checked; returns the entry screen."""
+        self.host.show(f"/game/{self.game_id}/round")
+        await self.session.after_event(self.host.page)
+        entry: Any = self.host.screen
+        entry.result = g.score_round(entry.game, ENTRY)
+        self.shown.clear()
+        return entry
+
+    async def save(self, entry: Any) -> None:
+        """The click (one loop turn), then wait for the sheet shown after the round trip."""
+        t = time.perf_counter()
+        entry.save()
+        await self.session.after_event(self.host.page)
+        self.click = time.perf_counter() - t
+        await self.shown.wait()
+
+
+@contextlib.contextmanager
+def count_standings() -> Any:
+    """Count the standings really totalled (not taken from a Game's cache) while inside:
+    yields a one-item list."""
+    n = [0]
+    orig = g.standings
+
+    def counting(game: g.Game) -> Any:
+        before = game._cache
+        result = orig(game)
+        if game._cache is not before:
+            n[0] += 1
+        return result
+
+    g.standings = counting  # type: ignore[assignment]
+    try:
+        yield n
+    finally:
+        g.standings = orig  # type: ignore[assignment]
 
 
 def reference_ms() -> float:
@@ -287,29 +369,29 @@ async def bench(args: argparse.Namespace) -> None:
 
         # 2. saves with the watchers watching
         probe = Probe()
+        saver = HostSave(host_app, host, game.id)
         stalls: list[float] = []
         dones: list[float] = []
         worst_cb: list[float] = []
         per_watcher: list[float] = []
-        hosts: list[float] = []
+        clicks: list[float] = []
+        backs: list[float] = []
         cpus: list[float] = []
+        counted: list[int] = []
         profiler = cProfile.Profile() if args.profile == "save" else None
         for _ in range(args.saves):
             before = [w[2].sent for w in watchers]
             rounds_before = len(store.load_game(game.id).rounds)
+            entry = await saver.prepare()
+            await settle()
             probe.start()
             await asyncio.sleep(0.01)
-            with CallbackTimer() as cb:
+            with CallbackTimer() as cb, count_standings() as totalled:
                 t = time.perf_counter()
                 if profiler is not None:
                     profiler.enable()
-
-                async def save() -> None:
-                    host_save(host_app, game.id)
-
                 cpu = time.thread_time()
-                await asyncio.get_running_loop().create_task(save())
-                hosts.append(time.perf_counter() - t)
+                await asyncio.get_running_loop().create_task(saver.save(entry))
                 while not all(len(w[1].screen.game.rounds) > rounds_before for w in watchers):
                     await asyncio.sleep(0.001)
                     if time.perf_counter() - t > 120:
@@ -319,10 +401,18 @@ async def bench(args: argparse.Namespace) -> None:
                 dones.append(time.perf_counter() - t)
                 cpus.append(time.thread_time() - cpu)
                 await asyncio.sleep(0.01)
+            counted.append(totalled[0])
+            clicks.append(saver.click)
+            backs.append(saver.back)
             stalls.append(await probe.stop())
             worst_cb.append(cb.worst)
             per_watcher.append(
                 statistics.mean(w[2].sent - b for w, b in zip(watchers, before, strict=True))
+            )
+            hosts_sheet: Any = host_app.screen
+            assert len(hosts_sheet.game.rounds) == rounds_before + 1
+            assert all(  # every watcher shows the host's totals
+                getattr(w[1].screen, "standings", None) == hosts_sheet.standings for w in watchers
             )
         med = statistics.median(stalls) * 1000
         print(
@@ -331,10 +421,11 @@ async def bench(args: argparse.Namespace) -> None:
             f"all watchers up to date after {statistics.median(dones) * 1000:.0f} ms; "
             f"longest callback {statistics.median(worst_cb) * 1000:.0f} ms; "
             f"sent per watcher {statistics.median(per_watcher) / 1024:.1f} KiB\n"
-            f"   of which the host's own save (store write, its sheet rebuilt) "
-            f"{statistics.median(hosts) * 1000:.0f} ms, the {args.watchers} watchers "
-            f"{(statistics.median(dones) - statistics.median(hosts)) * 1000:.0f} ms; "
-            f"CPU time of the loop thread for the whole save "
+            f"   the host's click on Save round (store write, page update) "
+            f"{statistics.median(clicks) * 1000:.0f} ms; its sheet shown after the route "
+            f"change {statistics.median(backs) * 1000:.0f} ms; standings totalled "
+            f"{', '.join(map(str, counted))} time(s) in the saves; CPU time of the loop "
+            f"thread for the whole save "
             f"{statistics.median(cpus) * 1000:.0f} ms"
         )
         if profiler is not None:
@@ -372,11 +463,8 @@ async def bench(args: argparse.Namespace) -> None:
         first = tracemalloc.get_traced_memory()[0]
         steps: list[float] = []
         for _ in range(args.saves):
-
-            async def save2() -> None:
-                host_save(host_app, game.id)
-
-            await asyncio.get_running_loop().create_task(save2())
+            entry = await saver.prepare()
+            await saver.save(entry)
             await settle()
             while any(
                 len(w[1].screen.game.rounds) < len(host_app.screen.game.rounds)  # type: ignore[union-attr]
@@ -385,6 +473,9 @@ async def bench(args: argparse.Namespace) -> None:
                 await asyncio.sleep(0.005)
             gc.collect()
             steps.append((tracemalloc.get_traced_memory()[0] - first) / 2**20)
+        everyone = [*watchers, (_s2, w2, _c2)]
+        while any(len(w[1].screen.game.rounds) < args.rounds for w in everyone):
+            await asyncio.sleep(0.005)  # the last updates, before the store closes
         later = tracemalloc.get_traced_memory()[0]
         tracemalloc.stop()
         print(
@@ -405,15 +496,111 @@ async def bench(args: argparse.Namespace) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+# -- 5. a hostile visitor, against the served app ---------------------------------------------
+def _attacker(ws: str, kind: str, address: str, game_id: str) -> None:
+    """A visitor's phone (a process of its own, so that its work is not this one's)."""
+    sys.path.insert(0, str(ROOT))
+    from types import SimpleNamespace
+
+    from tests.test_attack import EVENT, Raw
+
+    async def run() -> None:
+        srv: Any = SimpleNamespace(ws=ws)
+        if kind.startswith("bogus"):
+            phone = await Raw(srv, address).connect(route=f"/game/{game_id}")
+            for n in range(int(kind[len("bogus") :])):
+                await phone.send(EVENT, {"target": 10_000_000 + n, "name": "click", "data": None})
+                if phone.closed.is_set():
+                    break
+        elif kind == "visit":
+            phone = await Raw(srv, address).connect(route=f"/game/{game_id}")
+            await phone.ws.close()
+        else:
+            phone = await Raw(srv, address).connect(route=f"/join?game={game_id}")
+            field = phone.find("TextField")[0]
+            await phone.props(field, {"value": "A" * (16 * 1024 * 1024)})
+        await phone.wait(lambda: phone.closed.is_set(), 30)
+
+    asyncio.run(run())
+
+
+async def _pinged(ws: Any, stop: asyncio.Event) -> list[float]:
+    """WebSocket pings on ``ws`` every 5 ms until ``stop``: each answer's delay (s). The
+    server answers a ping in its event loop, so the delay is how long that loop kept the
+    other sessions waiting."""
+    delays: list[float] = []
+    while not stop.is_set():
+        t = time.perf_counter()
+        pong = await ws.ping()
+        await pong
+        delays.append(time.perf_counter() - t)
+        await asyncio.sleep(0.005)
+    return delays
+
+
+async def attacks() -> None:
+    """A visitor sends 10,000 events for controls that do not exist (three times, each
+    from a new address: the server's first visitor and later ones), 300 such events, opens
+    a game's sheet and leaves, then another sends a 16 MB text-field value; the host's
+    session (open before) is pinged meanwhile."""
+    import multiprocessing
+
+    from tests.test_attack import Raw, phone_address, serve, stop
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-attack-"))
+    srv = serve(folder)
+    try:
+        witness = await Raw(srv, None).connect()
+        calm = asyncio.Event()
+        quiet = asyncio.get_running_loop().call_later(2.0, calm.set)
+        base = await _pinged(witness.ws, calm)
+        del quiet
+        ctx = multiprocessing.get_context("spawn")
+        for kind, what in (
+            ("bogus10000", "10,000 bogus events"),
+            ("bogus10000", "10,000 bogus events (again)"),
+            ("bogus10000", "10,000 bogus events (a third time)"),
+            ("bogus300", "300 bogus events"),
+            ("visit", "nothing (opens a game's sheet and leaves)"),
+            ("huge", "a 16 MB message"),
+        ):
+            done = asyncio.Event()
+            pinger = asyncio.get_running_loop().create_task(_pinged(witness.ws, done))
+            proc = ctx.Process(target=_attacker, args=(srv.ws, kind, phone_address(), srv.game_id))
+            t = time.perf_counter()
+            proc.start()
+            await asyncio.get_running_loop().run_in_executor(None, proc.join, 120)
+            took = time.perf_counter() - t
+            await asyncio.sleep(0.2)
+            done.set()
+            delays = await pinger
+            alive = await witness.alive()
+            print(
+                f"5. a visitor sending {what} (target: others stalled ≤ 100 ms): the host's "
+                f"session answered a ping within {max(delays) * 1000:.0f} ms at worst "
+                f"(median {statistics.median(delays) * 1000:.1f} ms, {len(delays)} pings; "
+                f"calm: worst {max(base) * 1000:.0f} ms, median "
+                f"{statistics.median(base) * 1000:.1f} ms); the attacker done in {took:.1f} s "
+                f"(its process start included); the host's next screen {alive * 1000:.0f} ms"
+            )
+        await witness.close()
+    finally:
+        stop(srv)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=1000)
     p.add_argument("--watchers", type=int, default=10)
     p.add_argument("--saves", type=int, default=5)
     p.add_argument("--profile", choices=["save", "open"], default=None)
+    p.add_argument("--no-attacks", action="store_true", help="leave out 5. (the served app)")
     args = p.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     asyncio.run(bench(args))
+    if not args.no_attacks:
+        asyncio.run(attacks())
 
 
 if __name__ == "__main__":

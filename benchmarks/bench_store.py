@@ -247,6 +247,95 @@ def player_page(base: Path, n_games: int, n_rounds: int) -> None:
         print(f"  facts kept in memory: {len(stats.CACHE)} games")
 
 
+LONG_PLAYERS = ["Ala", "Ola", "Ela", "Jan"]
+LONG_ENTRY: dict[str, Any] = {
+    "players": [
+        {"name": "Ala", "winner": True},
+        {"name": "Ola", "hand": ["R5", "JK"]},
+        {"name": "Ela", "hand": ["B1", "B2"]},
+        {"name": "Jan", "hand": ["K9"]},
+    ]
+}
+
+
+def long_save(base: Path, n_rounds: int, times: int = 15) -> None:
+    """Issue 9: ``Store.save_game`` of one more round on a game of ``n_rounds`` (the 1,000-round
+    game of ``bench_live.py``: Tile Rummy, every round its own Round object), as a ratio to a
+    plain ``json.dumps`` of the same game (the whole game file, encoded at once) measured in the
+    same run, with the standings of the new game already totalled by the caller (the UI shows
+    them before saving) and without; then a cProfile of the save."""
+    import cProfile
+    import io
+    import pstats
+
+    print(f"\nsave one more round to a game of {n_rounds} rounds (issue 9)")
+    path = base / "long-save.json"
+    with Store(path) as s:
+        s.backup_every = 10**9
+        s.backup_interval = 1e12
+        game = g.new_game("tile_rummy", LONG_PLAYERS)
+        result = g.score_round(game, LONG_ENTRY)
+        one = g.add_round(game, LONG_ENTRY, result).rounds[0]
+        game.rounds = [dataclasses.replace(one, time=g.now_iso()) for _ in range(n_rounds - 1)]
+        assert not g.standings(game).finished
+        stored = s.save_game(s.create_game(game))  # the first save after a create or a load
+        holder = [stored]
+
+        def next_game(total: bool) -> g.Game:
+            # the oldest round dropped first, to stay at n_rounds (MAX_ROUNDS is 1,000)
+            kept = dataclasses.replace(holder[0], rounds=holder[0].rounds[1:])
+            new = g.add_round(kept, LONG_ENTRY, result)
+            if total:
+                g.standings(new)
+            return new
+
+        def plain(game: g.Game = stored) -> bytes:
+            doc = g.game_to_dict(game)
+            doc["schema"] = store_mod.SCHEMA_VERSION
+            return json.dumps(
+                {"game": {"1": doc}}, ensure_ascii=False, separators=(",", ":")
+            ).encode("utf-8")
+
+        size = len(plain()) / 1024**2
+        rows: list[tuple[str, float, float]] = []
+        for label, total in (
+            ("standings totalled before", True),
+            ("standings not totalled", False),
+        ):
+            ts = []
+            for _ in range(times):
+                new = next_game(total)
+                t = time.perf_counter()
+                holder[0] = s.save_game(new)
+                ts.append((time.perf_counter() - t) * 1000)
+            rows.append((label, statistics.median(ts), max(ts)))
+        ref, _ = median_ms(lambda: plain(holder[0]), times)
+        fsync = fsync_probe(base, 10)
+        print(
+            f"  reference: json.dumps of the whole game ({size:.1f} MB)  median {ref:7.1f} ms; "
+            f"one fsync of 50 kB here {fsync:.1f} ms"
+        )
+        for label, m, mx in rows:
+            print(
+                f"  save_game, {label:<26} median {m:7.1f} ms  (max {mx:.1f})  "
+                f"= {m / ref:.2f} × the json.dumps"
+            )
+        prof = cProfile.Profile()
+        for _ in range(5):
+            new = next_game(False)
+            prof.enable()
+            holder[0] = s.save_game(new)
+            prof.disable()
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(14)
+        print("  cProfile of 5 saves (standings not totalled before), by cumulative time:")
+        keep = False
+        for line in out.getvalue().splitlines():
+            keep = keep or line.lstrip().startswith("ncalls")
+            if keep and line.strip():
+                print("   ", line[:150])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=500)
@@ -254,8 +343,13 @@ def main() -> None:
     ap.add_argument("--long", type=int, default=200)
     ap.add_argument("--dir", type=Path, default=None, help="folder to build in (default: temp)")
     ap.add_argument("--players-only", action="store_true", help="only the player page")
+    ap.add_argument("--save-long", type=int, default=1000, help="rounds of the long-save game")
+    ap.add_argument("--save-only", action="store_true", help="only the long-game save")
     args = ap.parse_args()
     base = args.dir or Path(tempfile.mkdtemp(prefix="bench-store-"))
+    if args.save_only:
+        long_save(base, args.save_long)
+        return
     if args.players_only:
         player_page(base, args.games, args.rounds)
         return
@@ -431,6 +525,7 @@ def main() -> None:
         )
         db.close()
     player_page(base, args.games, args.rounds)
+    long_save(base, args.save_long)
     if args.dir is None:
         import shutil
 

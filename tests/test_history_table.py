@@ -74,7 +74,7 @@ def test_table_display_with_the_turn_timer(store: Store) -> None:
 
 def test_theme_choice_is_kept(store: Store) -> None:
     app = App(store)
-    assert theme_choice(app) == "light"  # DEFAULT_THEME (see app/ui/settings.py)
+    assert theme_choice(app) == "system"  # nobody chose: the device decides (DEFAULT_THEME)
     app.show("/settings")
     s = app.screen
     assert isinstance(s, SettingsScreen)

@@ -10,6 +10,8 @@ player minus the points left.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import logging
 import os
 import struct
@@ -551,9 +553,27 @@ def test_join_codes_are_short_and_unambiguous() -> None:
     codes = {live.new_join_code() for _ in range(200)}
     assert len(codes) > 190
     for c in codes:
-        assert len(c) == 6 and set(c) <= set(live.CODE_ALPHABET)
+        assert len(c) == 8 and set(c) <= set(live.CODE_ALPHABET)
+        assert live.usable_code(c) == c
     assert not set("IL01O") & set(live.CODE_ALPHABET)
     assert live.normalize_code(" ab c-23 ") == "ABC23"
+    assert sharing.group_code("ABCD2345") == "ABCD 2345"
+    # 31**8 codes: at the most wrong codes the server can be made to check (well under 1000
+    # a second), half the codes take over 13 years
+    assert len(live.CODE_ALPHABET) ** live.CODE_LENGTH / 2 / 1000 > 13 * 365 * 86400
+    # a shorter code stored by an older version is no code: the share screen makes a new one
+    assert live.usable_code("K7M3QZ") is None and live.usable_code("K7M3QZ4I") is None
+
+
+def test_a_game_stored_with_an_old_short_code_gets_a_new_one(store: Store, game: Game) -> None:
+    old = store.save_game(dataclasses.replace(game, join_code="K7M3QZ"), game.version)
+    access = live.Access(store)
+    phone = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
+    assert phone.join(game.id, "K7M3QZ") is None  # the old code opens nothing
+    host = SessionStore(store, access, Visitor.from_peer(HOST_IP), Hub())
+    code = host.join_code(old.id)
+    assert len(code) == live.CODE_LENGTH and store.load_game(game.id).join_code == code
+    assert phone.join(game.id, code) == game.id
 
 
 def test_a_phone_without_the_code_watches_and_cannot_write(
@@ -607,14 +627,14 @@ def test_the_join_code_lets_a_phone_keep_score(
 ) -> None:
     host, phone = session(store, access, hub), session(store, access, hub, PHONE_IP)
     code = ss(host).join_code(game.id)
-    assert code == store.load_game(game.id).join_code and len(code) == 6
+    assert code == store.load_game(game.id).join_code and len(code) == 8
     phone.go(f"/join?game={game.id}")
     join = phone.screen
     assert isinstance(join, sharing.JoinScreen)
-    join.code.value = "WRONG2"
+    join.code.value = "WRONG234"
     join.join()
     assert join.error.visible and "not right" in texts(join.error)
-    join.code.value = code.lower()[:3] + " " + code[3:]  # case and spaces do not matter
+    join.code.value = code.lower()[:4] + " " + code[4:]  # case and spaces do not matter
     join.name.value = "Ola"
     join.join()
     assert phone.route == f"/game/{game.id}" and ss(phone).can_edit(game.id)
@@ -645,7 +665,7 @@ def test_the_qr_address_joins_and_a_code_alone_finds_its_game(
     phone.go(f"/game/{game.id}?code={code}")  # what the QR code holds
     assert isinstance(phone.screen, ScoreSheet) and ss(phone).can_edit(game.id)
     other = session(store, access, hub, "192.168.1.24")
-    other.go(f"/game/{game.id}?code=AAAAAA")
+    other.go(f"/game/{game.id}?code=AAAAAAAA")
     assert isinstance(other.screen, sharing.JoinScreen)
     assert other.screen.error.visible
     other.go("/join")  # no game given: the code finds it among the unfinished games
@@ -690,7 +710,7 @@ def test_wrong_codes_are_limited_per_address(store: Store, game: Game) -> None:
     code = access.ensure_code(game.id)
     phone = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
     for _ in range(live.MAX_TRIES):
-        assert phone.join(game.id, "ZZZZZZ") is None
+        assert phone.join(game.id, "ZZZZZZZZ") is None
     with pytest.raises(AccessError) as e:
         phone.join(game.id, code)  # even the right code waits now
     assert e.value.reason == "too_many_tries" and 0 < e.value.wait <= live.TRY_WINDOW
@@ -700,22 +720,71 @@ def test_wrong_codes_are_limited_per_address(store: Store, game: Game) -> None:
     assert phone.join(game.id, code) == game.id
 
 
-def test_wrong_codes_from_changing_addresses_meet_the_global_cap(store: Store, game: Game) -> None:
+def _phone(store: Store, access: live.Access, n: int) -> SessionStore:
+    return SessionStore(store, access, Visitor.from_peer(f"10.1.{n // 250}.{n % 250}"), Hub())
+
+
+def test_wrong_codes_from_many_addresses_slow_each_but_lock_nobody_out(
+    store: Store, game: Game
+) -> None:
     now = [1000.0]
     access = live.Access(store, clock=lambda: now[0])
     code = access.ensure_code(game.id)
-    n = 0
-    for n in range(live.GLOBAL_MAX_TRIES):  # a phone that takes a new address every try
-        phone = SessionStore(store, access, Visitor.from_peer(f"10.1.{n // 250}.{n % 250}"), Hub())
-        assert phone.join(game.id, "ZZZZZZ") is None
-    fresh = SessionStore(store, access, Visitor.from_peer("10.9.9.9"), Hub())
+    # a guesser that takes a new address for every wrong code: 4 addresses x 5 tries used to
+    # close joining by code for everyone for a minute
+    for n in range(live.GLOBAL_PRESSURE):
+        assert not access.under_pressure()
+        assert _phone(store, access, n).join(game.id, "ZZZZZZZZ") is None
+    assert access.under_pressure()
+    # a real player from a fresh address: still in at once, and a typo first is fine
+    real = SessionStore(store, access, Visitor.from_peer("10.9.9.9"), Hub())
+    assert real.join(game.id, "ZZZZZZZY") is None
+    assert real.join(game.id, code) == game.id
+    # while the pressure lasts each guessing address gets PRESSURE_TRIES, not MAX_TRIES
+    guesser = _phone(store, access, 500)
+    for _ in range(live.PRESSURE_TRIES):
+        assert guesser.join(game.id, "ZZZZZZZZ") is None
     with pytest.raises(AccessError) as e:
-        fresh.join(game.id, code)
-    assert e.value.reason == "too_many_tries"
-    assert access.failed_addresses() == n + 1
+        guesser.join(game.id, "ZZZZZZZX")
+    assert e.value.reason == "too_many_tries" and 0 < e.value.wait <= live.TRY_WINDOW
+    late = SessionStore(store, access, Visitor.from_peer("10.9.9.10"), Hub())
+    assert late.join(game.id, code) == game.id  # others are never refused for it
+    # a window later the pressure is gone: MAX_TRIES again
     now[0] += live.TRY_WINDOW + 1
-    assert fresh.join(game.id, code) == game.id
-    assert access.failed_addresses() == 0  # the old records are pruned
+    assert not access.under_pressure()
+    for _ in range(live.MAX_TRIES):
+        assert guesser.join(game.id, "ZZZZZZZZ") is None
+    with pytest.raises(AccessError):
+        guesser.join(game.id, code)
+
+
+def test_failed_code_records_are_pruned(store: Store, game: Game) -> None:
+    now = [1000.0]
+    access = live.Access(store, clock=lambda: now[0])
+    code = access.ensure_code(game.id)
+    for n in range(300):  # many addresses, one wrong code each, 0.1 s apart
+        assert _phone(store, access, n).join(game.id, "ZZZZZZZZ") is None
+        now[0] += 0.1
+    assert access.failed_addresses() == 300
+    # 60 s after the first: the first ones (older than the window) are gone, the rest kept
+    now[0] = 1000.0 + live.TRY_WINDOW + 5.05
+    assert _phone(store, access, 9999).join(game.id, code) == game.id
+    assert access.failed_addresses() == 300 - 51
+    # an address that failed again is kept by its latest wrong code
+    _phone(store, access, 299).join(game.id, "ZZZZZZZZ")
+    now[0] += live.TRY_WINDOW
+    _phone(store, access, 9998).join(game.id, code)
+    assert access.failed_addresses() == 1
+    now[0] += 1
+    _phone(store, access, 9998).join(game.id, code)
+    assert access.failed_addresses() == 0
+    # a per-address record keeps at most MAX_TRIES times
+    guesser = _phone(store, access, 7)
+    for _ in range(3 * live.MAX_TRIES):
+        with contextlib.suppress(AccessError):
+            guesser.join(game.id, "ZZZZZZZZ")
+        now[0] += live.TRY_WINDOW / 4
+    assert all(len(d) <= live.MAX_TRIES for d in access._fails.values())
 
 
 @pytest.mark.parametrize(
@@ -731,6 +800,22 @@ def test_wrong_codes_from_changing_addresses_meet_the_global_cap(store: Store, g
         "Bartek\u202e",  # a bidi override
         "Ola\x07",
         "x" * 41,
+        # small capitals
+        "\u1d1b\u029c\u1d07 \u029c\u1d0f\ua731\u1d1b'\ua731 "
+        "\u1d04\u1d0f\u1d0d\u1d18\u1d1c\u1d1b\u1d07\u0280",
+        "T\u04bbe host's computer",  # Cyrillic shha for h
+        # fullwidth
+        "\uff34\uff48\uff45 \uff48\uff4f\uff53\uff54's "
+        "\uff43\uff4f\uff4d\uff50\uff55\uff54\uff45\uff52",
+        # Cyrillic
+        "\u0422\u04bb\u0435 \u04bb\u043e\u0455\u0442's \u0441\u043e\u043c\u0440u\u0442\u0435r",
+        "The\u200bhost's computer",  # a zero-width space
+        "The host's\u200dcomputer",  # a zero-width joiner (allowed in emoji): still the label
+        "\u2067Bartek\u2069",  # a bidi isolate
+        "K\u043emputer g\u043esp\u043edarza",  # the Polish label with Cyrillic o
+        "Po\u010d\u00edta\u010d hostite\u013ea",  # the Slovak label
+        "Pocitac hostitela",  # ... without its accents
+        "\U0001d413\U0001d421\U0001d41e \U0001d421\U0001d428\U0001d42c\U0001d42d's computer",
     ],
 )
 def test_a_joining_phone_cannot_take_a_label_or_hide_characters(
@@ -750,6 +835,90 @@ def test_a_joining_phone_cannot_take_a_label_or_hide_characters(
     assert not phone.can_edit(game.id)  # and the code was not used up
     assert phone.join(game.id, code, "  Bartek  ") == game.id
     assert phone.visitor.name == "Bartek"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Bartek", "\u0412artek"),  # a Cyrillic Ve
+        ("Bartek", "BARTEK"),
+        ("Bartek", "B a r t e k"),
+        ("Ola", "0la"),
+        ("Ivo", "lvo"),  # I and l look the same
+        ("Ivo", "ivo"),
+        ("Jan", "J\u00e1n"),  # an accent does not make another person (decision)
+        ("\u0141ukasz", "Lukasz"),
+        ("\u017dofia", "Zofia"),
+        ("\u013dubica", "Lubica"),
+        ("Zo\u00eb", "Zoe\u0308"),  # composed or not
+        ("\U0001f431", "\U0001f431"),  # a name without letters: compared as it is
+    ],
+)
+def test_a_joining_phone_cannot_take_another_phones_name_by_a_look_alike(
+    store: Store, game: Game, first: str, second: str
+) -> None:
+    access = live.Access(store)
+    code = access.ensure_code(game.id)
+    a = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
+    b = SessionStore(store, access, Visitor.from_peer("192.168.1.24"), Hub())
+    assert a.join(game.id, code, first) == game.id
+    with pytest.raises(AccessError) as e:
+        b.join(game.id, code, second)
+    assert e.value.reason == "bad_name" and e.value.detail == "taken"
+    assert not b.can_edit(game.id)
+    assert "Choose another one" in sharing.access_message(e.value)
+    assert b.join(game.id, code, second + " 2") == game.id  # another name is fine
+    assert a.join(game.id, code, first) == game.id  # the holder itself may say it again
+
+
+def test_polish_and_slovak_names_stay_apart_and_as_typed(store: Store, game: Game) -> None:
+    access = live.Access(store)
+    code = access.ensure_code(game.id)
+    names = [
+        "\u0141ukasz",
+        "J\u00e1n",
+        "\u013dubica",
+        "\u017dofia",
+        "Ma\u0142gorzata",
+        "\u0160tef\u00e1nia",
+    ]
+    phones = []
+    for n, name in enumerate(names):
+        phone = SessionStore(store, access, Visitor.from_peer(f"192.168.1.{50 + n}"), Hub())
+        assert phone.join(game.id, code, name) == game.id, name
+        assert phone.visitor.name == name  # shown with its letters
+        phones.append(phone)
+    # the name is free again once its session is gone
+    del phones[0], phone
+    import gc
+
+    gc.collect()
+    again = SessionStore(store, access, Visitor.from_peer("192.168.1.70"), Hub())
+    assert again.join(game.id, code, "Lukasz") == game.id
+
+
+def test_a_wrong_code_does_not_tell_which_names_are_taken(store: Store, game: Game) -> None:
+    access = live.Access(store)
+    code = access.ensure_code(game.id)
+    a = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
+    assert a.join(game.id, code, "Bartek") == game.id
+    b = SessionStore(store, access, Visitor.from_peer("192.168.1.24"), Hub())
+    assert b.join(game.id, "ZZZZZZZZ", "Bartek") is None  # just a wrong code
+
+
+def test_a_join_token_takes_its_name_back_from_the_phones_old_session(
+    store: Store, game: Game
+) -> None:
+    access = live.Access(store)
+    code = access.ensure_code(game.id)
+    old = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
+    assert old.join(game.id, code, "Bartek") == game.id
+    [token] = old.tokens()
+    new = Visitor.from_peer(PHONE_IP)  # a reload while the old session is still kept
+    assert new.restore(access, [token]) == [game.id] and new.name == "Bartek"
+    other = SessionStore(store, access, Visitor.from_peer("192.168.1.24"), Hub())
+    with pytest.raises(AccessError):
+        other.join(game.id, code, "Bartek")
 
 
 def test_a_join_token_brings_the_rights_back_and_cannot_be_forged(store: Store, game: Game) -> None:
@@ -787,7 +956,7 @@ def test_share_screen_shows_the_code_as_text_and_qr(
     assert isinstance(share, sharing.ShareScreen)
     code = store.load_game(game.id).join_code
     assert (
-        code and share.code_text is not None and share.code_text.value == f"{code[:3]} {code[3:]}"
+        code and share.code_text is not None and share.code_text.value == f"{code[:4]} {code[4:]}"
     )
     assert share.url == f"http://192.168.1.10:8600/game/{game.id}?code={code}"
     assert share.qr is not None and isinstance(share.qr.src, bytes)

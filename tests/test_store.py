@@ -8,6 +8,7 @@ read-only folder does not stop writes), a second process, and writers killed wit
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import json
 import os
@@ -1048,3 +1049,186 @@ def test_killed_writers_lose_no_acknowledged_round(path: Path, tmp_path: Path) -
             raise
     # each appending run added at least one acknowledged round (load does not change this)
     assert sum(acked.values()) >= appending
+
+
+# -- the game file encodes only what changed (issue 9) -------------------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def whole_file(game: Game) -> bytes:
+    """The game file as the store wrote it before issue 9: one ``json.dumps`` of it all."""
+    doc = g.game_to_dict(game)
+    doc["schema"] = store_mod.SCHEMA_VERSION
+    return json.dumps({"game": {"1": doc}}, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)  # no lone surrogates
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | _text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4),
+    max_leaves=12,
+)
+_rounds = st.builds(
+    g.Round,
+    entry=st.dictionaries(_text, _json, max_size=4),
+    result=st.dictionaries(_text, _json, max_size=4).map(lambda d: {**d, "scores": {"A": 1}}),
+    winners=st.lists(_text, max_size=3).map(tuple),
+    time=_text,
+    edited=st.none() | _text,
+)
+
+
+@st.composite
+def stored_games(draw: st.DrawFn) -> Game:
+    """Games with any JSON in every free field (rounds, notes, extra, undo log, …)."""
+    rounds = draw(st.lists(_rounds, max_size=8))
+    if rounds and draw(st.booleans()):  # one Round object twice, as a long game may hold
+        rounds.append(rounds[0])
+    steps = st.builds(
+        g.UndoStep,
+        action=st.sampled_from(["add", "replace", "delete", "end", "limits"]),
+        index=st.integers(0, 9),
+        before=st.none() | _rounds,
+        time=_text,
+        state=st.none() | st.dictionaries(_text, _json, max_size=3),
+    )
+    return Game(
+        id="0" * 32,
+        variant=draw(st.sampled_from(list(ENTRIES))),
+        options=draw(st.dictionaries(_text, _json, max_size=4)),
+        players=draw(st.lists(_text, min_size=1, max_size=4)),
+        first_dealer=draw(st.integers(0, 3)),
+        rounds=rounds,
+        created=draw(_text),
+        updated=draw(_text),
+        version=draw(st.integers(0, 10**6)),
+        notes=draw(_text),
+        agreed_rounds=draw(st.none() | st.integers()),
+        agreed_target=draw(st.none() | st.integers()),
+        ended=draw(st.booleans()),
+        undo_log=draw(st.lists(steps, max_size=3)),
+        join_code=draw(st.none() | _text),
+        extra=draw(st.dictionaries(_text, _json, max_size=3)),
+        pending_penalties=draw(st.lists(st.dictionaries(_text, _json, max_size=3), max_size=2)),
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(stored_games(), st.data())
+def test_the_game_file_is_byte_for_byte_the_whole_json_dumps(game: Game, data: Any) -> None:
+    first, texts = store_mod._game_file(game, {})
+    assert first == whole_file(game)
+    assert set(texts) == {id(r) for r in game.rounds}
+    # the next version: some rounds kept (their JSON reused), some new, some replaced
+    new_rounds = data.draw(st.lists(_rounds, max_size=3))
+    kept = data.draw(st.lists(st.sampled_from(game.rounds), max_size=6)) if game.rounds else []
+    order = data.draw(st.permutations([*kept, *new_rounds]))
+    later = dataclasses.replace(game, rounds=order, notes=game.notes + "!")
+    again, _ = store_mod._game_file(later, texts)
+    assert again == whole_file(later)
+
+
+def test_an_equal_round_that_is_another_object_is_encoded_afresh() -> None:
+    """Ids are only compared while the old Round is held: a different object never takes an
+    old round's text, even when it is equal, or stands where the old one stood."""
+    one = g.Round({"a": 1}, {"scores": {"A": 1}}, ("A",), "t")
+    game = Game(id="0" * 32, variant="gin", options={}, players=["A"], rounds=[one])
+    _, texts = store_mod._game_file(game, {})
+    other = g.Round({"a": 2}, {"scores": {"A": 2}}, ("A",), "t")
+    forged = {id(other): (one, texts[id(one)][1])}  # an id that matches, for another Round
+    game.rounds = [other]
+    data, _ = store_mod._game_file(game, forged)
+    assert data == whole_file(game) and b'"a":2' in data
+
+
+def test_a_save_encodes_only_the_new_round(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_tile_game(store, 30)
+    encoded: list[g.Round] = []
+    plain = g.Round.to_dict
+
+    def counting(self: g.Round) -> dict[str, Any]:
+        encoded.append(self)
+        return plain(self)
+
+    monkeypatch.setattr(g.Round, "to_dict", counting)
+    new = g.add_round(game, TILE_SMALL)
+    saved = store.save_game(new)
+    assert encoded == [new.rounds[-1]]  # 30 rounds taken from the previous save's text
+    gfile = store.games_dir / f"{game.id}.json"
+    monkeypatch.undo()
+    assert gfile.read_bytes() == whole_file(saved)
+    assert store.load_game(game.id) == saved
+
+
+def test_every_kind_of_change_writes_the_same_bytes_as_before(store: Store, path: Path) -> None:
+    game = new_tile_game(store, 5)
+    gfile = store.games_dir / f"{game.id}.json"
+    changes = [
+        lambda gm: g.add_round(gm, TILE_SMALL),
+        lambda gm: g.replace_round(gm, 2, TILE_SMALL),
+        lambda gm: g.delete_round(gm, 0),
+        g.undo,  # the deleted round comes back (the undo log's copy of it)
+        g.undo,  # the replaced one too
+        lambda gm: g.end_game(gm),
+        lambda gm: dataclasses.replace(gm, notes="Zażółć „gęślą” 🀄", join_code="1234"),
+    ]
+    for change in changes:
+        game = store.save_game(change(game))
+        assert gfile.read_bytes() == whole_file(game)
+    store.close()
+    with Store(path) as s:  # a fresh store (no texts kept) reads it back and writes it alike
+        back = s.load_game(game.id)
+        assert back == game
+        again = s.save_game(back)
+        assert gfile.read_bytes() == whole_file(again)
+
+
+def test_a_failed_write_keeps_the_texts_right(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_tile_game(store, 3)
+    gfile = store.games_dir / f"{game.id}.json"
+
+    def fail(src: Any, dst: Any) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    refused = g.replace_round(game, 1, TILE_SMALL)
+    with monkeypatch.context() as m:
+        m.setattr(os, "replace", fail)
+        with pytest.raises(StoreError):
+            store.save_game(refused)
+    assert gfile.read_bytes() == whole_file(game)
+    other = store.save_game(g.add_round(game, TILE))  # the round not saved is not in the file
+    assert gfile.read_bytes() == whole_file(other)
+    assert store.load_game(game.id).rounds[1] == game.rounds[1] != refused.rounds[1]
+
+
+def test_texts_are_kept_for_the_last_games_written_only(store: Store) -> None:
+    ids = [new_tile_game(store, 1).id for _ in range(store_mod.ROUND_TEXT_GAMES + 2)]
+    assert list(store._round_texts) == ids[-store_mod.ROUND_TEXT_GAMES :]
+    store.delete_game(ids[-1])
+    assert ids[-1] not in store._round_texts
+
+
+def test_a_save_reuses_the_standings_the_caller_totalled(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games-list summary takes the standings already on the game (shown before saving),
+    and the stored game carries them on: no judge ``game`` check again, before or after."""
+    game = new_tile_game(store, 3)
+    new = g.add_round(game, TILE_SMALL)
+    want = g.standings(new)
+    asked: list[Any] = []
+    plain = g.judge.answer
+
+    def counting(request: Any) -> Any:
+        asked.append(request)
+        return plain(request)
+
+    monkeypatch.setattr(g.judge, "answer", counting)
+    saved = store.save_game(new)
+    assert g.standings(saved) is want
+    assert asked == []
+    [summary] = store.list_games()
+    assert summary.totals == want.totals and summary.round_count == 4

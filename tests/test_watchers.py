@@ -396,8 +396,12 @@ def test_a_watching_session_is_updated_in_place_and_sent_little(store: Store) ->
         app, conn, _session = open_session(store, hub, f"/game/{game.id}")
         sheet = app.screen
         assert isinstance(sheet, ScoreSheet)
+        assert sheet.chart is None  # drawn in a turn of its own, just after the sheet is sent
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert sheet.chart is not None
         opened = conn.sent
-        assert opened > 20_000  # the sheet went out
+        assert opened > 20_000  # the sheet went out, its chart too
         writer = host_store(store, hub)
         current = writer.load_game(game.id)
         for change in (

@@ -54,23 +54,52 @@ def sample_rounds(n: int, max_points: int = MAX_POINTS) -> list[int]:
     return xs
 
 
+def final_differs(
+    players: Sequence[str],
+    running: Sequence[Mapping[str, int]],
+    final: Mapping[str, int] | None,
+) -> bool:
+    """Do the game's totals ``final`` (game-end bonuses included) differ from the sums of the
+    rounds (the last of ``running``)? Then the chart ends with one more point: the totals."""
+    if final is None or not running:
+        return False
+    last = running[-1]
+    return any(final.get(p, 0) != last.get(p, 0) for p in players)
+
+
 def chart_points(
-    players: Sequence[str], running: Sequence[Mapping[str, int]], max_points: int = MAX_POINTS
+    players: Sequence[str],
+    running: Sequence[Mapping[str, int]],
+    max_points: int = MAX_POINTS,
+    final: Mapping[str, int] | None = None,
 ) -> dict[str, list[tuple[int, int]]]:
-    """What the chart draws: per player, ``(round, total after it)`` at :func:`sample_rounds`.
+    """What the chart draws: per player, ``(round, total after it)`` at :func:`sample_rounds`,
+    and, where the game's totals ``final`` differ from the last round's (game-end bonuses:
+    gin's boxes and game bonus, Carousel's round bonuses …), a last point ``(rounds + 1,
+    final total)``: the chart ends on the totals the sheet shows (issue 10, point 10).
 
     Args:
         players: names in seat order.
         running: per round, each player's total after it (``Standings.running``).
+        final: the game's totals (``Standings.totals``), or None.
     """
     xs = sample_rounds(len(running), max_points)
-    return {p: [(x, running[x - 1].get(p, 0) if x else 0) for x in xs] for p in players}
+    out = {p: [(x, running[x - 1].get(p, 0) if x else 0) for x in xs] for p in players}
+    if final is not None and final_differs(players, running, final):
+        for p in players:
+            out[p].append((len(running) + 1, final.get(p, 0)))
+    return out
 
 
-def _y_range(players: Sequence[str], running: Sequence[Mapping[str, int]]) -> tuple[int, int, int]:
-    """Lowest and highest gridline and the grid step; over every round, drawn or not."""
+def _y_range(
+    players: Sequence[str],
+    running: Sequence[Mapping[str, int]],
+    final: Mapping[str, int] | None = None,
+) -> tuple[int, int, int]:
+    """Lowest and highest gridline and the grid step; over every round, drawn or not, and the
+    final totals."""
     lo = hi = 0
-    for row in running:
+    for row in [*running, *([final] if final is not None else [])]:
         for p in players:
             v = row.get(p, 0)
             if v < lo:
@@ -106,10 +135,16 @@ class TotalsChart:
     Args:
         players: names in seat order (the colours follow the seats).
         running: per round, each player's total after it (``Standings.running``).
+        final: the game's totals with the game-end bonuses (``Standings.totals``): where they
+            differ from the last round's, the chart ends on them (:func:`chart_points`).
     """
 
     def __init__(
-        self, players: Sequence[str], running: Sequence[Mapping[str, int]], height: int = 190
+        self,
+        players: Sequence[str],
+        running: Sequence[Mapping[str, int]],
+        final: Mapping[str, int] | None = None,
+        height: int = 190,
     ) -> None:
         self.players = list(players)
         self.series = [
@@ -123,11 +158,11 @@ class TotalsChart:
             height=height,
             interactive=True,
             horizontal_grid_lines=fch.ChartGridLines(
-                interval=10, width=1, color=ft.Colors.BLUE_GREY_100
+                interval=10, width=1, color=ft.Colors.OUTLINE_VARIANT
             ),
             left_axis=fch.ChartAxis(label_size=44, label_spacing=10),
             bottom_axis=fch.ChartAxis(label_size=22, labels=[]),
-            border=ft.Border.all(1, ft.Colors.BLUE_GREY_100),
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
         )
         legend = ft.Row(
             [
@@ -156,13 +191,18 @@ class TotalsChart:
         object.__setattr__(self.control, "_isolated", True)
         self.points: dict[str, list[tuple[int, int]]] = {}
         self._labels: dict[int, fch.ChartAxisLabel] = {}
-        self.set_totals(running)
+        self.set_totals(running, final)
 
-    def set_totals(self, running: Sequence[Mapping[str, int]]) -> None:
-        """Draw ``running`` (the players stay those given at the start), keeping every point
-        and axis label that did not change."""
+    def set_totals(
+        self, running: Sequence[Mapping[str, int]], final: Mapping[str, int] | None = None
+    ) -> None:
+        """Draw ``running`` (the players stay those given at the start) and the game's totals
+        ``final`` where they differ from the last round's, keeping every point and axis label
+        that did not change."""
         players = self.players
-        points = chart_points(players, running)
+        if not final_differs(players, running, final):
+            final = None
+        points = chart_points(players, running, final=final)
         n = len(running)
         for series, p in zip(self.series, players, strict=True):
             new = points[p]
@@ -173,9 +213,9 @@ class TotalsChart:
             series.points = series.points[:keep] + [_point(p, x, y) for x, y in new[keep:]]
             series.point = n <= MARKERS_UP_TO
         self.points = points
-        lo, hi, step = _y_range(players, running)
+        lo, hi, step = _y_range(players, running, final)
         chart = self.chart
-        chart.max_x = max(n, 1)
+        chart.max_x = max(n + (1 if final is not None else 0), 1)
         chart.min_y, chart.max_y = lo, hi
         assert chart.horizontal_grid_lines is not None and chart.left_axis is not None
         chart.horizontal_grid_lines.interval = step
@@ -184,18 +224,30 @@ class TotalsChart:
         labels = {}
         for x in range(0, n + 1, x_step):
             label = self._labels.get(x)
-            labels[x] = label or fch.ChartAxisLabel(value=x, label=ft.Text(str(x), size=11))
+            if label is None or getattr(label.label, "value", None) != str(x):  # was "end"
+                label = fch.ChartAxisLabel(value=x, label=ft.Text(str(x), size=11))
+            labels[x] = label
+        if final is not None:  # the totals' point, after the last round: "end"
+            for x in [x for x in labels if x > n + 1 - x_step]:
+                del labels[x]  # the round labels it would overlap
+            label = self._labels.get(n + 1)
+            if label is None or getattr(label.label, "value", None) != _("end"):
+                label = fch.ChartAxisLabel(value=n + 1, label=ft.Text(_("end"), size=11))
+            labels[n + 1] = label
         self._labels = labels
         assert chart.bottom_axis is not None
         chart.bottom_axis.labels = list(labels.values())
-        last = running[-1] if running else {}
+        last = final if final is not None else (running[-1] if running else {})
         self.control.label = _("Chart of the totals over {n} rounds; now {totals}").format(
             n=n, totals=", ".join(f"{p} {last.get(p, 0)}" for p in players)
         )
 
 
 def totals_chart(
-    players: Sequence[str], running: Sequence[Mapping[str, int]], height: int = 190
+    players: Sequence[str],
+    running: Sequence[Mapping[str, int]],
+    height: int = 190,
+    final: Mapping[str, int] | None = None,
 ) -> ft.Control:
     """The chart with its legend (see :class:`TotalsChart`)."""
-    return TotalsChart(players, running, height).control
+    return TotalsChart(players, running, final, height).control

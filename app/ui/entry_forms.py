@@ -24,10 +24,11 @@ from typing import Any
 
 import flet as ft
 
-from app import verdict_text
+from app import i18n, verdict_render
 from app.i18n import _, ngettext
 from app.ui import labels
 from app.ui.breakdown import melds_text, pieces_text
+from app.ui.keyboard import PieceKeyboard
 from app.ui.photo import PhotoButton, flat
 from app.ui.widgets import ERROR_COLOUR, MUTED, ChoiceChips, Stepper, player_colour, readable
 from rules import judge
@@ -82,25 +83,114 @@ def _int_field(field: ft.TextField, lo: int = 0, hi: int = 10_000) -> int:
     return value
 
 
+class KeyGroup:
+    """The piece keyboards of one form (:class:`PiecesInput`): one is open at a time, each
+    counts the pieces of the others in use against the set's copies (a card in Ala's hand is
+    marked taken on Bob's keys), and a hand that is full (:attr:`PiecesInput.full_at`, by key
+    taps) hands the keys to the next empty one."""
+
+    def __init__(self) -> None:
+        self.inputs: list[PiecesInput] = []
+
+    def add(self, item: PiecesInput) -> None:
+        """Take ``item`` in (its keys start closed unless it is the first of the group)."""
+        self.inputs.append(item)
+        item.keyboard.show_keys(len(self.inputs) == 1 and item.open_first)
+
+    def others(self, me: PiecesInput) -> list[str]:
+        """The pieces of every other input in use."""
+        return [c for i in self.inputs if i is not me and i.in_use() for c in i.keyboard.pieces]
+
+    def open(self, item: PiecesInput | None) -> None:
+        """Open ``item``'s keys (None: none) and close the others'."""
+        for i in self.inputs:
+            if i is not item:
+                i.keyboard.show_keys(False)
+        if item is not None:
+            item.keyboard.show_keys(True)
+
+    def advance(self, me: PiecesInput) -> None:
+        """``me`` is full: open the next input in use that holds no pieces yet (after ``me``,
+        then from the start), else close the keys."""
+        k = self.inputs.index(me)
+        for i in [*self.inputs[k + 1 :], *self.inputs[:k]]:
+            if i.in_use() and not i.keyboard.pieces and not (i.field.value or "").strip():
+                self.open(i)
+                return
+        self.open(None)
+
+
 class PiecesInput:
-    """A text field for pieces in RULES.md §1 notation, checked as typed only when asked."""
+    """Pieces in RULES.md §1 notation, tapped on a one-key-per-piece keyboard
+    (:class:`app.ui.keyboard.PieceKeyboard` in grid mode) or typed into its text field; checked
+    as typed only when asked.
+
+    Attributes:
+        field: the text field (what the form reads and a draft keeps).
+        keyboard: the keys and the drawn pieces.
+        control: what the form shows.
+        full_at: after a key tap that brings the pieces to this many, the group's next empty
+            input gets the keys (None: never).
+        in_use: whether the pieces count now (a rack entered as points does not).
+    """
 
     def __init__(
-        self, variant: str, players: int, label: str, hint: str, on_change: Changed
+        self,
+        variant: str,
+        players: int,
+        label: str,
+        hint: str,
+        on_change: Changed,
+        group: KeyGroup | None = None,
+        open_first: bool = False,
     ) -> None:
         self.variant = variant
         self.rules = meld_rules(variant)
         self.set = piece_set(variant, players)
-        self.field = ft.TextField(
-            error_max_lines=3,
-            label=label,
-            hint_text=hint,
-            capitalization=ft.TextCapitalization.CHARACTERS,
-            autocorrect=False,
-            enable_suggestions=False,
-            on_change=lambda _e=None: on_change(),
-            dense=True,
+        self.on_change = on_change
+        self.group = group
+        self.open_first = open_first
+        self.full_at: int | None = None
+        self.in_use: Callable[[], bool] = lambda: True
+        self.keyboard = PieceKeyboard(
+            variant,
+            label,
+            on_change=self._keyed,
+            players=players,
+            others=(lambda: group.others(self)) if group is not None else None,
+            on_focus=self._focused,
+            grid=True,
         )
+        self.field = self.keyboard.field
+        self.field.error_max_lines = 3
+        self.field.hint_text = hint
+        self.control = self.keyboard.control
+        if group is not None:
+            group.add(self)
+        else:
+            self.keyboard.show_keys(True)
+
+    def _focused(self, _kb: PieceKeyboard) -> None:
+        if self.group is not None:
+            self.group.open(self)
+
+    def _keyed(self) -> None:
+        tapped = self.keyboard.tapped
+        self.on_change()
+        if (
+            tapped
+            and self.group is not None
+            and self.full_at is not None
+            and len(self.keyboard.pieces) == self.full_at
+        ):
+            self.group.advance(self)
+
+    def open(self) -> None:
+        """Show this input's keys (closing the group's others)."""
+        if self.group is not None:
+            self.group.open(self)
+        else:
+            self.keyboard.show_keys(True)
 
     def tokens(self) -> list[str]:
         """The pieces as typed, one token each."""
@@ -110,11 +200,14 @@ class PiecesInput:
         """The pieces in canonical notation; FormError (flagged) on a bad token or copies."""
         toks = self.tokens()
         if not toks and not allow_empty:
+            self.keyboard.mirror([])
             raise _missing(
                 self.field,
-                _("Enter the pieces, e.g. {example}").format(
-                    example="R5 B7 JK" if self.rules.material == "tiles" else "7H 8H 9H KS"
-                ),
+                (
+                    i18n.pgettext("tiles", "Enter the pieces, e.g. {example}")
+                    if self.rules.material == "tiles"
+                    else i18n.pgettext("cards", "Enter the pieces, e.g. {example}")
+                ).format(example="R5 B7 JK" if self.rules.material == "tiles" else "7H 8H 9H KS"),
             )
         try:
             pieces = parse_pieces(
@@ -126,23 +219,32 @@ class PiecesInput:
                 where=_("in this hand"),
             )
         except RulesError as e:
-            self.field.error = verdict_text.error_message(
-                {"ok": False, "error": e.code, "message": e.message}, {"variant": self.variant}
-            )
+            with verdict_render.material_of_request({"variant": self.variant}):
+                self.field.error = verdict_render.error_text(e)
             raise FormError(self.field.error) from None
         self.field.error = None
-        return [str(p) for p in pieces]
+        out = [str(p) for p in pieces]
+        if out != self.keyboard.pieces:  # typed, set by a draft or a test: draw it
+            self.keyboard.mirror(out)
+        return out
 
     def set_pieces(self, pieces: Sequence[str]) -> None:
         """Show ``pieces``."""
-        self.field.value = " ".join(pieces)
+        self.keyboard.set_pieces(pieces)
         self.field.error = None
 
 
 class RestInput:
     """What a player has left: points + jokers (quick) or the tiles themselves."""
 
-    def __init__(self, variant: str, players: int, name: str, on_change: Changed) -> None:
+    def __init__(
+        self,
+        variant: str,
+        players: int,
+        name: str,
+        on_change: Changed,
+        group: KeyGroup | None = None,
+    ) -> None:
         self.name = name
         self.on_change = on_change
         self.mode = ChoiceChips(
@@ -168,10 +270,16 @@ class RestInput:
             _("{name}: jokers left").format(name=name), 0, 0, 2, on_change=lambda _n: on_change()
         )
         self.tiles = PiecesInput(
-            variant, players, _("{name}: tiles left").format(name=name), "R5 B7 JK", on_change
+            variant,
+            players,
+            _("{name}: tiles left").format(name=name),
+            "R5 B7 JK",
+            on_change,
+            group=group,
         )
+        self.tiles.in_use = lambda: self.mode.value == "tiles"
         self.value_box = ft.Column([self.value, self.jokers.control], spacing=2)
-        self.control = ft.Column([self.mode.control, self.value_box, self.tiles.field], spacing=4)
+        self.control = ft.Column([self.mode.control, self.value_box, self.tiles.control], spacing=4)
         self.photo: PhotoButton | None = None
         if self.tiles.rules.material == "tiles":  # "From a photo" (app/ui/photo.py)
             self.photo = PhotoButton(variant, self._from_photo, players, name)
@@ -188,9 +296,14 @@ class RestInput:
         tiles = self.mode.value == "tiles"
         self.value_box.visible = not tiles
         self.tiles.field.visible = tiles
+        self.tiles.control.visible = tiles
 
     def _mode_changed(self, _key: str | None) -> None:
         self._show_mode()
+        if self.mode.value == "tiles":  # the keys open at once: the next tap is a tile
+            self.tiles.open()
+        else:
+            self.tiles.keyboard.show_keys(False)
         self.on_change()
 
     def read(self) -> dict[str, Any]:
@@ -208,8 +321,7 @@ class RestInput:
             self.mode.set("value")
             self.value.value = str(p.get("hand_value"))
             self.jokers.set(int(p.get("jokers") or 0))
-        self.value_box.visible = self.mode.value != "tiles"
-        self.tiles.field.visible = self.mode.value == "tiles"
+        self._show_mode()
 
     def flag(self, message: str) -> None:
         """Show a complaint at the visible field."""
@@ -251,7 +363,7 @@ def player_block(i: int, name: str, body: list[ft.Control]) -> ft.Container:
         ),
         padding=10,
         border_radius=10,
-        border=ft.Border.all(1, ft.Colors.BLUE_GREY_100),
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
     )
 
 
@@ -350,6 +462,7 @@ class Rummy101Form(EntryForm):
             spacing=4,
         )
         self.opened: dict[str, ChoiceChips] = {}
+        self.keys = KeyGroup()
         self.rests: dict[str, RestInput] = {}
         self.opened_error: dict[str, ft.Text] = {}
         self.opened_label: dict[str, ft.Text] = {}
@@ -363,7 +476,7 @@ class Rummy101Form(EntryForm):
                 None,
                 on_change=lambda _k: self._refresh(),
             )
-            self.rests[p] = RestInput(variant, n, p, self.changed)
+            self.rests[p] = RestInput(variant, n, p, self.changed, self.keys)
             self.opened_error[p] = ft.Text("", color=ERROR_COLOUR, visible=False, size=13)
             self.opened_label[p] = ft.Text(_("Opened?"), size=14, color=MUTED)
             self.one_turn_note[p] = ft.Text(
@@ -504,7 +617,8 @@ class TilesForm(EntryForm):
             on_change=lambda _k: self._refresh(),
         )
         n = len(self.players)
-        self.rests = {p: RestInput(variant, n, p, self.changed) for p in self.players}
+        self.keys = KeyGroup()
+        self.rests = {p: RestInput(variant, n, p, self.changed, self.keys) for p in self.players}
         self.penalties = {
             p: Stepper(
                 _("{name}: penalty draws").format(name=p),
@@ -634,6 +748,7 @@ class HandInput:
         name: str,
         sizes: tuple[int, ...],
         on_change: Changed,
+        group: KeyGroup | None = None,
     ) -> None:
         self.variant = variant
         self.options = options
@@ -641,13 +756,21 @@ class HandInput:
         self.on_change = on_change
         hint = "AS 2S 3S 7H 7D 7C 9C 10C JC 4D" if variant == "gin" else "3S 4S 5S KD"
         self.pieces = PiecesInput(
-            variant, players, _("{name}: hand").format(name=name), hint, self._changed
+            variant,
+            players,
+            _("{name}: hand").format(name=name),
+            hint,
+            self._changed,
+            group=group,
+            open_first=True,
         )
+        if sizes:  # gin: 10 cards tapped, the next hand gets the keys
+            self.pieces.full_at = min(sizes)
         self.pieces.field.multiline = True
         self.pieces.field.min_lines = 1
         self.pieces.field.max_lines = 3
         self.info = ft.Text("", size=14, color=MUTED)
-        self.control = ft.Column([self.pieces.field, self.info], spacing=2)
+        self.control = ft.Column([self.info, self.pieces.control], spacing=2)
         self.knocker = False
         """This hand is the knocker's (the line then says when it may not knock)."""
         try:
@@ -678,7 +801,7 @@ class HandInput:
             {"check": "hand", "variant": self.variant, "options": dict(self.options), "hand": cards}
         )
         if not answer.get("ok"):
-            self.info.value = verdict_text.error_message(answer, {"variant": self.variant})
+            self.info.value = verdict_render.error_message(answer, {"variant": self.variant})
             self.info.color = ERROR_COLOUR
             return None
         if self.variant == "gin" and answer.get("big_gin") and self.big_gin_bonus is not None:
@@ -749,9 +872,15 @@ class GinForm(EntryForm):
             "cards",
             on_change=lambda _k: self._refresh(),
         )
+        self.keys = KeyGroup()
         self.hands = {
-            p: HandInput(variant, options, 2, p, (10, 11), self.changed) for p in self.players
+            p: HandInput(variant, options, 2, p, (10, 11), self.changed, self.keys)
+            for p in self.players
         }
+        for hand in self.hands.values():
+            hand.pieces.in_use = lambda: (
+                self.mode.value != "deadwood" and self.knocker.value != VOID
+            )
         self.deadwood = {
             p: ft.TextField(
                 error_max_lines=3,
@@ -893,6 +1022,146 @@ class GinForm(EntryForm):
         return True
 
 
+class GinSoloForm(EntryForm):
+    """Gin solo mode (RULES.md §5 solo mode, seed ``002_…``): one player against "the joker".
+    How the round ended (knock, gin, or the second joker turned up first), the cards turned
+    after a knock or gin (the joker that stopped the turning counted), and the player's hand
+    as cards or the deadwood typed in."""
+
+    RESULTS = ("knock", "gin", "second_joker")
+
+    def __init__(
+        self, variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
+    ) -> None:
+        super().__init__(variant, options, players, on_change)
+        self.player = self.players[0]
+        self.result = ChoiceChips(
+            [
+                ("knock", _("{name} knocked").format(name=self.player)),
+                ("gin", _("{name} went gin").format(name=self.player)),
+                ("second_joker", _("The second joker turned up first")),
+            ],
+            None,
+            on_change=lambda _k: self._refresh(),
+        )
+        self.turned = ft.TextField(
+            error_max_lines=3,
+            label=_("Cards turned, the stopping joker included"),
+            keyboard_type=ft.KeyboardType.NUMBER,
+            dense=True,
+            width=300,
+            text_size=20,
+            on_change=lambda _e=None: self.changed(),
+        )
+        self.mode = ChoiceChips(
+            [("cards", _("Cards")), ("deadwood", _("Deadwood only"))],
+            "cards",
+            on_change=lambda _k: self._refresh(),
+        )
+        self.keys = KeyGroup()
+        self.hands = {
+            self.player: HandInput(
+                variant, options, 1, self.player, (10, 11), self.changed, self.keys
+            )
+        }
+        self.hands[self.player].set_knocker(True)
+        self.deadwood = ft.TextField(
+            error_max_lines=3,
+            label=_("{name}: deadwood").format(name=self.player),
+            keyboard_type=ft.KeyboardType.NUMBER,
+            dense=True,
+            width=170,
+            text_size=20,
+            on_change=lambda _e=None: self.changed(),
+        )
+        hand = self.hands[self.player]
+        self.controls = [
+            ft.Text(_("How did the round end?"), size=16, weight=ft.FontWeight.W_500),
+            self.result.control,
+            self.turned,
+            ft.Column([ft.Text(_("Enter"), size=14, color=MUTED), self.mode.control], spacing=4),
+            player_block(0, self.player, [hand.control, self.deadwood]),
+            ft.Text(
+                _(
+                    "Solo mode: the cards turned are your score; on a knock, or when the "
+                    "second joker turns up first, the joker scores your deadwood."
+                ),
+                size=12,
+                color=MUTED,
+            ),
+            self.error,
+        ]
+        self._refresh(notify=False)
+
+    def _refresh(self, notify: bool = True) -> None:
+        cards = self.mode.value != "deadwood"
+        self.turned.visible = self.result.value in ("knock", "gin")
+        self.hands[self.player].control.visible = cards
+        self.deadwood.visible = not cards
+        if notify:
+            self.changed()
+
+    def clear_errors(self) -> None:
+        super().clear_errors()
+        self.hands[self.player].pieces.field.error = None
+        self.deadwood.error = None
+        self.turned.error = None
+
+    def entry(self) -> dict[str, Any]:
+        self.clear_errors()
+        bad, unchosen = False, ""
+        try:
+            result = self._choose(self.result, _("Tap how the round ended"))
+        except FormError as e:
+            result, unchosen = "", str(e)
+        entry: dict[str, Any] = {"result": result}
+        if result in ("knock", "gin"):
+            try:
+                entry["turned"] = _int_field(self.turned, 1, 45)
+            except FormError:
+                bad = True
+        item: dict[str, Any] = {"name": self.player}
+        try:
+            if self.mode.value == "deadwood":
+                item["deadwood"] = _int_field(self.deadwood, 0, 100)
+            else:
+                item["hand"] = self.hands[self.player].pieces.read()
+        except FormError:
+            bad = True
+        if bad:
+            raise FormError(_("Please complete the marked fields."))
+        if unchosen:
+            raise FormError(unchosen)
+        entry["players"] = [item]
+        return entry
+
+    def load(self, entry: Mapping[str, Any]) -> None:
+        result = entry.get("result")
+        self.result.set(str(result) if result in self.RESULTS else None)
+        if entry.get("turned") is not None:
+            self.turned.value = str(entry["turned"])
+        for p in entry.get("players", []):
+            if not isinstance(p, Mapping) or p.get("name") != self.player:
+                continue
+            if isinstance(p.get("hand"), list):
+                self.mode.set("cards")
+                self.hands[self.player].pieces.set_pieces([str(x) for x in p["hand"]])
+                self.hands[self.player].analyse()
+            elif p.get("deadwood") is not None:
+                self.mode.set("deadwood")
+                self.deadwood.value = str(p["deadwood"])
+        self._refresh(notify=False)
+
+    def flag_player(self, name: str, message: str) -> bool:
+        if name != self.player:
+            return False
+        if self.mode.value == "deadwood":
+            self.deadwood.error = message
+        else:
+            self.hands[self.player].pieces.field.error = message
+        return True
+
+
 # -- Carousel ------------------------------------------------------------------------------------
 STOCK_OUT = "__stock_out__"
 
@@ -906,12 +1175,15 @@ class CarouselForm(EntryForm):
         super().__init__(variant, options, players, on_change)
         self.knocker = ChoiceChips(
             [(p, _("{name} knocked").format(name=p)) for p in self.players]
-            + [(STOCK_OUT, _("Stock ran out"))],
+            + [(STOCK_OUT, i18n.pgettext("cards", "Stock ran out"))],
             None,
             on_change=lambda _k: self._knocker_changed(),
         )
         n = len(self.players)
-        self.hands = {p: HandInput(variant, options, n, p, (), self.changed) for p in self.players}
+        self.keys = KeyGroup()
+        self.hands = {
+            p: HandInput(variant, options, n, p, (), self.changed, self.keys) for p in self.players
+        }
         blocks = [player_block(i, p, [self.hands[p].control]) for i, p in enumerate(self.players)]
         self.controls = [
             ft.Text(_("Who knocked?"), size=16, weight=ft.FontWeight.W_500),
@@ -986,5 +1258,7 @@ FORMS: dict[str, type[EntryForm]] = {
 def make_form(
     variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
 ) -> EntryForm:
-    """The entry form for ``variant``."""
+    """The entry form for ``variant`` (gin in solo mode: :class:`GinSoloForm`)."""
+    if variant == "gin" and options.get("mode") == "solo":
+        return GinSoloForm(variant, options, players, on_change)
     return FORMS[variant](variant, options, players, on_change)

@@ -1,4 +1,5 @@
-"""Export a game (CSV or JSON: download, copy, or read the text) and import a JSON export.
+"""Export a game (CSV or JSON: download, copy, or read the text) and import a JSON export
+(from a file chosen on the device, or pasted; a game already here is not added twice unasked).
 
 CSV for the reader's spreadsheet: the separator is ``;`` where the session's language writes
 decimals with a comma (Polish, Slovak: their spreadsheets split on ``;``), else ``,``; the user
@@ -9,18 +10,23 @@ and every text cell is formula-safe with either separator (:func:`app.games.csv_
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from typing import TYPE_CHECKING, Any, Final
 
 import flet as ft
 
 from app import games, i18n
-from app.i18n import _
-from app.ui.widgets import ChoiceChips
+from app.error_text import describe
+from app.i18n import _, ngettext
+from app.ui.widgets import ERROR_COLOUR, ChoiceChips
 
 if TYPE_CHECKING:
-    from app.games import Game
+    from app.games import Game, GameSummary
     from app.ui.shell import App
+
+log = logging.getLogger("app")
 
 
 BOM: Final = "\ufeff"
@@ -148,25 +154,56 @@ class ExportDialog:
 
 
 class ImportDialog:
-    """Paste a JSON export to add the game to this app."""
+    """Add a game exported as JSON: choose the file (the device's file picker) or paste its
+    text. A game this device has already (:func:`app.backup.already_here`) is not added
+    twice unasked: a second dialog says so and offers to skip it (and open the one here) or
+    to keep both.
+
+    Attributes (for tests): ``text`` (the paste field), ``status`` (what happened to a chosen
+    file), ``found`` (the game here that the file's game is a copy of, while asking),
+    ``pending`` (the game read, while asking).
+    """
 
     def __init__(self, app: App) -> None:
         self.app = app
+        self.found: GameSummary | None = None
+        self.pending: tuple[Game, str | None] | None = None
         self.text = ft.TextField(
             error_max_lines=3,
-            label=_("Paste the exported JSON here"),
+            label=_("Or paste the exported JSON here"),
             multiline=True,
-            min_lines=6,
-            max_lines=10,
+            min_lines=4,
+            max_lines=8,
             text_size=12,
+        )
+        self.status = ft.Text("", size=14, color=ERROR_COLOUR, visible=False)
+        self.file_button = ft.OutlinedButton(
+            content=_("Choose the file"),
+            icon=ft.Icons.UPLOAD_FILE,
+            on_click=self.pick,
+            height=44,
         )
         self.dialog = ft.AlertDialog(
             title=ft.Text(_("Import a game")),
-            content=ft.Column([self.text], tight=True, width=340),
+            content=ft.Column(
+                [
+                    ft.Text(
+                        _("A game exported from this app: Export this game, then JSON."), size=14
+                    ),
+                    self.file_button,
+                    self.status,
+                    self.text,
+                ],
+                tight=True,
+                width=340,
+                spacing=10,
+                scroll=ft.ScrollMode.AUTO,
+            ),
             actions=[
                 ft.TextButton(_("Cancel"), on_click=self._close),
                 ft.FilledButton(_("Import"), on_click=self.do_import),
             ],
+            scrollable=True,
         )
 
     def open(self) -> None:
@@ -176,18 +213,140 @@ class ImportDialog:
     def _close(self, _e: Any = None) -> None:
         self.app.close_dialog()
 
-    def do_import(self, _e: Any = None) -> None:
-        """Check the text, store the game and open it; problems show at the field."""
-        raw = (self.text.value or "").strip()
-        if not raw:
-            self.text.error = _("Paste the text of a JSON export first")
-            return
+    async def pick(self, _e: Any = None) -> None:
+        """Choose the exported file on this device, then import it."""
         try:
-            game = games.import_json(raw)
-        except games.GameError as e:
-            self.text.error = _("Not imported: {reason}").format(reason=e.message)
+            files = await ft.FilePicker().pick_files(
+                dialog_title=_("Choose an exported game"),
+                allowed_extensions=["json"],
+                allow_multiple=False,
+                with_data=True,
+            )
+        except Exception:  # noqa: BLE001 - a picker the device lacks
+            log.debug("no file picker", exc_info=True)
+            self._say(_("This device cannot open a file here; paste the text instead."))
             return
-        stored = self.app.store.create_game(game)
+        if files and files[0].bytes is not None:
+            self._say(_("Reading the file…"), error=False)
+            # every round is scored again: a long game must not stall the other phones
+            read = await asyncio.to_thread(self._read, files[0].bytes)
+            self._after_read(read, pasted=False)
+
+    def _say(self, text: str | None, error: bool = True) -> None:
+        """Show (None: hide) what happens to a chosen file; the status lies outside the
+        button Flet updates after its handler, so the page is sent."""
+        self.status.value = text or ""
+        self.status.visible = bool(text)
+        self.status.color = ERROR_COLOUR if error else None
+        self.app.page_update()
+
+    def do_import(self, _e: Any = None) -> None:
+        """Import the pasted text; problems show at the field."""
+        raw = (self.text.value or "").strip()
+        self.text.error = None
+        if not raw:
+            self.text.error = _("Choose the file, or paste the text of a JSON export")
+            self.app.page_update()
+            return
+        self.import_data(raw, pasted=True)
+
+    def import_data(self, data: str | bytes, pasted: bool = False) -> None:
+        """Check ``data`` (a JSON export), then store the game and open it — or, when this
+        device has it already, ask whether to skip it or keep both."""
+        self._after_read(self._read(data), pasted)
+
+    @staticmethod
+    def _read(data: str | bytes) -> tuple[Game, str | None] | games.GameError:
+        """The game of ``data`` and the id in the file, or why it cannot be imported (worded
+        by the caller, in the session's language)."""
+        from app import backup
+
+        try:
+            return backup.read_one(data)
+        except games.GameError as e:
+            return e
+
+    def _after_read(self, read: tuple[Game, str | None] | games.GameError, pasted: bool) -> None:
+        from app import backup
+
+        if isinstance(read, games.GameError):
+            message = _("Not imported. {reason}").format(reason=describe(read))
+            if pasted:
+                self.text.error = message
+                self.app.page_update()
+            else:
+                self._say(message)
+            return
+        game, file_id = read
+        self._say(None)
+        found = backup.already_here(self.app.store, game, file_id)
+        if found is None:
+            self._store(game, file_id)
+            return
+        self.found, self.pending = found, (game, file_id)
+        self.app.close_dialog()
+        self.app.open_dialog(self._duplicate_dialog(found, game))
+
+    def _duplicate_dialog(self, found: GameSummary, game: Game) -> ft.AlertDialog:
+        from app.ui.games_list import game_title, when
+
+        here = ngettext("{n} round here", "{n} rounds here", found.round_count).format(
+            n=found.round_count
+        )
+        there = ngettext("{n} in the file", "{n} in the file", len(game.rounds)).format(
+            n=len(game.rounds)
+        )
+        text = _("{game}, started {when}: {here}, {there}.").format(
+            game=game_title(found), when=when(found.created), here=here, there=there
+        )
+        return ft.AlertDialog(
+            modal=True,
+            title=ft.Text(_("This game is here already")),
+            content=ft.Column(
+                [
+                    ft.Text(text),
+                    ft.Text(
+                        _("Skip it and open the game here, or keep both (the file's as a copy)."),
+                        size=14,
+                    ),
+                ],
+                tight=True,
+                width=340,
+            ),
+            actions=[
+                ft.TextButton(_("Keep both"), on_click=self.keep_both),
+                ft.FilledButton(_("Skip"), on_click=self.skip),
+            ],
+        )
+
+    def skip(self, _e: Any = None) -> None:
+        """Import nothing; open the game that is here."""
+        found = self.found
+        self.found = self.pending = None
+        self.app.close_dialog()
+        if found is not None:
+            self.app.notify(_("Not imported: the game is here already"))
+            self.app.go(f"/game/{found.id}")
+
+    def keep_both(self, _e: Any = None) -> None:
+        """Import the file's game as a second copy (a new id)."""
+        pending = self.pending
+        self.found = self.pending = None
+        if pending is None:
+            self.app.close_dialog()
+            return
+        self._store(pending[0], None)
+
+    def _store(self, game: Game, file_id: str | None) -> None:
+        from app import backup
+        from app.store import StoreError
+
+        try:
+            stored = backup.store_one(self.app.store, game, file_id)
+        except StoreError as e:
+            self.app.close_dialog()
+            self.app.notify(_("Not imported. {reason}").format(reason=describe(e)), error=True)
+            return
         self.app.close_dialog()
         self.app.notify(_("Game imported"))
         self.app.go(f"/game/{stored.id}")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from app import games, stats
+from app.error_text import describe
 from app.games import Game
 from app.i18n import _, ngettext
 from app.people import display_names
@@ -191,7 +192,8 @@ class HistoryScreen:
         except StoreError as e:
             log.warning("undo delete failed", exc_info=True)
             self.app.notify(
-                _("The game could not be stored again: {reason}").format(reason=e), error=True
+                _("The game could not be stored again. {reason}").format(reason=describe(e)),
+                error=True,
             )
             return
         self.app.notify(_("The game is back"))

@@ -22,19 +22,23 @@ from typing import Any
 
 import flet as ft
 
-from app.i18n import _, ngettext
+from app import verdict_render
+from app.i18n import _, ngettext, npgettext
 from app.ui import labels
 from app.ui.pieces import (
     FAMILIES,
+    JOKER,
     JOKER_INK,
     RANKS,
     SUIT_COLOURS,
     SUIT_ICONS,
     TILE_COLOURS,
+    TILE_FACE,
     family_name,
     material_of,
     meld_view,
     number_name,
+    piece_name,
     pieces_names,
 )
 from app.ui.widgets import ERROR_COLOUR, MUTED, readable
@@ -44,6 +48,8 @@ from rules.variant import meld_rules, piece_set
 
 KEY_HEIGHT = 48
 """Height of a key (px): a thumb's width."""
+GRID_KEY_HEIGHT = 40
+"""Height of a key of the one-key-per-piece grid (8 rows of them fit a phone screen)."""
 
 Changed = Callable[[], None]
 
@@ -70,6 +76,21 @@ def _key(
     )
 
 
+def _named(
+    key: ft.Container, label: str, on_tap: Callable[[Any], None], expand: bool = True
+) -> ft.Semantics:
+    """A key as one button for screen readers (and the browser tests): "red 7, 1 left"."""
+    key.expand = False
+    return ft.Semantics(
+        label=label,
+        button=True,
+        exclude_semantics=True,
+        on_tap=on_tap,
+        content=key,
+        expand=expand,
+    )
+
+
 class PieceKeyboard:
     """A row of pieces built by tapping or typing.
 
@@ -83,6 +104,11 @@ class PieceKeyboard:
         others: pieces entered elsewhere that count against the same copy limits.
         on_focus: called when the user taps the drawn pieces to edit them (the screen may then
             hide other keyboards); see :meth:`show_keys`.
+        grid: one key per piece (every colour/suit × 1–13, and the joker) instead of a
+            colour/suit row and number keys: one tap per piece. Each key shows how many copies
+            of it are left (dots: filled = still free, hollow = taken here or in
+            :attr:`others`); a piece with none left is drawn faded. The text field stays out
+            of the hidden part, so typing works with the keys closed.
 
     Attributes:
         pieces: the pieces in canonical notation, in the order entered.
@@ -100,9 +126,11 @@ class PieceKeyboard:
         show_pieces: bool = True,
         others: Callable[[], Sequence[str]] | None = None,
         on_focus: Callable[[PieceKeyboard], None] | None = None,
+        grid: bool = False,
     ) -> None:
         self.variant = variant
         self.label = label
+        self.grid = grid
         self.on_focus = on_focus
         self.material = material_of(variant)
         self.rules = meld_rules(variant)
@@ -111,6 +139,8 @@ class PieceKeyboard:
         self.max_pieces = max_pieces
         self.others = others
         self.pieces: list[str] = []
+        self.tapped = False
+        """True while :attr:`on_change` runs for a piece added by a key (not typed)."""
         self.families = FAMILIES[self.material]
         self.family = self.families[0]
         self.error = ft.Text("", color=ERROR_COLOUR, size=14, visible=False)
@@ -208,7 +238,7 @@ class PieceKeyboard:
         self.back_key = _key(
             ft.Icon(ft.Icons.BACKSPACE_OUTLINED, size=22, semantics_label=_("Backspace")),
             self._back_clicked,
-            bgcolor=ft.Colors.BLUE_GREY_50,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
         )
         self.clear_key = ft.Container(
             content=ft.Text(_("Clear"), size=15, weight=ft.FontWeight.W_600),
@@ -218,34 +248,195 @@ class PieceKeyboard:
             padding=ft.Padding.symmetric(horizontal=12),
             alignment=ft.Alignment.CENTER,
             border_radius=8,
-            bgcolor=ft.Colors.BLUE_GREY_50,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
         )
         family_row: list[ft.Control] = list(self.family_keys.values())
         if self.joker_key is not None:
             family_row.append(self.joker_key)
         keys: list[ft.Control] = list(self.number_keys.values())
-        self.keys = ft.Column(
-            [
-                ft.Row(family_row, spacing=5),
-                ft.Row(keys[:7], spacing=4),
-                ft.Row([*keys[7:], self.back_key], spacing=4),
-            ],
+        self.grid_keys: dict[str, ft.Container] = {}
+        """Grid mode: the key of each piece code (``R7``, ``7H``, ``JK``)."""
+        self.grid_names: dict[str, ft.Text] = {}
+        self.grid_dots: dict[str, ft.Row] = {}
+        self.grid_spoken: dict[str, ft.Semantics] = {}
+        field_row = ft.Row(
+            [self.field, self.clear_key],
             spacing=6,
+            vertical_alignment=ft.CrossAxisAlignment.START,
         )
-        self.keys_box = ft.Column(
-            [
-                ft.Row(
-                    [self.field, self.clear_key],
-                    spacing=6,
-                    vertical_alignment=ft.CrossAxisAlignment.START,
-                ),
-                self.error,
-                self.keys,
-            ],
-            spacing=6,
-        )
-        self.control = ft.Column([self.pieces_tap or self.pieces_box, self.keys_box], spacing=6)
+        if grid:
+            field_row.controls[1] = _named(
+                self.clear_key, _("Clear"), self._clear_clicked, expand=False
+            )
+            self.keys = ft.Column(spacing=3)  # built when first shown (:meth:`_build_grid`)
+            self.keys_box = ft.Column([self.keys], spacing=6)
+            self.control = ft.Column(
+                [self.pieces_tap or self.pieces_box, field_row, self.error, self.keys_box],
+                spacing=6,
+            )
+        else:
+            self.keys = ft.Column(
+                [
+                    ft.Row(family_row, spacing=5),
+                    ft.Row(keys[:7], spacing=4),
+                    ft.Row([*keys[7:], self.back_key], spacing=4),
+                ],
+                spacing=6,
+            )
+            self.keys_box = ft.Column([field_row, self.error, self.keys], spacing=6)
+            self.control = ft.Column([self.pieces_tap or self.pieces_box, self.keys_box], spacing=6)
         self._paint()
+
+    # -- the grid (one key per piece) -----------------------------------------------------------
+    def _code(self, family: str, n: int) -> str:
+        rank = str(n) if self.material == "tiles" else RANKS[n - 1]
+        return f"{family}{rank}" if self.material == "tiles" else f"{rank}{family}"
+
+    def _build_grid(self) -> None:
+        """Two rows per colour/suit (1–7, 8–13) and, in the free seventh place, the joker
+        (first colour/suit) and Backspace (last). Built the first time the keys are shown, so
+        a form with a keyboard per player sends the keys of the open one only."""
+        if self.keys.controls:
+            return
+        rows: list[ft.Control] = []
+        last = self.families[-1]
+        for family in self.families:
+            codes = [self._code(family, n) for n in range(1, 14)]
+            first: list[ft.Control] = [self._grid_key(c, family) for c in codes[:7]]
+            second: list[ft.Control] = [self._grid_key(c, family) for c in codes[7:]]
+            if family == self.families[0] and self.rules.jokers:
+                second.append(self._grid_key(JOKER, ""))
+            elif family == last:
+                grid_back = _key(
+                    ft.Icon(ft.Icons.BACKSPACE_OUTLINED, size=20, semantics_label=_("Backspace")),
+                    self._back_clicked,
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                )
+                grid_back.height = GRID_KEY_HEIGHT
+                second.append(_named(grid_back, _("Backspace"), self._back_clicked))
+            else:
+                second.append(ft.Container(expand=True, height=GRID_KEY_HEIGHT))
+            rows.append(ft.Row(first, spacing=3))
+            rows.append(
+                ft.Container(
+                    ft.Row(second, spacing=3),
+                    margin=ft.Margin.only(bottom=5) if family != last else None,
+                )
+            )
+        self.keys.controls = rows
+
+    def _grid_key(self, code: str, family: str) -> ft.Semantics:
+        joker = code == JOKER
+        colour: str
+        if joker:
+            colour = JOKER_INK
+            text = "JK"
+        else:
+            colour = TILE_COLOURS[family] if self.material == "tiles" else SUIT_COLOURS[family]
+            text = code[1:] if self.material == "tiles" else code[:-1]
+        name = ft.Text(
+            text,
+            size=17 if len(text) < 2 else 15,
+            weight=ft.FontWeight.W_800,
+            color=colour,
+            no_wrap=True,
+            semantics_label=_("joker") if joker else number_name(family, text, self.material),
+        )
+        top: list[ft.Control] = [name]
+        if self.material == "cards" and not joker:
+            top.append(ft.Icon(SUIT_ICONS[family], size=12, color=colour))
+        dots = ft.Row(spacing=2, tight=True, alignment=ft.MainAxisAlignment.CENTER)
+        self.grid_names[code] = name
+        self.grid_dots[code] = dots
+        body = ft.Column(
+            [
+                ft.Row(top, spacing=1, tight=True, alignment=ft.MainAxisAlignment.CENTER),
+                dots,
+            ],
+            spacing=1,
+            tight=True,
+            alignment=ft.MainAxisAlignment.CENTER,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        )
+
+        def tapped(_e: Any = None) -> None:
+            self.press(code)
+
+        key = _key(
+            body,
+            tapped,
+            bgcolor=TILE_FACE if self.material == "tiles" else ft.Colors.WHITE,
+            border=ft.Colors.BLUE_GREY_200,
+        )
+        key.height = GRID_KEY_HEIGHT
+        key.padding = 0
+        self.grid_keys[code] = key
+        spoken = _named(key, name.semantics_label or code, tapped)
+        self.grid_spoken[code] = spoken
+        return spoken
+
+    def press(self, code: str) -> bool:
+        """Grid mode: add the piece ``code`` (canonical notation); False, with the reason
+        shown, when none is left."""
+        if code == JOKER:
+            return self.press_joker()
+        return self.add(code)
+
+    def copies_left(self) -> dict[str, int]:
+        """For each piece code of the set: copies not yet taken here or in :attr:`others`."""
+        taken: dict[str, int] = {}
+        extra = list(self.others()) if self.others is not None else []
+        for c in [*self.pieces, *extra]:
+            taken[c] = taken.get(c, 0) + 1
+        out = {}
+        for family in self.families:
+            for n in range(1, 14):
+                code = self._code(family, n)
+                out[code] = self.set.copies - taken.get(code, 0)
+        if self.rules.jokers:
+            out[JOKER] = self.set.jokers - taken.get(JOKER, 0)
+        return out
+
+    def _paint_grid(self) -> None:
+        left = self.copies_left()
+        here: dict[str, int] = {}
+        for c in self.pieces:
+            here[c] = here.get(c, 0) + 1
+        for code, key in self.grid_keys.items():
+            n_left = left.get(code, 0)
+            limit = self.set.jokers if code == JOKER else self.set.copies
+            mine = here.get(code, 0)
+            key.opacity = 1.0 if n_left > 0 or mine else 0.35
+            key.bgcolor = (
+                ft.Colors.AMBER_100
+                if mine
+                else (TILE_FACE if self.material == "tiles" else ft.Colors.WHITE)
+            )
+            key.border = ft.Border.all(
+                2 if mine else 1, ft.Colors.AMBER_700 if mine else ft.Colors.BLUE_GREY_200
+            )
+            self.grid_dots[code].controls = [
+                ft.Container(
+                    width=6,
+                    height=6,
+                    border_radius=3,
+                    bgcolor=ft.Colors.BLUE_GREY_600 if i < n_left else None,
+                    border=ft.Border.all(1, ft.Colors.BLUE_GREY_400),
+                )
+                for i in range(max(limit, 0))
+            ]
+            name = self.grid_names[code]
+            base = _("joker") if code == JOKER else piece_name(code, self.material)
+            if n_left <= 0 and limit == 1 and mine:
+                state = _("in this hand")
+            elif n_left <= 0:
+                state = _("none left")
+            elif n_left < limit:
+                state = ngettext("{n} left", "{n} left", n_left).format(n=n_left)
+            else:
+                state = ""
+            name.semantics_label = f"{base}, {state}" if state else base
+            self.grid_spoken[code].label = name.semantics_label
 
     # -- building the keys ----------------------------------------------------------------------
     def _family_key(self, letter: str) -> ft.Container:
@@ -299,8 +490,11 @@ class PieceKeyboard:
             self.on_focus(self)
 
     def show_keys(self, visible: bool) -> None:
-        """Show or hide the keys and the text field (the drawn pieces stay)."""
+        """Show or hide the keys and the text field (the drawn pieces stay). Grid mode builds
+        its keys the first time they are shown."""
         self.keys_box.visible = visible
+        if visible and self.grid:
+            self._build_grid()
         self._paint()
 
     def _typed(self, e: Any = None) -> None:
@@ -342,21 +536,19 @@ class PieceKeyboard:
         if self.max_pieces == 1 and self.pieces:
             self.pieces = []
         if self.max_pieces is not None and len(self.pieces) >= self.max_pieces:
-            self._say(
-                ngettext(
-                    "At most {n} piece here", "At most {n} pieces here", self.max_pieces
-                ).format(n=self.max_pieces)
-            )
+            self._say(self._at_most())
             return False
         try:
             self._check([*self.pieces, code])
         except RulesError as e:
-            self._say(readable(e.message))
+            self._say(readable(verdict_render.error_text(e)))
             return False
         self.pieces.append(code)
         self.field.value = " ".join(self.pieces)
         self.field.error = None
+        self.tapped = True
         self._changed()
+        self.tapped = False
         return True
 
     def backspace(self) -> None:
@@ -374,9 +566,10 @@ class PieceKeyboard:
         self.field.error = None
         self._changed()
 
-    def type_text(self, text: str) -> None:
+    def type_text(self, text: str, notify: bool = True) -> None:
         """The text field changed to ``text``: read it as notation. Good tokens become the
-        pieces; a bad token is named under the field (the pieces before it stay)."""
+        pieces; a bad token is named under the field (the pieces before it stay).
+        ``notify=False``: no :attr:`on_change` (the owner set the text itself)."""
         tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
         good: list[str] = []
         problem: str | None = None
@@ -389,23 +582,30 @@ class PieceKeyboard:
                     variant_name=labels.variant_name(self.variant),
                 )[0]
             except RulesError as e:
-                problem = readable(e.message).replace("(position 1)", f"(position {i + 1})")
+                problem = readable(verdict_render.error_text(e, position=i + 1))
                 break
             code = format_pieces([piece])[0]
             try:
                 self._check([*good, code])
             except RulesError as e:
-                problem = readable(e.message)
+                problem = readable(verdict_render.error_text(e))
                 break
             good.append(code)
         if self.max_pieces is not None and len(good) > self.max_pieces:
             good = good[: self.max_pieces]
-            problem = ngettext(
-                "At most {n} piece here", "At most {n} pieces here", self.max_pieces
-            ).format(n=self.max_pieces)
+            problem = self._at_most()
         self.field.error = problem
         self.pieces = good
-        self._changed(echo=False)
+        if notify:
+            self._changed(echo=False)
+        else:
+            self._paint()
+
+    def mirror(self, codes: Sequence[str]) -> None:
+        """Draw ``codes`` as the pieces (and mark the keys) without touching the text field
+        or notifying: the owner read the field itself."""
+        self.pieces = [str(c) for c in codes]
+        self._paint()
 
     def set_pieces(self, codes: Sequence[str]) -> None:
         """Show ``codes`` (canonical notation) without notifying."""
@@ -441,6 +641,15 @@ class PieceKeyboard:
             variant_name=labels.variant_name(self.variant),
         )
         self.set.check_copies(pieces, "")
+
+    def _at_most(self) -> str:
+        """ "At most 1 tile here" / "… card here" (the row's limit)."""
+        n = self.max_pieces or 0
+        if self.material == "tiles":
+            text = npgettext("tiles", "At most {n} piece here", "At most {n} pieces here", n)
+        else:
+            text = npgettext("cards", "At most {n} piece here", "At most {n} pieces here", n)
+        return text.format(n=n)
 
     def _say(self, message: str) -> None:
         self.error.value = message
@@ -484,7 +693,13 @@ class PieceKeyboard:
                 if self.pieces
                 else _("none yet, tap to enter them"),
             )
-        if self.keys_box.visible:
+        if self.keys_box.visible and self.grid:
+            self.placeholder.value = (
+                _("Tap the tiles below, or type them")
+                if self.material == "tiles"
+                else _("Tap the cards below, or type them")
+            )
+        elif self.keys_box.visible:
             self.placeholder.value = (
                 _("Tap a colour, then the numbers")
                 if self.material == "tiles"
@@ -494,8 +709,12 @@ class PieceKeyboard:
             self.placeholder.value = _("None yet: tap here to enter them")
         if self.show_pieces:
             self.drawn.controls = (
-                [meld_view(self.pieces, self.material, size="m")] if self.pieces else []
+                [meld_view(self.pieces, self.material, size="s" if self.grid else "m")]
+                if self.pieces
+                else []
             )
+        if self.grid and self.keys_box.visible and self.keys.controls:
+            self._paint_grid()
 
     def spoken(self) -> str:
         """The pieces as a screen reader says them."""
@@ -729,9 +948,9 @@ class MeldsEditor:
                         border_radius=10,
                         border=ft.Border.all(
                             2 if chosen else 1,
-                            ft.Colors.INDIGO_400 if chosen else ft.Colors.BLUE_GREY_100,
+                            ft.Colors.PRIMARY if chosen else ft.Colors.OUTLINE_VARIANT,
                         ),
-                        bgcolor=ft.Colors.INDIGO_50 if chosen else None,
+                        bgcolor=ft.Colors.PRIMARY_CONTAINER if chosen else None,
                     ),
                 )
             )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from app import games
+from app.error_text import describe
 from app.i18n import _
 from app.ui import labels
 from app.ui.frame import frame
@@ -185,14 +186,16 @@ class NewGame:
 
     def _options_changed(self) -> None:
         """An option changed: drop the form-level message about the options once none is
-        flagged and they go together (what :meth:`start` checks)."""
+        flagged and they go together (what :meth:`start` checks). Gin solo mode takes one
+        name (the player against "the joker"): the second seat goes."""
+        if hasattr(self, "names"):
+            self._count_changed(self.count.value)
         if not self.error_from_options or self.options is None:
             return
         if any(f.error.visible for f in self.options.fields.values()):
             return
         try:
-            if self.options.values().get("mode") == "solo":
-                return
+            self.options.values()
         except ValueError:
             return
         self.error_from_options = False
@@ -208,13 +211,20 @@ class NewGame:
 
     # -- players ------------------------------------------------------------------------------
     def _count_changed(self, n: int) -> None:
+        n = 1 if self.solo() else n
         for i, field in enumerate(self.names):
             field.visible = i < n
         self._names_changed()
 
+    def solo(self) -> bool:
+        """Gin in solo mode is chosen (one player against "the joker", RULES.md §5)."""
+        field = self.options.fields.get("mode") if self.options is not None else None
+        return self.variant_key == "gin" and field is not None and field.read() == "solo"
+
     def seat_names(self) -> list[str]:
         """The names typed, trimmed, one per seat in play."""
-        return [" ".join((f.value or "").split()) for f in self.names[: self.count.value]]
+        seats = 1 if self.solo() else self.count.value
+        return [" ".join((f.value or "").split()) for f in self.names[:seats]]
 
     def _names_changed(self, _e: Any = None) -> None:
         names = self.seat_names()
@@ -304,17 +314,6 @@ class NewGame:
             show_error(self.error, str(e))
             self.error_from_options = True
             return
-        if options.get("mode") == "solo":
-            # Gin solo (one player against "the joker", RULES.md §5) is for the referee's
-            # checks only: the score sheet keeps duel games.
-            self.options.fields["mode"].set_error(
-                _("The score sheet keeps two-player gin; solo scoring is not supported yet")
-            )
-            if not self.options_visible:
-                self._toggle_options()
-            show_error(self.error, _("Please fix the marked fields."))
-            self.error_from_options = True
-            return
         agreed_rounds = agreed_target = None
         if self.variant_key == "rummy101":
             try:
@@ -335,7 +334,7 @@ class NewGame:
                 agreed_target=agreed_target,
             )
         except games.GameError as e:
-            show_error(self.error, e.message)
+            show_error(self.error, describe(e, self.variant_key))
             return
         stored = self.app.store.create_game(game)
         with contextlib.suppress(Exception):  # a setting is not worth failing the game for

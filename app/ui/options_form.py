@@ -15,6 +15,7 @@ from typing import Any
 
 import flet as ft
 
+from app.error_text import describe
 from app.i18n import _
 from app.ui import labels
 from app.ui.widgets import MUTED, ChoiceChips
@@ -51,7 +52,7 @@ class OptionField:
         label, note = labels.option_label(name)
         self.label = label
         self.note = ft.Text("", size=12, color=MUTED)
-        self.error = ft.Text("", size=13, color=ft.Colors.RED_800, visible=False)
+        self.error = ft.Text("", size=13, color=ft.Colors.ERROR, visible=False)
         self.text: ft.TextField | None = None
         self.switch: ft.Switch | None = None
         self.chips: ChoiceChips | None = None
@@ -227,7 +228,7 @@ class OptionsForm:
             if value != field.default:
                 options_for(self.variant, {"preset": self.preset, field.name: value})
         except ValueError as e:
-            message = e.message if isinstance(e, OptionError) else str(e)
+            message = describe(e) if isinstance(e, OptionError) else str(e)
             field.set_error(message)
             return False
         field.set_error(None)
@@ -262,5 +263,5 @@ class OptionsForm:
         try:
             options_for(self.variant, given)
         except OptionError as e:
-            raise ValueError(e.message) from None
+            raise ValueError(describe(e)) from None
         return given

@@ -334,7 +334,7 @@ def meld_view(
             ft.Text(
                 caption,
                 size=13,
-                color=FAULT if fault else ft.Colors.BLUE_GREY_700,
+                color=FAULT if fault else ft.Colors.ON_SURFACE_VARIANT,
                 weight=ft.FontWeight.W_600 if fault else None,
             )
         )

@@ -246,7 +246,7 @@ class PlayerScreen:
             max_y=hi,
             height=180,
             horizontal_grid_lines=fch.ChartGridLines(
-                interval=step, width=1, color=ft.Colors.BLUE_GREY_100
+                interval=step, width=1, color=ft.Colors.OUTLINE_VARIANT
             ),
             left_axis=fch.ChartAxis(
                 label_size=44,
@@ -262,7 +262,7 @@ class PlayerScreen:
                     for x in range(1, n + 1, x_step)
                 ],
             ),
-            border=ft.Border.all(1, ft.Colors.BLUE_GREY_100),
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
         )
         legend = ft.Row(
             [

@@ -15,6 +15,7 @@ saved, here or on another phone (:func:`draft_applies`). Editing a saved round k
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Iterator, Mapping
@@ -22,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app import games, verdict_text
-from app.i18n import _
+from app import games, verdict_render
+from app.error_text import describe
+from app.i18n import _, ngettext
 from app.ui import entry_forms
 from app.ui.breakdown import breakdown_panel, pieces_text
 from app.ui.entry_forms import EntryForm, FormError, TilesForm, make_form, typed_only
@@ -108,7 +110,9 @@ def restore_state(form: EntryForm, state: Mapping[str, Any]) -> None:
     for obj in _parts(form):
         if isinstance(obj, entry_forms.RestInput):
             obj._show_mode()
+            obj.tiles.keyboard.type_text(obj.tiles.field.value or "", notify=False)
         elif isinstance(obj, entry_forms.HandInput):
+            obj.pieces.keyboard.type_text(obj.pieces.field.value or "", notify=False)
             obj.analyse()
     if isinstance(form, entry_forms.CarouselForm):
         for p, hand in form.hands.items():
@@ -127,6 +131,64 @@ def _parts(form: EntryForm) -> Iterator[Any]:
                     yield item
 
 
+# -- Rummy 101 rising threshold: the openings of the round being played -------------------------
+OPENINGS = "openings"
+"""Key in :attr:`Game.extra`: ``{"<round index>": [{"by": "melds", "value": 116} |
+{"by": "pairs", "pairs": 5}, ...]}``, the openings recorded during each round (RULES.md §3
+threshold mode ``rising``), in the judge's ``previous_openings`` shape."""
+MAX_OPENINGS = 20
+"""Most openings one round holds (one per player and turn is plenty)."""
+
+
+def round_openings(game: Game, index: int | None = None) -> list[dict[str, Any]]:
+    """The openings recorded in round ``index`` (0-based; default: the round being played),
+    each ``{"by": "melds", "value": points}`` or ``{"by": "pairs", "pairs": n}``; anything
+    malformed is left out."""
+    n = len(game.rounds) if index is None else index
+    table = game.extra.get(OPENINGS)
+    items = table.get(str(n)) if isinstance(table, Mapping) else None
+    out: list[dict[str, Any]] = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, Mapping):
+            continue
+        by, key = item.get("by"), "pairs" if item.get("by") == "pairs" else "value"
+        v = item.get(key)
+        if by in ("melds", "pairs") and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+            out.append({"by": by, key: v})
+    return out
+
+
+def record_opening(game: Game, by: str, amount: int) -> Game:
+    """A copy of ``game`` with one more opening recorded for the round being played: ``by``
+    ``"melds"`` worth ``amount`` points, or ``"pairs"`` with ``amount`` pairs. The next
+    opening of that kind must beat it (RULES.md §3 rising threshold).
+
+    Raises:
+        ValueError: ``by`` not melds/pairs, a negative amount, or the round holds
+            :data:`MAX_OPENINGS` already.
+    """
+    if by not in ("melds", "pairs") or isinstance(amount, bool) or amount < 0:
+        raise ValueError(f"not an opening: {by} {amount}")
+    now = round_openings(game)
+    if len(now) >= MAX_OPENINGS:
+        raise ValueError("too many openings in one round")
+    table = game.extra.get(OPENINGS)
+    kept = dict(table) if isinstance(table, Mapping) else {}
+    kept[str(len(game.rounds))] = [*now, {"by": by, "pairs" if by == "pairs" else "value": amount}]
+    return dataclasses.replace(game, extra={**game.extra, OPENINGS: kept})
+
+
+def openings_text(openings: list[dict[str, Any]]) -> str:
+    """ "116 points, 5 pairs" for the openings recorded."""
+    parts = [
+        ngettext("{n} pair", "{n} pairs", o["pairs"]).format(n=o["pairs"])
+        if o["by"] == "pairs"
+        else ngettext("{n} point", "{n} points", o["value"]).format(n=o["value"])
+        for o in openings
+    ]
+    return ", ".join(parts)
+
+
 def draft_applies(draft: Any, game: Game) -> bool:
     """Whether a stored draft is still for the round to enter next: made for this game when
     it had as many rounds as now (round N saved since, here or elsewhere: no longer)."""
@@ -140,16 +202,16 @@ def draft_applies(draft: Any, game: Game) -> bool:
 
 
 def problem_text(game: Game, result: RoundResult) -> str:
-    """Why a round cannot be saved, in the player's language (:mod:`app.verdict_text`): a round
+    """Why a round cannot be saved, in the player's language (:mod:`app.verdict_render`): a round
     the rules say cannot have happened, or an entry the judge cannot read; the app's own
     checks keep their message."""
     answer = dict(result.breakdown)
     if answer.get("error"):
-        return verdict_text.error_message({**answer, "ok": False}, {"variant": game.variant})
+        return verdict_render.error_message({**answer, "ok": False}, {"variant": game.variant})
     if answer.get("reason") or (result.reason and not result.input_error):
         answer.setdefault("reason", result.reason)
         answer.setdefault("message", result.message or "")
-        return verdict_text.verdict_message(
+        return verdict_render.verdict_message(
             {**answer, "ok": True, "valid": False}, {"variant": game.variant}
         )
     return result.message or _("The round is not valid")
@@ -193,7 +255,7 @@ class RoundEntry:
         role = _("dealt") if game.variant in ("gin", "carousel") else _("started")
         self.error = error_box()
         self.preview = ft.Column([], spacing=8)
-        self.check_button = primary_button(_("Show the scores"), self.check, ft.Icons.CALCULATE)
+        self.check_button = primary_button(_("Show the scores"), self._check, ft.Icons.CALCULATE)
         self.save_button = primary_button(
             _("Save round {n}").format(n=n) if index is None else _("Save the changes"),
             self.save,
@@ -203,21 +265,28 @@ class RoundEntry:
         self.draft_note = muted(_("Your draft of this round is back."), size=14)
         self.draft_note.visible = False
         self._built = True
+        solo = game.variant == "gin" and game.options.get("mode") == "solo"
         controls: list[ft.Control] = [
-            muted(_("{name} {role} this round.").format(name=dealer, role=role), size=15),
+            muted(
+                _("{name} against the joker.").format(name=game.players[0])
+                if solo
+                else _("{name} {role} this round.").format(name=dealer, role=role),
+                size=15,
+            ),
             *(
                 [muted(_("The penalty draws recorded with the turn timer are filled in."))]
                 if prefilled
                 else []
             ),
             self.draft_note,
+            *self._openings_line(),
             *self.form.controls,
             self.error,
             self.check_button,
             ft.Column(
                 [self.save_button, self.preview],
                 spacing=10,
-                key=ft.ScrollKey(BREAKDOWN_KEY),
+                key=ft.ScrollKey(BREAKDOWN_KEY),  # type: ignore[call-arg]
                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
             ),
             secondary_button(_("Cancel"), self._cancel, ft.Icons.CLOSE),
@@ -228,6 +297,17 @@ class RoundEntry:
         self._ask_before_leaving()
         if self.drafts:
             app.run(self.load_draft)
+
+    def _openings_line(self) -> list[ft.Control]:
+        """Rummy 101 with the rising threshold: the openings recorded in the checker during
+        this round (RULES.md §3)."""
+        if self.game.variant != "rummy101" or self.game.options.get("threshold_mode") != "rising":
+            return []
+        n = self.index if self.index is not None else len(self.game.rounds)
+        got = round_openings(self.game, n)
+        if not got:
+            return []
+        return [muted(_("Openings recorded this round: {list}.").format(list=openings_text(got)))]
 
     # -- drafts -------------------------------------------------------------------------------
     @property
@@ -350,6 +430,9 @@ class RoundEntry:
             self.form.error.visible = False  # the form-level line only after a press
         return True
 
+    def _check(self, _e: Any = None) -> None:
+        self.check()
+
     def check(self, _e: Any = None) -> bool:
         """Read the form and ask the judge; show the breakdown or the complaint."""
         self.attempted = True
@@ -386,10 +469,10 @@ class RoundEntry:
             else:
                 new = games.replace_round(self.game, self.index, self.result.entry, self.result)
         except games.RoundError as e:
-            show_error(self.error, e.message)
+            show_error(self.error, describe(e, self.game.variant))
             return
         except games.GameError as e:
-            show_error(self.error, e.message)
+            show_error(self.error, describe(e, self.game.variant))
             return
         refused: list[str] = []
         stored = save_game(self.app, new, self.game.version, on_error=refused.append)
@@ -404,6 +487,8 @@ class RoundEntry:
         from app.ui.sharing import rebase_note
 
         self._write_draft(None)  # round saved: its draft is done with
+        for control in self.form.controls:  # done with too: the page updates until the sheet
+            object.__setattr__(control, "_isolated", True)  # shows no longer walk the form
         note = rebase_note(self.app, self.game, stored)
         self.app.notify(_("Round {n} saved").format(n=n) + note)
         self.app.go(f"/game/{self.game.id}")
@@ -443,6 +528,8 @@ def entry_summary(entry: Mapping[str, Any]) -> list[str]:
         )
     if "knocker" in entry:
         lines.append(_("Knocked: {name}").format(name=entry["knocker"] or _("nobody")))
+    if entry.get("turned") is not None:  # gin solo mode
+        lines.append(_("Cards turned: {n}").format(n=entry["turned"]))
     for p in entry.get("players", []):
         if not isinstance(p, Mapping):
             continue
@@ -452,7 +539,7 @@ def entry_summary(entry: Mapping[str, Any]) -> list[str]:
         if p.get("opened"):
             from app.ui.labels import OPENED_NAMES
 
-            bits.append(_(OPENED_NAMES.get(p["opened"], p["opened"])).lower())
+            bits.append(_(str(OPENED_NAMES.get(p["opened"], p["opened"]))).lower())
         if isinstance(p.get("hand"), list):
             bits.append(pieces_text(p["hand"]) or _("no cards"))
         if p.get("hand_value") is not None:
@@ -496,7 +583,7 @@ class RoundDetail:
                 size=14,
             ),
             card(ft.Column([ft.Text(line, size=15) for line in entry_summary(r.entry)], spacing=4)),
-            breakdown_panel(r.result, game.players, game, r.entry),
+            breakdown_panel(r.result, game.players, game, r.entry, app),
         ]
         if r.edited:
             controls.append(
@@ -540,7 +627,7 @@ class RoundDetail:
         try:
             new = games.delete_round(self.game, self.index)
         except games.GameError as e:
-            self.app.notify(e.message, error=True)
+            self.app.notify(describe(e, self.game.variant), error=True)
             return
         if save_game(self.app, new, self.game.version) is not None:
             self.app.notify(_("Round {n} deleted").format(n=self.index + 1))

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from app.error_text import describe
 from app.i18n import _
 from app.store import StoreError
 
@@ -59,7 +60,7 @@ def save_game(
         message = sharing.access_message(e)
     except StoreError as e:
         log.exception("save failed")
-        message = _("Could not save: {reason}").format(reason=e.message)
+        message = _("Could not save. {reason}").format(reason=describe(e))
     app.notify(message, error=True)
     if on_error is not None:
         on_error(message)

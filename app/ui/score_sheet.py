@@ -3,6 +3,7 @@ totals, every round (tap one to see, edit or delete it), undo, export, and the w
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import threading
@@ -11,13 +12,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
-from app import games, verdict_text
+from app import games, verdict_render
+from app.error_text import describe
 from app.games import Game
 from app.i18n import _, ngettext
 from app.ui import labels
 from app.ui.chart import TotalsChart
 from app.ui.export import ExportDialog
 from app.ui.frame import frame
+from app.ui.game_end import EndActions
 from app.ui.widgets import (
     ERROR_COLOUR,
     GOOD_COLOUR,
@@ -179,6 +182,10 @@ def describe_change(game: Game, step: games.UndoStep) -> str:
         return _("remove round {n}, added last").format(n=n)
     if step.action == "replace":
         return _("put round {n} back as it was before the edit").format(n=n)
+    if step.action == "end":
+        return _("open the game again: it was ended after round {n}").format(n=step.index)
+    if step.action == "limits":
+        return _("put the agreed end back as it was")
     return _("bring back round {n}, deleted last").format(n=n)
 
 
@@ -191,6 +198,8 @@ class ScoreSheet:
     player. :meth:`update_from` brings a shown sheet to a newer version of the game in place,
     giving the same content a new sheet would (tests/test_watchers.py), while keeping the rows
     and chart points that did not change, so Flet sends a watching phone only what changed.
+    With a page, a new sheet's chart is drawn in a turn of the event loop of its own, just
+    after the rest of the sheet was sent (:meth:`_draw_chart`).
 
     Args:
         app: the session.
@@ -218,7 +227,7 @@ class ScoreSheet:
         self.chart: TotalsChart | None = None
         self.round_rows: dict[int, ft.Control] = {}
         self._row_keys: dict[int, tuple[Any, ...]] = {}
-        self._row_border = ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.BLUE_GREY_100))
+        self._row_border = ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT))
         self.rows = _isolate(ft.Column([], spacing=0))
         self.show_all_button = ft.TextButton(
             "", icon=ft.Icons.EXPAND_LESS, on_click=self.show_earlier
@@ -242,6 +251,8 @@ class ScoreSheet:
             self.latest_button,
         ]
         self._chart_heading = heading(_("Totals over the rounds"))
+        self.end_actions = EndActions(self)  # end now, one more round, play again
+        self._chart_later = app.page is not None  # see _draw_chart
         actions = self._compose()
         title = labels.variant_name(game.variant)
         parts: list[ft.Control] = [self._top, self._chart_part, self._table, self._end]
@@ -296,6 +307,21 @@ class ScoreSheet:
         self.following = True
         self._send(self._recompose())
 
+    async def _draw_chart(self) -> None:
+        """Draw the chart just after the sheet was sent: the chart is most of what a long
+        game's sheet sends, and in a turn of the event loop of its own the other phones'
+        messages are served between the two halves."""
+        from app import i18n
+
+        await asyncio.sleep(0.001)  # what became ready meanwhile (a phone's message) first
+        if self.chart is not None or not self.game.rounds or self.app.screen is not self:
+            return
+        with i18n.use_language(self.app.language):
+            st = self.standings
+            self.chart = TotalsChart(list(self.game.players), st.running, st.totals)
+        self._chart_part.controls = [self._chart_heading, self.chart.control]
+        self._send([self._chart_part])
+
     def _send(self, controls: list[ft.Control]) -> None:
         """Send changed parts from a handler (the isolated rows are not sent by the page
         update Flet makes after a handler)."""
@@ -320,8 +346,11 @@ class ScoreSheet:
             changed.append(self.chart.control)
         bar = self.view.appbar
         if isinstance(bar, ft.AppBar):
-            bar.actions = actions
-            changed.append(bar)
+            if bar.actions is not None and _same_control(bar.actions, actions):
+                self.undo_button = bar.actions[actions.index(self.undo_button)]
+            else:  # kept when the same: a save then sends no app bar
+                bar.actions = actions
+                changed.append(bar)
         return changed
 
     # -- building ---------------------------------------------------------------------------
@@ -359,6 +388,7 @@ class ScoreSheet:
                     _("Enter round {n}").format(n=n), self._enter, ft.Icons.EDIT_NOTE
                 )
                 controls.append(self.enter_button)
+        controls += self.end_actions.finished_controls()  # play again, one more round
         controls.append(  # the referee's checkers with this game's rules (app/ui/checkers.py)
             ft.OutlinedButton(
                 content=_("Referee: check a meld, turn or hand"),
@@ -389,7 +419,7 @@ class ScoreSheet:
                         ),
                         color=ERROR_COLOUR,
                     ),
-                    bgcolor=ft.Colors.RED_50,
+                    bgcolor=ft.Colors.ERROR_CONTAINER,
                 )
             )
         old = self._top.controls
@@ -397,18 +427,24 @@ class ScoreSheet:
             controls = [a if _same_control(a, b) else b for a, b in zip(old, controls, strict=True)]
         self._top.controls = controls
         if game.rounds:
-            if self.chart is None or self.chart.players != players:
-                self.chart = TotalsChart(players, st.running)
+            if self._chart_later:  # drawn in a turn of the loop of its own (_draw_chart)
+                self._chart_later = False
+                self._chart_part.controls = [self._chart_heading, ft.Container(height=220)]
+                self.app.run(self._draw_chart)
+            elif self.chart is None or self.chart.players != players:
+                self.chart = TotalsChart(players, st.running, st.totals)
                 self._chart_part.controls = [self._chart_heading, self.chart.control]
             else:
-                self.chart.set_totals(st.running)
+                self.chart.set_totals(st.running, st.totals)
         else:
             self.chart = None
             self._chart_part.controls = []
             self.window = (0, 0)
         self._set_rows()
         self._chart_part.visible = self._table.visible = bool(game.rounds)
-        self._end.controls = [self._rules_line()]
+        end = [*self.end_actions.end_controls(), self._rules_line()]
+        if not _same_control(self._end.controls, end):  # kept when the same: not sent again
+            self._end.controls = end
 
         step = games.last_change(game)
         self.undo_button = icon_button(
@@ -480,7 +516,7 @@ class ScoreSheet:
         answer.setdefault("message", st.message or "")
         if not answer.get("reason"):
             return st.message or ""
-        return verdict_text.verdict_message(answer, {"variant": self.game.variant})
+        return verdict_render.verdict_message(answer, {"variant": self.game.variant})
 
     def _winner_banner(self) -> ft.Control:
         st = self.standings
@@ -517,17 +553,17 @@ class ScoreSheet:
             )
         detail = st.judge.get("breakdown")
         if isinstance(detail, list) and detail and all(isinstance(x, str) for x in detail):
-            detail = verdict_text.game_lines(st.judge, self.game.variant, self.game.options)
+            detail = verdict_render.game_lines(st.judge, self.game.variant, self.game.options)
             lines.append(ft.Text(readable("\n".join(detail)), size=14))
         # an agreed end (``why``) is the one sentence: the judge's line is about the game
         # without it ("the players agree on a number of rounds; …")
-        message = "" if why else verdict_text.game_message(st.judge, self.game.variant)
+        message = "" if why else verdict_render.game_message(st.judge, self.game.variant)
         if message:
             lines.append(ft.Text(readable(message), size=13, color=MUTED, italic=True))
         return ft.Semantics(
             label=text,
             container=True,
-            content=card(ft.Column(lines, spacing=6), bgcolor=ft.Colors.AMBER_200),
+            content=card(ft.Column(lines, spacing=6), bgcolor="amber,0.45"),  # both themes
         )
 
     def _totals_panel(self) -> ft.Control:
@@ -541,7 +577,7 @@ class ScoreSheet:
                 number(total),
                 size=40,
                 weight=ft.FontWeight.BOLD,
-                color=ft.Colors.BLACK if lead else ft.Colors.BLUE_GREY_900,
+                color=ft.Colors.ON_SURFACE,
             )
             self.total_texts[p] = big
             tag = (_("winner") if st.finished else _("leader")) if lead else ""
@@ -561,7 +597,7 @@ class ScoreSheet:
                             tag.upper(),
                             size=12,
                             weight=ft.FontWeight.BOLD,
-                            color=ft.Colors.AMBER_900,
+                            color=ft.Colors.ON_SURFACE_VARIANT,
                         )
                     ]
                     if tag
@@ -605,7 +641,7 @@ class ScoreSheet:
             parts.append(
                 f"{label}: " + ", ".join(f"{p} {won.get(p, 0)}" for p in self.game.players)
             )
-        message = verdict_text.game_message(st.judge, self.game.variant)
+        message = verdict_render.game_message(st.judge, self.game.variant)
         if not st.finished and message:
             parts.append(readable(message))
         if not parts:
@@ -673,7 +709,7 @@ class ScoreSheet:
                 on_click=open_round,
                 padding=ft.Padding.symmetric(horizontal=8, vertical=6),
                 border=self._row_border,
-                bgcolor=ft.Colors.YELLOW_50 if edited else None,
+                bgcolor=ft.Colors.with_opacity(0.12, ft.Colors.YELLOW) if edited else None,
             ),
         )
 
@@ -721,7 +757,7 @@ class ScoreSheet:
         try:
             new = games.undo(self.game)
         except games.GameError as e:
-            self.app.notify(e.message, error=True)
+            self.app.notify(describe(e, self.game.variant), error=True)
             return
         if self.app_save(new):
             self.app.notify(_("Undone"))

@@ -35,20 +35,36 @@ ROUTE = "/settings"
 THEME_KEY = "rummy.theme"
 """Where this browser keeps its theme choice."""
 THEMES = ("system", "light", "dark")
-DEFAULT_THEME = "light"
-"""The theme of a device that chose none. Not yet ``system``: several screens (the score sheet's
-totals panel, the leader's background in app/ui/widgets.py, the keyboards, the rule book) still
-use fixed light colours that are hard to read on the dark theme; once they use the theme's
-colours, make this ``system`` (the device decides)."""
+DEFAULT_THEME = "system"
+"""The theme of a device that chose none (in this browser and in the store): ``system``, the
+device decides — Flet's ``ThemeMode.SYSTEM`` follows the browser's ``prefers-color-scheme``
+in the web client, and changes with it while the app is open. The screens draw with the
+theme's colour roles (``ft.Colors.SURFACE_CONTAINER_*``, ``ON_SURFACE_VARIANT``,
+``OUTLINE_VARIANT``, …), so both themes read well; tile and card faces stay light like the
+real ones (tests/browser/test_theme.py)."""
 _MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
 _theme_of: weakref.WeakKeyDictionary[App, str] = weakref.WeakKeyDictionary()
 """Per session: the theme chosen in it."""
 
 
 def light_theme() -> ft.Theme:
-    """The light theme (indigo; the app bar as before)."""
+    """The light theme (indigo; the app bar as before).
+
+    Both themes give the colour roles the screens use a fixed meaning: ``tertiary`` is "good"
+    (a valid meld, a rule in force: green), ``error`` "wrong" (red); the ``…_container``
+    roles are their pale (light) or deep (dark) backgrounds."""
     return ft.Theme(
         color_scheme_seed=ft.Colors.INDIGO,
+        color_scheme=ft.ColorScheme(
+            tertiary=ft.Colors.GREEN_800,
+            on_tertiary=ft.Colors.WHITE,
+            tertiary_container=ft.Colors.GREEN_50,
+            on_tertiary_container=ft.Colors.GREEN_900,
+            error=ft.Colors.RED_800,
+            on_error=ft.Colors.WHITE,
+            error_container=ft.Colors.RED_50,
+            on_error_container=ft.Colors.RED_900,
+        ),
         appbar_theme=ft.AppBarTheme(bgcolor=ft.Colors.INDIGO_50),
     )
 
@@ -66,6 +82,14 @@ def dark_theme() -> ft.Theme:
             surface_container="#1a1a1a",
             surface_container_high="#222222",
             surface_container_highest="#2a2a2a",
+            tertiary=ft.Colors.GREEN_300,
+            on_tertiary=ft.Colors.BLACK,
+            tertiary_container="#0f2a14",
+            on_tertiary_container=ft.Colors.GREEN_100,
+            error="#ff8a80",
+            on_error=ft.Colors.BLACK,
+            error_container="#3b0e0e",
+            on_error_container=ft.Colors.RED_100,
         ),
         scaffold_bgcolor=ft.Colors.BLACK,
         canvas_color=ft.Colors.BLACK,

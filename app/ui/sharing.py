@@ -19,7 +19,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 import logging
 import weakref
 from collections.abc import Callable
@@ -30,6 +32,7 @@ from urllib.parse import urlencode
 import flet as ft
 
 from app import games, live
+from app.error_text import describe
 from app.i18n import _, ngettext
 from app.live import AccessError, Change, Merge, SessionStore
 from app.store import StoreError
@@ -57,6 +60,8 @@ log = logging.getLogger("app")
 
 _ACCESS: dict[int, tuple[Any, live.Access]] = {}
 _CONFLICTS: weakref.WeakKeyDictionary[App, ConflictDialog] = weakref.WeakKeyDictionary()
+_SAVED: weakref.WeakKeyDictionary[App, Game] = weakref.WeakKeyDictionary()
+"""The game each session saved last (:func:`current_game`)."""
 
 
 # -- sessions ------------------------------------------------------------------------------------
@@ -135,7 +140,9 @@ def attach(app: App, hub: live.Hub | None = None) -> int:
             return
 
         async def apply() -> None:
-            on_change(app, change)
+            async with _turn():  # one session at a time: others' taps wait one update only
+                if on_change(app, change) != "ignored":
+                    await asyncio.sleep(_BREATHE)  # the next session's turn: after the rest
 
         try:
             page.run_task(apply)
@@ -160,10 +167,36 @@ def attach(app: App, hub: live.Hub | None = None) -> int:
             hub.unsubscribe(sid)
             if callable(was_close):
                 was_close(e)
+            # the session is gone: no screen update after this handler (Flet's auto-update
+            # would send to a closed connection and log an error)
+            ft.context.disable_auto_update()
 
         page.on_connect = connected
         page.on_close = closed
     return sid
+
+
+_BREATHE = 0.001
+"""Seconds the loop is left to everyone else between two sessions' updates (:func:`_turn`)."""
+_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _turn() -> asyncio.Lock:
+    """The lock the sessions brought up to date after a change take in turn (one per event
+    loop). A save makes every watching session update its screen; each runs in its own task,
+    and tasks started together would all run in one turn of the loop, one after the other,
+    before anything else (a tap, a message of another phone) is looked at. Taking turns, each
+    update is a turn of its own and the loop serves everyone else between two of them: the
+    lock is held for :data:`_BREATHE` seconds after an update, so that a session starting in
+    the same turn waits and whatever became ready meanwhile (a phone's message, the steps of
+    its handler) runs before the next update."""
+    loop = asyncio.get_running_loop()
+    lock = _TURNS.get(loop)
+    if lock is None:
+        lock = _TURNS[loop] = asyncio.Lock()
+    return lock
 
 
 def _entry_route(parts: list[str]) -> bool:
@@ -206,7 +239,7 @@ def on_change(app: App, change: Change) -> str:
     if _entry_route(parts):
         if change.kind == "game":
             with contextlib.suppress(StoreError):
-                game = app.store.load_game(parts[1])
+                game = _changed_game(app, change)
                 text = _("{who} {did}.").format(who=who(change), did=describe_last(game))
                 if parts[2:] == ["round"] and not games.standings(game).finished:
                     text += " " + _("Yours will be round {n}.").format(n=len(game.rounds) + 1)
@@ -216,6 +249,20 @@ def on_change(app: App, change: Change) -> str:
         return "refreshed"
     _refresh(app)
     return "refreshed"
+
+
+def _changed_game(app: App, change: Change) -> Game:
+    """The game ``change`` made: the copy the saving session left for the watchers
+    (:func:`app.ui.score_sheet.latest_shared`) when this session may see it, else read from
+    the store. Raises StoreError."""
+    from app.ui import score_sheet
+
+    gid = change.game_id or ""
+    ss = session_of(app)
+    held = score_sheet.latest_shared(gid, change.version)
+    if held is not None and (ss is None or ss.can_view(gid)):
+        return held
+    return app.store.load_game(gid)
 
 
 def _refresh(app: App) -> None:
@@ -245,7 +292,11 @@ def _update_sheet(app: App, change: Change) -> bool:
     ss = session_of(app)
     if ss is not None and not ss.can_view(gid):
         return False
-    game = None if is_host(app) else score_sheet.latest_shared(gid, change.version)
+    game = score_sheet.latest_shared(gid, change.version)  # the saved game, or a watcher's
+    if game is not None and is_host(app):  # the host's sheet keeps the game's join code
+        kept = game
+        game = dataclasses.replace(kept, join_code=screen.game.join_code)
+        game._cache = kept._cache
     if game is None:
         try:
             game = app.store.load_game(gid)
@@ -306,8 +357,9 @@ def scores_text(game: Game, scores: dict[str, int]) -> str:
 
 
 def group_code(code: str) -> str:
-    """``ABC123`` → ``ABC 123`` (easier to read out; spaces are ignored when typed)."""
-    return f"{code[:3]} {code[3:]}" if len(code) == 6 else code
+    """``ABCD2345`` → ``ABCD 2345`` (easier to read out; spaces are ignored when typed)."""
+    half = len(code) // 2
+    return f"{code[:half]} {code[half:]}" if len(code) in (6, 8) else code
 
 
 # -- saving ----------------------------------------------------------------------------------------
@@ -322,10 +374,47 @@ def save(app: App, game: Game, expected_version: int, base: Game | None) -> Game
     """
     stored, merged, current = live.save_merging(app.store, base, game, expected_version)
     if stored is not None:
+        _remember(app, stored)
         return stored
     assert merged is not None and current is not None
     ConflictDialog(app, base, game, merged, current).open()
     return None
+
+
+def _remember(app: App, stored: Game) -> None:
+    """Keep the game just saved: for the sheet this session shows next
+    (:func:`current_game`) and for the watching sessions (:func:`app.ui.score_sheet.
+    shared_game`), so that nobody reads back and totals again what was just written. The
+    stored game carries its standings (the store totalled it for the games list)."""
+    from app.ui import score_sheet
+
+    _SAVED[app] = stored
+    score_sheet.shared_game(stored)
+
+
+def current_game(app: App, game_id: str, own: bool = False) -> Game:
+    """The stored game ``game_id`` as this session may see it: the one it saved last, when
+    that is still the stored version (no read of the file, standings already counted), else
+    read from the store.
+
+    Args:
+        own: a Game object of the caller's own (its own list of rounds, the same rounds and
+            standings), for a screen that changes the game it is given.
+
+    Raises:
+        What ``app.store.load_game`` raises (``AccessError``, ``StoreError``).
+    """
+    held = _SAVED.get(app)
+    if held is not None and held.id == game_id:
+        now = next((s.version for s in app.store.list_games() if s.id == game_id), None)
+        if now == held.version:
+            if not own:
+                return held
+            mine = dataclasses.replace(held, rounds=list(held.rounds))
+            mine._cache = held._cache  # the same rounds: the same standings
+            return mine
+        del _SAVED[app]
+    return app.store.load_game(game_id)
 
 
 def open_conflict(app: App) -> ConflictDialog | None:
@@ -462,7 +551,7 @@ class ConflictDialog:
             return self.app.store.load_game(self.current.id)
         except StoreError as e:
             self.app.close_dialog()
-            self.app.notify(e.message, error=True)
+            self.app.notify(describe(e), error=True)
             self.app.go("/")
             return None
 
@@ -512,7 +601,7 @@ class ConflictDialog:
         try:
             new = change(latest)
         except games.GameError as e:
-            self.app.notify(e.message, error=True)
+            self.app.notify(describe(e, latest.variant), error=True)
             self.app.go(self._sheet)
             return
         stored = save_game(self.app, new, latest.version, base=latest)
@@ -567,7 +656,7 @@ def access_banner(app: App, game: Game) -> ft.Control | None:
             ],
             spacing=8,
         ),
-        bgcolor=ft.Colors.BLUE_50,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER,
     )
 
 
@@ -639,9 +728,9 @@ class JoinScreen:
         self.then = then
         self.code = ft.TextField(
             label=_("Join code"),
-            hint_text=_("6 letters and digits"),
+            hint_text=_("8 letters and digits"),
             capitalization=ft.TextCapitalization.CHARACTERS,
-            max_length=12,
+            max_length=16,
             counter="",
             on_submit=self.join,
             text_size=24,
@@ -684,7 +773,7 @@ class JoinScreen:
             self.app.go(self.then or (f"/game/{self.game_id}" if self.game_id else "/"))
             return
         if len(code) != live.CODE_LENGTH:
-            show_error(self.error, _("The join code has 6 letters and digits."))
+            show_error(self.error, _("The join code has 8 letters and digits."))
             return
         try:
             gid = ss.join(self.game_id, code, self.name.value or "")
@@ -749,7 +838,7 @@ class ShareScreen:
                         ],
                         spacing=4,
                     ),
-                    bgcolor=ft.Colors.AMBER_100,
+                    bgcolor=ft.Colors.with_opacity(0.3, ft.Colors.AMBER),
                 )
             )
         game: Game | None = None
@@ -851,7 +940,7 @@ class ShareScreen:
         try:
             ss.set_visitors(mode)
         except StoreError as e:
-            self.app.notify(e.message, error=True)
+            self.app.notify(describe(e), error=True)
             return
         self.app.notify(
             _("Visitors can now watch every game.")
@@ -867,7 +956,7 @@ class ShareScreen:
             try:
                 ss.new_join_code(self.game_id)
             except StoreError as e:
-                self.app.notify(e.message, error=True)
+                self.app.notify(describe(e), error=True)
                 return
             _refresh(self.app)
 
@@ -892,6 +981,8 @@ def access_message(e: AccessError) -> str:
     if e.reason == "bad_name":
         if e.detail == "reserved":
             return _("That name is what the app calls the host or a phone. Choose another one.")
+        if e.detail == "taken":
+            return _("Another phone at this table already uses that name. Choose another one.")
         return _("That name has a character that cannot be shown. Choose another one.")
     return _("This phone can only watch this game: enter the table's join code to keep score.")
 

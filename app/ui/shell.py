@@ -219,7 +219,7 @@ class App:
             self.page.show_dialog(
                 ft.SnackBar(
                     ft.Text(text, size=15),
-                    bgcolor=ft.Colors.RED_800 if error else None,
+                    bgcolor=ft.Colors.ERROR if error else None,
                     duration=ft.Duration(seconds=4),
                 )
             )
@@ -265,7 +265,9 @@ class App:
                 ft.FilledButton(
                     yes,
                     on_click=accept,
-                    style=ft.ButtonStyle(bgcolor=ft.Colors.RED_700) if danger else None,
+                    style=ft.ButtonStyle(bgcolor=ft.Colors.RED_700, color=ft.Colors.WHITE)
+                    if danger
+                    else None,
                 ),
             ],
         )

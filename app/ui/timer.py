@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any, Final
 import flet as ft
 
 from app import games
+from app.error_text import describe
 from app.i18n import _
 from app.store import ConflictError, StoreError
 from app.ui import labels
@@ -460,7 +461,7 @@ class TimerScreen:
             on_click=self.next_player,
             height=TAP_HEIGHT + 8,
             expand=True,
-            style=ft.ButtonStyle(bgcolor=ft.Colors.GREEN_800, padding=tight),
+            style=ft.ButtonStyle(bgcolor=ft.Colors.GREEN_800, color=ft.Colors.WHITE, padding=tight),
         )
         self.reminder = ft.Text("", size=17, weight=ft.FontWeight.W_500)
         self.timeout_button = ft.FilledButton(
@@ -468,7 +469,7 @@ class TimerScreen:
             icon=ft.Icons.ADD_TASK,
             on_click=self._timeout_clicked,
             height=TAP_HEIGHT,
-            style=ft.ButtonStyle(bgcolor=ft.Colors.RED_800),
+            style=ft.ButtonStyle(bgcolor=ft.Colors.RED_800, color=ft.Colors.WHITE),
         )
         self.alert_box = card(
             ft.Column(
@@ -476,7 +477,7 @@ class TimerScreen:
                 spacing=10,
                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
             ),
-            bgcolor=ft.Colors.AMBER_100,
+            bgcolor=ft.Colors.with_opacity(0.3, ft.Colors.AMBER),
         )
         self.invalid_button = ft.OutlinedButton(
             content=_("Invalid turn: 3 penalty tiles"),
@@ -564,13 +565,13 @@ class TimerScreen:
             bg, fg = ft.Colors.AMBER_400, ft.Colors.RED_900
             status = _("Paused") if state == PAUSED else _("Last seconds!")
         else:
-            bg, fg = ft.Colors.INDIGO_50, ft.Colors.INDIGO_900
+            bg, fg = ft.Colors.PRIMARY_CONTAINER, ft.Colors.ON_PRIMARY_CONTAINER
             status = {
                 READY: _("Tap Start when {name} begins").format(name=name),
                 PAUSED: _("Paused"),
             }.get(state, "")
         if state == PAUSED:
-            fg = ft.Colors.BLUE_GREY_500 if not warn else fg
+            fg = ft.Colors.ON_SURFACE_VARIANT if not warn else fg
         self.panel.bgcolor = bg
         self.countdown.color = fg
         self.status.value = status
@@ -755,9 +756,9 @@ class TimerScreen:
             except ConflictError:
                 continue
             except games.GameError as e:
-                return e.message
+                return describe(e, self.game.variant)
             except StoreError as e:
-                return e.message
+                return describe(e)
         return _("Someone keeps changing this game; try again.")
 
     def _before_penalty(self, reason: str) -> Callable[[Game], Game]:

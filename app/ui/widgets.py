@@ -25,10 +25,10 @@ PLAYER_COLOURS: tuple[str, ...] = (
 )
 """Colour of player i (seat order) in the chart, the legend and the totals."""
 
-LEADER_BG = ft.Colors.AMBER_100
-ERROR_COLOUR = ft.Colors.RED_800
-GOOD_COLOUR = ft.Colors.GREEN_800
-MUTED = ft.Colors.BLUE_GREY_600
+LEADER_BG = ft.Colors.with_opacity(0.3, ft.Colors.AMBER)
+ERROR_COLOUR = ft.Colors.ERROR
+GOOD_COLOUR = ft.Colors.TERTIARY
+MUTED = ft.Colors.ON_SURFACE_VARIANT
 TAP_HEIGHT = 52
 """Height of the main buttons (px): big enough for a thumb."""
 
@@ -121,7 +121,7 @@ def error_box() -> ft.Container:
     """A hidden box for a form-level error; show it with :func:`show_error`."""
     return ft.Container(
         content=ft.Text("", color=ERROR_COLOUR, size=15, weight=ft.FontWeight.W_500),
-        bgcolor=ft.Colors.RED_50,
+        bgcolor=ft.Colors.ERROR_CONTAINER,
         padding=10,
         border_radius=8,
         visible=False,

@@ -216,8 +216,8 @@ def test_a_phone_on_the_network_needs_the_join_code(
     host.tap("Share this table")
     host.wait_text("Visitors without the code can")
     label = next(x for x in host.labels() if x.startswith("Join code: "))
-    code = label.removeprefix("Join code: ").replace(" ", "").split("\n")[0][:6]
-    assert re.fullmatch(r"[A-Z2-9]{6}", code), label
+    code = label.removeprefix("Join code: ").replace(" ", "").split("\n")[0][:8]
+    assert re.fullmatch(r"[A-Z2-9]{8}", code), label
     host.shot("45-live-share-qr")
     # the visitor's phone watches: no "Enter round", no way to edit
     phone = phones(visitor=True).open(f"/game/{gid}")
@@ -227,10 +227,10 @@ def test_a_phone_on_the_network_needs_the_join_code(
     phone.open(f"/game/{gid}/round")  # typing the address of the round entry does not help
     phone.wait_text("Join a table")
     # a wrong code, then the right one
-    phone.fill("Join code", "WRONG2")
+    phone.fill("Join code", "WRONG234")
     phone.tap("Join")
     phone.wait_text(re.compile("That join code is not right"))
-    phone.fill("Join code", f"{code[:3]} {code[3:]}")  # as the host reads it out
+    phone.fill("Join code", f"{code[:4]} {code[4:]}")  # as the host reads it out
     phone.fill("Your name (optional)", "Bartek")
     phone.shot("47-live-join")
     phone.tap("Join")
@@ -264,7 +264,7 @@ def test_the_qr_address_joins_at_once(phones: Callable[..., Phone], shared: Shar
     host.wait_text("Visitors without the code can")
     host.chip("Watch every game")
     label = next(x for x in host.labels() if x.startswith("Join code: "))
-    code = label.removeprefix("Join code: ").replace(" ", "").split("\n")[0][:6]
+    code = label.removeprefix("Join code: ").replace(" ", "").split("\n")[0][:8]
     phone = phones(visitor=True).open(f"/game/{gid}?code={code}")  # what the QR code holds
     phone.wait_text(re.compile("Enter round 1"))
     assert not [x for x in phone.labels() if "You are watching" in x]

@@ -32,7 +32,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture
 def phone(chromium: Any, server: Server) -> Iterator[Phone]:
-    context = chromium.new_context(viewport=PHONE, device_scale_factor=1)
+    # a light device: with no theme chosen the app follows it (tests/browser/test_theme.py)
+    context = chromium.new_context(viewport=PHONE, device_scale_factor=1, color_scheme="light")
     page = context.new_page()
     page.set_default_timeout(20_000)
     yield Phone(page, server.url)
