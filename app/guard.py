@@ -20,14 +20,20 @@ tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (call
   way (:data:`REGISTER_PAGE_FIELDS`; never ``client_ip``), the route capped at
   :data:`ROUTE_MAX`.
 - **Events** go only to a control id the session's index holds (one dictionary look-up, no
-  tree walk) and only to a handler the control has; ``connect``/``disconnect``/``close`` are
-  the server's own and are refused from a client.
+  tree walk), only to a handler the control has (a page event without one, such as the
+  resize a browser sends freely, is dropped before Flet re-draws the page for it) and only
+  to a control a person could reach (:func:`usable`: not hidden, not disabled, not in a
+  closed dialog; nor typed values for one, or for a read-only field);
+  ``connect``/``disconnect``/``close`` are the server's own and are refused from a client.
+  A visitor's handlers are charged the time they hold the loop (:class:`Blocking`).
 - **Limits** per connection (:class:`Limits`): frame size, frames and bytes per second
   (token buckets), wrong messages (a bucket too: a few dropped fields do not add up over an
   evening); a bigger message only as the answer to a pending photo picker
   (:data:`PHOTO_METHODS`, a few a minute); one ``REGISTER_CLIENT`` per connection; at most
   :data:`MAX_TASKS` handlers running. A connection over a limit is closed (WebSocket code
-  1008), its session deleted, and a visitor's address refused for :data:`BAN_SECONDS`.
+  1008) and its socket with it (nothing more of the flood is read), its session deleted, and
+  a visitor's address refused for :data:`BAN_SECONDS`. A visitor's socket is read
+  :data:`READ_CHUNK` bytes at a time, so a burst of tiny frames is parsed a few at a time.
   Per address: at most :data:`MAX_SESSIONS_PER_ADDRESS` sessions and
   :data:`MAX_CONNECTIONS_PER_ADDRESS` open connections (this computer is not limited).
   A visitor's session is kept :data:`VISITOR_TIMEOUT` seconds after it disconnects
@@ -40,11 +46,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import math
 import os
 import time
 import weakref
+from collections.abc import Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -211,6 +219,41 @@ def visitor_budgets(ip: str) -> list[LoopBudget]:
     return [budget, _ALL_VISITORS]
 
 
+class Blocking:
+    """Await ``coro`` and add up the wall-clock time of its synchronous steps
+    (:attr:`blocked`, seconds): how long it held the event loop, which is what the other
+    sessions wait for. Time it spends awaiting (a client's answer, a sleep) is not counted,
+    so a visitor that answers slowly cannot spend the visitors' loop budget; preemption of
+    the process by a busy machine is counted (the loop is held all the same), which CPU
+    time would not show.
+    """
+
+    def __init__(self, coro: Coroutine[Any, Any, Any]) -> None:
+        self.coro = coro
+        self.blocked = 0.0
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        step = self.coro.__await__()
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            started = time.perf_counter()
+            try:
+                yielded = step.send(value) if error is None else step.throw(error)
+            except StopIteration as done:
+                self.blocked += time.perf_counter() - started
+                return done.value
+            except BaseException:
+                self.blocked += time.perf_counter() - started
+                raise
+            self.blocked += time.perf_counter() - started
+            value, error = None, None
+            try:
+                value = yield yielded
+            except BaseException as e:  # noqa: BLE001 - a cancel: handed to the coroutine
+                error = e
+
+
 # -- who it is ------------------------------------------------------------------------------------
 @dataclass
 class Peer:
@@ -322,6 +365,14 @@ def _dismissed_ok(_c: Any, value: Any, _l: Limits) -> bool:
     return value is True
 
 
+def _dialog_closing(control: Any, props: dict[str, Any]) -> bool:
+    """A dialog's own "closed"/"dismissed" report (taken also when the dialog is already
+    closed on the server: the two may cross)."""
+    from flet.controls.dialog_control import DialogControl
+
+    return isinstance(control, DialogControl) and set(props) <= {"open", "_dismissed"}
+
+
 def _input_props() -> list[tuple[type, dict[str, Any]]]:
     import flet as ft
     from flet.controls.dialog_control import DialogControl
@@ -349,6 +400,30 @@ def allowed_props(control: Any) -> dict[str, Any] | None:
         if isinstance(control, cls):
             return fields
     return None
+
+
+def usable(control: Any, page: Any = None) -> bool:
+    """Could a person reach ``control`` on the screen? Not when it or a control around it is
+    hidden (``visible`` False) or ``disabled``, or sits in a closed dialog; a read-only text
+    field takes no typing either (:func:`_props`). Flutter sends nothing for such a control,
+    so an event or value for one is a made-up message (a button hidden from visitors,
+    clicked by its id). The walk goes up the parents (a screen is a few dozen deep; capped
+    at 100)."""
+    from flet.controls.dialog_control import DialogControl
+
+    c = control
+    for _ in range(100):
+        if c is None or c is page:
+            return True
+        if getattr(c, "visible", True) is False or getattr(c, "disabled", False) is True:
+            return False
+        if c is not control and isinstance(c, DialogControl) and not getattr(c, "open", False):
+            return False
+        try:
+            c = c.parent
+        except Exception:  # noqa: BLE001 - a control whose parent is gone
+            return False
+    return False
 
 
 def clean_route(route: Any) -> str:
@@ -384,6 +459,36 @@ def clean_register(body: Any) -> dict[str, Any] | None:
 
 
 # -- the connection -------------------------------------------------------------------------------
+READ_CHUNK: Final = 16 * 1024
+"""Bytes read from a visitor's socket at a time (asyncio's default is 256 KiB). uvicorn parses
+every WebSocket frame of a read at once, before the guard sees the first: 256 KiB of tiny
+bogus frames are ~4,000 frames, ~50 ms of the loop in one go; 16 KiB are a few ms."""
+
+
+def _transport(websocket: Any) -> Any:
+    """The asyncio transport under a Starlette WebSocket served by uvicorn (None: another
+    server, or a test double): its ``receive`` is the uvicorn protocol's bound method."""
+    proto = getattr(getattr(websocket, "_receive", None), "__self__", None)
+    return getattr(proto, "transport", None)
+
+
+def _small_reads(websocket: Any) -> None:
+    """Read a visitor's socket :data:`READ_CHUNK` bytes at a time (see there)."""
+    transport = _transport(websocket)
+    if transport is not None and isinstance(getattr(transport, "max_size", None), int):
+        transport.max_size = READ_CHUNK
+
+
+def _stop_reading(websocket: Any) -> None:
+    """After the close frame of a flood: close the socket now (the close frame still goes
+    out), instead of reading and parsing what the flooder sent meanwhile until its close
+    reply comes (uvicorn waits for it up to 10 s, parsing every frame on the way)."""
+    transport = _transport(websocket)
+    if transport is not None:
+        with contextlib.suppress(Exception):
+            transport.close()
+
+
 def _plain_error_text(page: Any) -> str:
     from app import i18n
 
@@ -394,16 +499,27 @@ def _plain_error_text(page: Any) -> str:
 def _make_connection_class() -> type:
     import msgpack  # type: ignore[import-untyped]
     from fastapi import WebSocketDisconnect
+    from flet.controls.base_control import BaseControl
     from flet.controls.context import _context_page
-    from flet.messaging.protocol import MessageAction, decode_ext_from_msgpack
+    from flet.messaging.protocol import (
+        MessageAction,
+        configure_encode_object_for_msgpack,
+        decode_ext_from_msgpack,
+    )
     from flet_web.fastapi.flet_app import FletApp, app_manager  # type: ignore[import-untyped]
 
     from app import live
+
+    transport_log = logging.getLogger("flet_transport")
+    encode_control = configure_encode_object_for_msgpack(BaseControl)  # type: ignore[no-untyped-call]
 
     class Guarded(FletApp):  # type: ignore[misc]
         """Flet's ``FletApp`` with the checks of the module docstring."""
 
         limits: Limits = VISITOR_LIMITS
+        # Flet's private fields this class sets (FletApp assigns them untyped in __init__)
+        _FletApp__upload_endpoint_path: str | None
+        _FletApp__send_queue: asyncio.Queue[Any] | None
 
         async def handle(self, websocket: Any) -> None:
             client = websocket.client
@@ -426,6 +542,8 @@ def _make_connection_class() -> type:
             self.bytes = Bucket(self.limits.bytes_rate, self.limits.bytes_burst)
             self.wrong = Bucket(1.0, self.limits.strikes)
             self.big = Bucket(BIG_FRAMES_PER_MINUTE / 60.0, BIG_FRAMES_PER_MINUTE)
+            if not loopback:
+                _small_reads(websocket)
             _CONNECTIONS[ip] = _CONNECTIONS.get(ip, 0) + 1
             try:
                 await self._serve(websocket, ip)
@@ -491,13 +609,14 @@ def _make_connection_class() -> type:
                             self._strike()
                     else:
                         self._strike()
-            except Flood:
+            except Flood as e:
                 self.flooded = True
                 if not self.loopback:
                     _ban(self.peer_ip)
-                log.warning("closed a connection that went over its limits")
+                log.warning("closed a connection that went over its limits (%s)", e)
                 with contextlib.suppress(Exception):
                     await websocket.close(code=CLOSE_POLICY)
+                _stop_reading(websocket)
             except Refused:
                 with contextlib.suppress(Exception):
                     await websocket.close(code=CLOSE_POLICY)
@@ -507,6 +626,18 @@ def _make_connection_class() -> type:
                 log.debug("receive loop ended", exc_info=True)
                 with contextlib.suppress(Exception):
                     await websocket.close(code=CLOSE_POLICY)
+
+        def send_message(self, message: Any) -> None:
+            if self._FletApp__send_queue is None:
+                # the connection is gone (a closed flood, a tab shut while its session
+                # closes): nothing to encode, and no AttributeError traceback in the log
+                return
+            if transport_log.isEnabledFor(logging.DEBUG):
+                transport_log.debug("send_message: %s", message)
+            # as Flet's, less its ``debug(f"... {message}")``: the repr of every patch sent
+            # (a whole screen for a new session, ~15 ms) made even with debug logging off
+            body = msgpack.packb([message.action, message.body], default=encode_control)
+            self._FletApp__send_queue.put_nowait(b"\x00" + body)
 
         def host_limits(self) -> None:
             self.limits = HOST_LIMITS
@@ -528,7 +659,9 @@ def _make_connection_class() -> type:
         def _photo_pending(self) -> bool:
             session = self._FletApp__session
             pending = getattr(session, "_guard_pending", None) if session is not None else None
-            return bool(pending) and any(pending.get(m) for m in PHOTO_METHODS)
+            if not isinstance(pending, dict):
+                return False
+            return any(pending.get(m) for m in PHOTO_METHODS)
 
         def _strike(self) -> None:
             self.strikes += 1
@@ -606,10 +739,18 @@ def _make_connection_class() -> type:
                     # the page's route follows the browser's (as Flet's own client patch
                     # would set it): a later reload of another address then shows that one
                     session.apply_patch(session.page._i, {"route": route})
+                if getattr(control, f"on_{name}", None) is None:
+                    # no handler (a resize, say, which browsers send freely): Flet would
+                    # still re-draw the whole page after it (auto-update), for nothing
+                    return
             elif getattr(control, f"on_{name}", None) is None and not (
                 name == "dismiss" and allowed_props(control) is not None
             ):
                 self._strike()
+                return
+            elif name != "dismiss" and not usable(control, session.page):
+                # hidden or disabled on the screen: nobody clicked it (or the click crossed
+                # the update that hid it: dropped without a strike)
                 return
             if len(self.tasks) >= MAX_TASKS:
                 raise Flood("too many events at once")
@@ -629,6 +770,11 @@ def _make_connection_class() -> type:
             if control is session.page:
                 return  # the screen's size, the route …: Flutter reports them; never taken
             checks = allowed_props(control)
+            if checks is not None and (
+                getattr(control, "read_only", False) is True
+                or not (_dialog_closing(control, props) or usable(control, session.page))
+            ):
+                return  # hidden, disabled, read-only: nobody typed into it (dropped quietly)
             kept = {
                 k: v
                 for k, v in props.items()
@@ -663,9 +809,9 @@ def _make_connection_class() -> type:
             await asyncio.sleep(min(delay, 0.5))
             if getattr(conn, "gone", False):
                 return  # its connection closed while it waited: nobody to show it to
-        started = time.thread_time()  # this thread's CPU: the loop time the handler took
+        timed = Blocking(control._trigger_event(name, data))
         try:
-            await control._trigger_event(name, data)
+            await timed
         except Exception:  # noqa: BLE001 - a handler failed: log it, tell the person plainly
             # the traceback once per session: a visitor repeating a bad event cannot fill the log
             first = not session.__dict__.get("_guard_logged")
@@ -673,11 +819,52 @@ def _make_connection_class() -> type:
             log.error("unhandled error in an on_%s handler", name, exc_info=first)
             session.error("handler failed")
         finally:
-            spent = time.thread_time() - started
+            spent = timed.blocked
             for b in budgets:
                 b.spend(spent)
 
     return Guarded
+
+
+SCREEN_MODULES: Final = (
+    "app.ui.games_list",
+    "app.ui.sharing",
+    "app.ui.new_game",
+    "app.ui.settings",
+    "app.ui.players",
+    "app.ui.history",
+    "app.ui.checkers",
+    "app.ui.rulebook_view",
+    "app.ui.score_sheet",
+    "app.ui.chart",
+    "app.ui.round_entry",
+    "app.ui.timer",
+    "app.ui.table_display",
+)
+"""The screens ``app.ui.router`` imports when first shown. Imported by :func:`install`,
+before the server starts: else the first visitor to open a game (any visitor: the screen
+is built before it sends anything) holds every session's loop ~200 ms while Python imports
+the score sheet and the charts."""
+
+
+def warm_screens() -> None:
+    """Import :data:`SCREEN_MODULES` and the rule checks and variants ``rules.judge`` imports
+    on its first answer (the score sheet's first standings: ~200 ms more); one that fails is
+    left to fail when it is used."""
+    import importlib
+    import pkgutil
+
+    import rules.checks
+    import rules.variants
+
+    names = list(SCREEN_MODULES)
+    for package in (rules.checks, rules.variants):
+        names += [m.name for m in pkgutil.iter_modules(package.__path__, package.__name__ + ".")]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the screen reports it when it is opened
+            log.debug("cannot import %s ahead of time", name, exc_info=True)
 
 
 GuardedConnection: Any = object
@@ -691,7 +878,9 @@ def install() -> None:
     Replaces ``flet_web.fastapi.app.FletApp`` (looked up at every connection) with
     :class:`GuardedConnection`, makes ``Session.error`` send a plain sentence, and makes the
     uvicorn server Flet starts refuse messages over :data:`HOST_FRAME_MAX` and trust
-    ``X-Forwarded-For`` from ``127.0.0.1`` only.
+    ``X-Forwarded-For`` from ``127.0.0.1`` only. Then imports the screens ahead of time
+    (:func:`warm_screens`) and freezes what is in memory (``gc.freeze``), so that no session
+    pays for the first import of a screen or for a collection that walks every module.
     """
     global GuardedConnection, _installed
     if _installed:
@@ -739,6 +928,15 @@ def install() -> None:
             super().__init__(*args, **kwargs)
 
     uvicorn.Config = Config  # type: ignore[misc]
+    warm_screens()
+    from app import guard_names
+
+    guard_names.warm()  # the look-alike table (a no-op when app.__main__ builds it again)
+    # Everything imported so far lives as long as the server: out of the collector's sight,
+    # else a full collection walks it all (~70 ms of the loop, at a random moment of some
+    # session's screen build) every time enough new objects pile up
+    gc.collect()
+    gc.freeze()
     _installed = True
 
 
@@ -750,6 +948,7 @@ __all__ = [
     "ROUTE_MAX",
     "VISITOR_LIMITS",
     "VISITOR_TIMEOUT",
+    "SCREEN_MODULES",
     "Limits",
     "Peer",
     "allowed_props",
@@ -758,4 +957,5 @@ __all__ = [
     "install",
     "mark_host",
     "peer_of",
+    "warm_screens",
 ]
