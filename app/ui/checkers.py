@@ -837,6 +837,18 @@ def kept_route(app: App) -> str | None:
     return check_route(screen.kind, game_id=screen.game.id if screen.game else None)
 
 
+def kept_rules(app: App, variant: str) -> tuple[dict[str, Any], str] | None:
+    """The options (``{"preset": …, overrides}``) and their summary ("Tile Rummy · … · joker
+    rule 3") of the checker kept by :func:`keep_checker`, when it checks ``variant``: the rule
+    book opened from its verdict shows the rules that checker used, not the defaults. None when
+    no checker is kept or it checks another variant."""
+    got = _KEPT.get(app)
+    if got is None or got[0].variant != variant:
+        return None
+    rules = got[0].rules
+    return dict(rules.options), rules.summary()
+
+
 def _kept_checker(app: App, kind: str, game: Game | None) -> Checker | None:
     got = _KEPT.pop(app, None)
     if got is None:

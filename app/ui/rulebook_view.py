@@ -7,6 +7,10 @@ Routes (wired in :func:`app.ui.router.build_screen` through :func:`rulebook_scre
     /rules/<variant>/<target>    … opened at a section id or block anchor (``jokers``, ``level3``)
     /game/<id>/rules             the game's variant with the game's options marked
     /game/<id>/rules/<target>
+    …?from=check                 opened from a checker's verdict: ← returns to it, and a
+                                 /rules/<variant> book shows the options that checker used
+                                 (kept in the session by app.ui.checkers.keep_checker, not
+                                 read from the address; validated again by rules.options)
 
 Content and marking come from :mod:`app.rulebook`; this module only draws them. Every
 interactive control has an accessible name; paragraphs that depend on an option carry a
@@ -182,7 +186,7 @@ def block_control(
         border=ft.Border.only(left=ft.BorderSide(4, edge)),
         bgcolor=bg,
         border_radius=4,
-        key=ft.ScrollKey(key) if key else None,
+        key=ft.ScrollKey(key) if key else None,  # type: ignore[call-arg]
     )
 
 
@@ -201,7 +205,7 @@ class RulebookView:
     ``preset``, ``variant_chips``, ``lang_chips``, ``preset_chips`` (None with a game),
     ``contents_buttons`` (section id -> button), ``section_panels`` (section id -> Container),
     ``block_controls`` (section id -> [(Marked, control)]), ``target_section``,
-    ``fallback_note``.
+    ``fallback_note``, ``checker_rules`` (the summary of the checker's rules shown, or None).
     """
 
     def __init__(
@@ -236,7 +240,12 @@ class RulebookView:
             [(code, rb.strings(code)["name"]) for code in rb.LANGS], self.lang, self._pick_lang
         )
         self.preset_chips: ChoiceChips | None = None
-        given = dict(game.options) if game is not None else {}
+        given: dict[str, Any] = dict(game.options) if game is not None else {}
+        self.checker_rules: str | None = None
+        """The summary of the checker's rules shown (opened from its verdict), else None."""
+        kept = self._checker_rules(app, variant) if game is None else None
+        if kept is not None:  # the options that checker had in force, validated again below
+            given, self.checker_rules = kept
         self.defaults = rb.options_in_force(variant)
         self.options = rb.options_in_force(variant, given)
         self.preset = str(self.options.get("preset", ""))
@@ -277,7 +286,7 @@ class RulebookView:
             expanded_cross_axis_alignment=ft.CrossAxisAlignment.STRETCH,
             collapsed_bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
             bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
-            key=ft.ScrollKey(TOP_KEY),
+            key=ft.ScrollKey(TOP_KEY),  # type: ignore[call-arg]
         )
         controls: list[ft.Control] = [
             self.settings,
@@ -297,6 +306,17 @@ class RulebookView:
             self._scroll_after_render(block_key(self.target_block.anchor))
         elif self.target_section is not None:
             self._scroll_after_render(section_key(self.target_section))
+
+    @staticmethod
+    def _checker_rules(app: App, variant: str) -> tuple[dict[str, Any], str] | None:
+        """The options and summary of the checker this book was opened from (``?from=check``,
+        the checker kept for the way back, checking ``variant``), else None."""
+        query = getattr(app, "query", None)
+        if not isinstance(query, Mapping) or query.get("from") != "check":
+            return None
+        from app.ui.checkers import kept_rules
+
+        return kept_rules(app, variant)
 
     @staticmethod
     def _back_to_checker(app: App) -> str | None:
@@ -321,6 +341,8 @@ class RulebookView:
             self.options_note.value = _("Options of this game ({players}): {preset}").format(
                 players=", ".join(self.game.players), preset=labels.preset_name(self.preset)
             )
+        elif self.checker_rules is not None:
+            self.options_note.value = self.checker_rules
         else:
             self.options_note.value = (
                 _("No game: default rules, preset {preset}").format(
@@ -388,7 +410,7 @@ class RulebookView:
                     spacing=10,
                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
                 ),
-                key=ft.ScrollKey(section_key(s.id)),
+                key=ft.ScrollKey(section_key(s.id)),  # type: ignore[call-arg]
                 padding=ft.Padding.symmetric(horizontal=8, vertical=8),
                 bgcolor=TARGET_BG if is_target else None,
                 border_radius=8,
@@ -439,6 +461,7 @@ class RulebookView:
             return
         self.options = rb.options_in_force(self.variant, {"preset": preset})
         self.preset = preset
+        self.checker_rules = None  # now the preset's own rules, not the checker's
         self._render()
 
     def _scroll_after_render(self, key: str) -> None:
@@ -454,7 +477,7 @@ class RulebookView:
                 if not page.views or page.views[-1] is not self.view:
                     return
                 try:
-                    await self.view.scroll_to(scroll_key=ft.ScrollKey(key), duration=300)
+                    await self.view.scroll_to(scroll_key=ft.ScrollKey(key), duration=300)  # type: ignore[call-arg]
                     return
                 except Exception:  # noqa: BLE001 - scrolling is a nicety; try again
                     log.debug("scroll failed", exc_info=True)
