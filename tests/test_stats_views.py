@@ -10,9 +10,9 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app import stats
+from app import i18n, stats
 from app.store import Store
-from app.ui.players import PlayerScreen, PlayersScreen, player_route
+from app.ui.players import PlayerScreen, PlayersScreen, average, player_route
 from app.ui.shell import App
 from tests.test_stats import build
 
@@ -107,3 +107,11 @@ def test_player_page_in_polish_and_slovak(store: Store, lang: str, texts: list[s
     shown = labels_of(app.screen.view)
     for text in texts:
         assert text in shown, text
+
+
+def test_an_average_is_written_with_the_languages_decimal_sign() -> None:
+    with i18n.use_language("en"):
+        assert (average(3.25), average(-9.5), average(None)) == ("3.2", "\u22129.5", "-")
+    for lang in ("pl", "sk"):
+        with i18n.use_language(lang):
+            assert (average(3.3), average(-9.5), average(0.0)) == ("3,3", "\u22129,5", "0,0")

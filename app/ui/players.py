@@ -15,7 +15,7 @@ from urllib.parse import quote, unquote
 import flet as ft
 import flet_charts as fch  # type: ignore[import-untyped]
 
-from app import people, stats
+from app import i18n, people, stats
 from app.i18n import _, ngettext
 from app.store import StoreError
 from app.ui import labels
@@ -41,10 +41,17 @@ def percent(rate: float) -> str:
 
 
 def average(value: float | None) -> str:
-    """A mean round score with one decimal (``3.3``, ``−9.5``), or a dash."""
+    """A mean round score with one decimal, written as the language in force writes decimals
+    (``3.3``, ``−9.5``; Polish and Slovak ``3,3``), or a dash."""
     if value is None:
         return "-"
-    text = f"{abs(value):.1f}"
+    from babel.numbers import get_decimal_symbol
+
+    try:
+        decimal = get_decimal_symbol(i18n.language())
+    except (ValueError, LookupError):
+        decimal = "."
+    text = f"{abs(value):.1f}".replace(".", decimal)
     return f"\u2212{text}" if value < 0 else text
 
 

@@ -88,8 +88,10 @@ class TableDisplay:
 
             self.clock = clock_for(app, game)
         texts = [number(st.totals.get(p, 0)) for p in game.players]
-        self.size = total_size(texts, width, height, extra=150 if self.clock else 50)
         self.leaders = set(st.winners if st.finished else st.leaders)
+        marked = len(self.leaders & set(game.players)) if game.rounds else 0
+        extra = (150 if self.clock else 50) + 28 * marked  # a mark line under each leader
+        self.size = total_size(texts, width, height, extra=extra)
         self.dealer = game.players[games.next_dealer(game)] if game.players else ""
         self.totals: dict[str, ft.Text] = {}
         self.wakelock: bool | None = None
@@ -106,13 +108,25 @@ class TableDisplay:
             self.totals[p] = total
             mark = (_("winner") if st.finished else _("leads")) if lead else ""
             name = ft.Text(
-                f"{p}  · {mark}" if mark else p,
+                p,
                 size=max(22, self.size // 3),
                 weight=ft.FontWeight.W_600 if lead else None,
                 color=ft.Colors.ON_PRIMARY_CONTAINER if lead else None,
                 no_wrap=True,
                 overflow=ft.TextOverflow.ELLIPSIS,
             )
+            # the mark on a line of its own: next to a long name it was cut to "z…"
+            marks: list[ft.Control] = []
+            if mark:
+                marks.append(
+                    ft.Text(
+                        mark,
+                        size=20,
+                        weight=ft.FontWeight.W_600,
+                        color=ft.Colors.ON_PRIMARY_CONTAINER,
+                        no_wrap=True,
+                    )
+                )
             label = _("{name}: {total}").format(name=p, total=text)
             if mark:
                 label += f", {mark}"
@@ -122,7 +136,7 @@ class TableDisplay:
                     container=True,
                     content=ft.Container(
                         ft.Column(
-                            [name, total],
+                            [name, *marks, total],
                             spacing=0,
                             horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                         ),
