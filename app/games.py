@@ -512,6 +512,18 @@ class GameSummary:
 _NAME_FORMAT_OK = frozenset("\u200d\u200c\ufe0e\ufe0f")
 """Format characters allowed in names: zero-width (non-)joiner, text/emoji variation selectors."""
 
+_NAME_BLANK = frozenset(
+    [chr(c) for c in (0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180F, 0x2800, 0x3164, 0xFFA0)]
+    + [chr(c) for c in range(0x180B, 0x180E)]
+    + [chr(c) for c in range(0xFE00, 0xFE0E)]
+    + [chr(c) for c in range(0xE0100, 0xE01F0)]
+)
+"""Letters and marks that show as nothing (blank fillers): Hangul fillers (U+115F, U+1160,
+U+3164, U+FFA0), the braille blank U+2800, the combining grapheme joiner, Khmer inherent
+vowels, Mongolian and other variation selectors (not the emoji ones, U+FE0E/U+FE0F): the
+Unicode Default_Ignorable code points that are not format characters, plus U+2800. Blank
+spaces (U+3000, U+00A0 …) are spaces: a name's spaces are squeezed to one."""
+
 
 _EMOJI_PARTS = frozenset("\u200d\ufe0f\u20e3")
 """Joiner, emoji variation selector, keycap: parts of emoji sequences."""
@@ -554,12 +566,14 @@ def _check_name(name: Any) -> str:
             {"name": name[:MAX_NAME], "max": MAX_NAME},
         )
     # emoji sequences use the zero-width joiner and variation selectors (format characters):
-    # those are fine; control, surrogate, private-use and unassigned characters are not
+    # those are fine; control, surrogate, private-use, unassigned and blank filler
+    # characters (_NAME_BLANK) are not
     bad = [
         c
         for c in name
         if unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")
         or (unicodedata.category(c) == "Cf" and c not in _NAME_FORMAT_OK)
+        or c in _NAME_BLANK
     ]
     if bad:
         raise GameError(

@@ -628,7 +628,8 @@ def _make_connection_class() -> type:
                     await websocket.close(code=CLOSE_POLICY)
 
         def send_message(self, message: Any) -> None:
-            if self._FletApp__send_queue is None:
+            queue = self._FletApp__send_queue
+            if queue is None:
                 # the connection is gone (a closed flood, a tab shut while its session
                 # closes): nothing to encode, and no AttributeError traceback in the log
                 return
@@ -637,7 +638,9 @@ def _make_connection_class() -> type:
             # as Flet's, less its ``debug(f"... {message}")``: the repr of every patch sent
             # (a whole screen for a new session, ~15 ms) made even with debug logging off
             body = msgpack.packb([message.action, message.body], default=encode_control)
-            self._FletApp__send_queue.put_nowait(b"\x00" + body)
+            # the queue read once: a sync handler runs in a worker thread, and the send loop
+            # may end (setting the field to None) while this thread encodes a whole screen
+            queue.put_nowait(b"\x00" + body)
 
         def host_limits(self) -> None:
             self.limits = HOST_LIMITS

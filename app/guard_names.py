@@ -15,7 +15,13 @@ host's computer or for another joined phone with letters that look the same:
    decompose (``ł`` → ``l``, ``đ`` → ``d``, ``ø`` → ``o``, ``ħ`` → ``h``, ``ŧ`` → ``t``):
    ``Ján`` and ``Jan`` meet (two phones at one table must not be told apart by an accent),
    while ``Łukasz``, ``Ján``, ``Ľubica`` and ``Žofia`` stay four names and are shown as typed;
-5. letters and digits only (spaces, apostrophes, dashes, zero-width joiners go).
+5. letters and digits only (spaces, apostrophes, dashes, zero-width joiners go);
+6. letter pairs that read as one letter (:data:`FOLDS`): ``rn`` → ``m``, ``vv`` → ``w``,
+   ``cl`` → ``d`` (after step 2 ``l`` is ``i``, so ``ci``, ``cI``, ``c1`` fold too):
+   ``Sarn`` meets ``Sam``, ``Davvid`` and ``clawid`` meet ``Dawid``. Decision: ``Arnold``
+   and ``Amold`` clash (acceptable: two phones at one table), ``Marcin`` reads ``mardn``
+   (no real name is spelt so), ``ii`` is not folded (it does not read as ``u`` or ``n`` in
+   the app's font), ``Marian``/``Marlan`` already clash by step 2.
 
 The table is built once per process from the package's data (~0.1 s; :func:`warm`).
 """
@@ -26,6 +32,8 @@ import functools
 import unicodedata
 from typing import Final
 
+FOLDS: Final = (("rn", "m"), ("vv", "w"), ("ci", "d"))
+"""Step 6 of :func:`skeleton`: pairs of skeleton letters → the one letter they read as."""
 _STROKES: Final = str.maketrans("łŁđĐøØħĦŧŦƀɨƶ", "lLdDoOhHtTbiz")
 _ASCII: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _SMALL_CAPS_BLOCKS: Final = (
@@ -93,7 +101,7 @@ def skeleton(text: str) -> str:
     """What ``text`` looks like, for comparing names (steps in the module docstring).
 
     ``"Tһe Host’s ᴄᴏᴍᴘᴜᴛᴇʀ"`` → ``"thehostscomputer"``; ``"Ján"`` → ``"jan"``;
-    ``"Łukasz"`` → ``"lukasz"``; ``""`` → ``""``.
+    ``"Łukasz"`` → ``"lukasz"``; ``"Davvid"`` → ``"dawid"``; ``""`` → ``""``.
     """
     table = _table()
     text = unicodedata.normalize("NFKC", text)
@@ -102,7 +110,10 @@ def skeleton(text: str) -> str:
     text = unicodedata.normalize("NFD", text).translate(_STROKES)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = "".join(table.get(c, c) for c in unicodedata.normalize("NFKC", text))
-    return "".join(c for c in text if c.isalnum()).casefold()
+    text = "".join(c for c in text if c.isalnum()).casefold()
+    for pair, one in FOLDS:
+        text = text.replace(pair, one)
+    return text
 
 
 __all__ = ["skeleton", "warm"]

@@ -34,6 +34,7 @@ everything here is in-process state:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 import ipaddress
 import itertools
@@ -537,6 +538,27 @@ def reserved_names() -> frozenset[str]:
     return frozenset(s for s in out if s)
 
 
+HOST_WORDS: Final = (
+    "host",
+    "admin",
+    "gospodarz",
+    "gospodyni",
+    "komputer gospodarza",
+    "hostiteľ",
+    "hostiteľka",
+    "správca",
+)
+"""Words that make a joined phone's name pass for the host (English, Polish, Slovak): a
+joined name whose skeleton holds one of theirs is refused ("Host's computer", "The host",
+"Komputer gospodarz", "Administrator"; also "Ghost": the price of catching every "host")."""
+
+
+@functools.cache
+def host_words() -> frozenset[str]:
+    """Skeletons (:func:`_skeleton`) of :data:`HOST_WORDS`."""
+    return frozenset(s for s in map(_skeleton, HOST_WORDS) if s)
+
+
 def _name_key(name: str) -> str:
     """What two joined phones' names are compared by: the skeleton, or for a name without
     letters or digits (emoji) the name itself, casefolded."""
@@ -549,9 +571,11 @@ def _name_key(name: str) -> str:
 
 def check_joined_name(name: object) -> str:
     """The name a joining phone gave, checked on the server like a player's name
-    (:func:`app.games` rules: at most 40 characters, no control, bidi or other invisible
-    characters) and not one of the app's own labels (:data:`RESERVED_LABELS`, any language,
-    any case, spacing, accents or look-alike letters: :func:`app.guard_names.skeleton`).
+    (:func:`app.games` rules: at most 40 characters, no control, bidi, blank filler or other
+    invisible characters) and not one of the app's own labels (:data:`RESERVED_LABELS`, any
+    language, any case, spacing, accents or look-alike letters:
+    :func:`app.guard_names.skeleton`; nor 8 letters or more of one: "Phone on the network"),
+    nor holding a word for the host (:data:`HOST_WORDS`: "Host computer", "Admin").
     ``""`` for no name.
 
     Raises:
@@ -566,7 +590,10 @@ def check_joined_name(name: object) -> str:
         err.detail = "unreadable"
         raise err from None
     skel = _skeleton(clean)
-    if any(r == skel or (len(r) >= 10 and r in skel) for r in reserved_names()):
+    if any(
+        r == skel or (len(r) >= 10 and r in skel) or (len(skel) >= 8 and skel in r)
+        for r in reserved_names()
+    ) or any(w in skel for w in host_words()):
         err = AccessError("bad_name", "that name is one of the app's own labels")
         err.detail = "reserved"
         raise err

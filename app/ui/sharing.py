@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 import flet as ft
+import flet.canvas as cv
 
 from app import games, live
 from app.error_text import describe
@@ -120,6 +121,19 @@ def can_edit(app: App, game_id: str) -> bool:
     return ss is None or ss.can_edit(game_id)
 
 
+def _connected(page: Any) -> bool:
+    """Whether ``page.run_task`` can start a task: its session has a connection with a loop
+    (Flet's ``run_task`` makes the coroutine first and fails on a missing connection after)."""
+    try:
+        session = page.session
+    except AttributeError:
+        return True  # not Flet's page (tests' stand-ins): ``run_task`` tells
+    except Exception:  # noqa: BLE001 - Flet's "destroyed session"
+        return False
+    connection = getattr(session, "connection", None)
+    return connection is not None and getattr(connection, "loop", None) is not None
+
+
 def attach(app: App, hub: live.Hub | None = None) -> int:
     """Subscribe the session to the hub: others' changes refresh what it shows
     (:func:`on_change`). Returns the subscription id.
@@ -144,9 +158,14 @@ def attach(app: App, hub: live.Hub | None = None) -> int:
                 if on_change(app, change) != "ignored":
                     await asyncio.sleep(_BREATHE)  # the next session's turn: after the rest
 
+        if not _connected(page):
+            # disconnected: catch up when it comes back (and make no coroutine that
+            # ``run_task`` would then drop unawaited: a RuntimeWarning in the log)
+            stale[0] = True
+            return
         try:
             page.run_task(apply)
-        except Exception:  # noqa: BLE001 - disconnected: catch up when it comes back
+        except Exception:  # noqa: BLE001 - disconnected meanwhile: catch up when it comes back
             stale[0] = True
 
     sid = hub.subscribe(deliver)
@@ -794,6 +813,61 @@ class JoinScreen:
         self.app.go(self.then or f"/game/{gid}")
 
 
+QR_SIZE = 240
+"""Side of the share screen's QR code, logical pixels."""
+
+
+def qr_matrix(text: str, border: int = 3) -> list[list[bool]]:
+    """The QR code of ``text`` as rows of modules (``True`` = dark), quiet zone included.
+
+    Same settings as :func:`app.live.qr_png`: error correction M, smallest version that fits,
+    ``border`` light modules around it.
+    """
+    import qrcode  # type: ignore[import-untyped]
+
+    qr = qrcode.QRCode(border=border, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    qr.add_data(text)
+    qr.make(fit=True)
+    return [[bool(dark) for dark in row] for row in qr.get_matrix()]
+
+
+def qr_canvas(text: str, size: int = QR_SIZE) -> cv.Canvas:
+    """A ``size`` x ``size`` canvas drawing the QR code of ``text``, dark on white.
+
+    Drawn as rectangles, not as an image: the web client cannot decode images outside a secure
+    context (a phone opening ``http://<LAN address>``), where an image would stay blank. Each
+    row's horizontal run of dark modules is one rectangle; a module is a whole number of
+    pixels (the largest that fits), the code centred, the rest quiet zone on white.
+    """
+    matrix = qr_matrix(text)
+    n = len(matrix)
+    scale = max(1, size // n)
+    offset = (size - n * scale) // 2
+    paint = ft.Paint(color=ft.Colors.BLACK, anti_alias=False)
+    shapes: list[cv.Shape] = [
+        cv.Rect(0, 0, size, size, paint=ft.Paint(color=ft.Colors.WHITE, anti_alias=False))
+    ]
+    for y, row in enumerate(matrix):
+        x = 0
+        while x < n:
+            if not row[x]:
+                x += 1
+                continue
+            start = x
+            while x < n and row[x]:
+                x += 1
+            shapes.append(
+                cv.Rect(
+                    offset + start * scale,
+                    offset + y * scale,
+                    (x - start) * scale,
+                    scale,
+                    paint=paint,
+                )
+            )
+    return cv.Canvas(shapes=shapes, width=size, height=size)
+
+
 class ShareScreen:
     """``/share`` (``?game=<id>``): the host's sharing page.
 
@@ -813,7 +887,7 @@ class ShareScreen:
             self.join = join
             return
         self.code_text: ft.Text | None = None
-        self.qr: ft.Image | None = None
+        self.qr: cv.Canvas | None = None
         self.url: str | None = None
         controls: list[ft.Control] = []
         server = live.SERVER
@@ -895,7 +969,7 @@ class ShareScreen:
             style=ft.TextStyle(letter_spacing=4),
             selectable=True,
         )
-        self.qr = ft.Image(src=live.qr_png(self.url), width=240, height=240)
+        self.qr = qr_canvas(self.url)
         return [
             heading(game_title(summarize(game))),
             ft.Text(_("Join code"), size=15, color=MUTED),
