@@ -68,6 +68,7 @@ FACES = {
     "settings.py": {"INDIGO_50", "BLACK", "WHITE", "GREEN_50", "RED_50"},  # the themes
     "timer.py": {"WHITE"},  # on the red (time is up) and green buttons
     "shell.py": {"WHITE"},  # on the red (danger) button
+    "sharing.py": {"BLACK", "WHITE"},  # the QR code: black modules on white in every theme
 }
 
 
