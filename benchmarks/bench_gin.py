@@ -4,11 +4,15 @@ Measures, on seeded random hands:
 
 - least deadwood of 10,000 10-card hands and best discard of 2,000 11-card hands: median and p95
   µs per hand, for the mask-level search (``deadwood_mask`` / ``discard_mask`` on a hand mask),
-  the mask-level calls with the melds as masks (``melds_mask`` / ``discard_melds_mask``) and
-  the Card-level calls with melds (``best_arrangement`` / ``best_discard``); side by side with
-  OpenSpiel and RLCard: ``benchmarks/peers.py``;
+  the mask-level calls with the melds as masks (``melds_mask`` / ``discard_melds_mask``), the
+  card-index calls (``index_melds`` / ``index_discard``: card indexes in, melds as tuples of
+  card indexes out, the shape OpenSpiel's binding takes and gives) and the Card-level calls with
+  melds (``best_arrangement`` / ``best_discard``); side by side with OpenSpiel and RLCard:
+  ``benchmarks/peers.py``;
 - agreement with plain enumeration of disjoint melds (``brute_force_deadwood``) over 100,000
-  hands, 10- and 11-card, half uniform and half from meld-rich pools: the disagreement count;
+  hands, 10- and 11-card, half uniform and half from meld-rich pools, of the mask-level and the
+  card-index calls (deadwood, discard, and melds that are gin melds of the hand's cards whose
+  leftover is the deadwood): the disagreement count;
 - ``python -m rules judge``: start-up time to the first answered line (ms) and throughput
   (verdicts/s) on piped gin ``hand`` requests;
 - module import and first-use table build (ms).
@@ -64,17 +68,25 @@ def time_search(rng: random.Random) -> None:
     dw._build_discard_tables()  # the best-discard tables (and the drop table they come from)
     discard_ms = (time.perf_counter() - t) * 1e3
     dw._layout_tables()
+    t = time.perf_counter()
+    dw._index_tables()
+    index_ms = (time.perf_counter() - t) * 1e3
     print(
         f"module import {IMPORT_MS:.1f} ms (no table is built at import); first use: run table "
-        f"{build_ms:.2f} ms, best-discard tables {discard_ms:.2f} ms"
+        f"{build_ms:.2f} ms, best-discard tables {discard_ms:.2f} ms, card-index tables "
+        f"{index_ms:.2f} ms"
     )
     clock = time.perf_counter_ns
     for n, count in ((10, 10_000), (11, 2_000)):
-        masks = [mask_of(rng.sample(range(52), n)) for _ in range(count)]
-        dense = [mask_of(rng.sample(POOLS[1 + i % 3], n)) for i in range(count)]
+        uniform_ix = [rng.sample(range(52), n) for _ in range(count)]
+        dense_ix = [rng.sample(POOLS[1 + i % 3], n) for i in range(count)]
+        masks = [mask_of(x) for x in uniform_ix]
+        dense = [mask_of(x) for x in dense_ix]
+        index_of = {id(h): x for h, x in zip(masks + dense, uniform_ix + dense_ix, strict=True)}
         fn = dw.deadwood_mask if n == 10 else dw.discard_mask
         melds_fn = dw.melds_mask if n == 10 else dw.discard_melds_mask
         card_fn = dw.best_arrangement if n == 10 else dw.best_discard
+        index_fn = dw.index_melds if n == 10 else dw.index_discard
         for label, hands in (("uniform", masks), ("meld-rich", dense)):
             ts = []
             for h in hands:
@@ -86,6 +98,11 @@ def time_search(rng: random.Random) -> None:
                 a = clock()
                 melds_fn(h)
                 mts.append(clock() - a)
+            its = []
+            for x in [index_of[id(h)] for h in hands]:
+                a = clock()
+                index_fn(x)
+                its.append(clock() - a)
             card_hands = [dw.decode(h) for h in hands]
             cts = []
             for c in card_hands:
@@ -94,8 +111,21 @@ def time_search(rng: random.Random) -> None:
                 cts.append(clock() - a)
             print(
                 f"{n}-card {label:9s} x{count}: search {stats(ts)} | with melds as masks "
-                f"{stats(mts)} | with Cards+melds {stats(cts)}"
+                f"{stats(mts)} | card indexes in, melds out {stats(its)} | with Cards+melds "
+                f"{stats(cts)}"
             )
+
+
+def melds_ok(idx: list[int], melds: tuple[tuple[int, ...], ...], deadwood: int) -> bool:
+    """``melds`` are disjoint gin melds of the cards ``idx`` leaving ``deadwood`` points."""
+    laid = [i for m in melds for i in m]
+    if len(set(laid)) != len(laid) or not set(laid) <= set(idx):
+        return False
+    cards = [dw.decode(mask_of([i]))[0] for i in idx]
+    by_index = dict(zip(idx, cards, strict=True))
+    if not all(dw.meld_kind([by_index[i] for i in m]) for m in melds):
+        return False
+    return sum(min(i % 13 + 1, 10) for i in idx if i not in set(laid)) == deadwood
 
 
 def agreement(rng: random.Random, total: int) -> None:
@@ -108,14 +138,24 @@ def agreement(rng: random.Random, total: int) -> None:
         h = mask_of(rng.sample(pool, n))
         cards = dw.decode(h)
         counts[n] += 1
+        idx = [13 * (c.suit.index) + c.rank - 1 for c in cards]
+        rng.shuffle(idx)
         if n == 10:
-            ok = dw.deadwood_mask(h) == dw.brute_force_deadwood(cards)
+            want = dw.brute_force_deadwood(cards)
+            got, melds = dw.index_melds(idx)
+            ok = dw.deadwood_mask(h) == want and got == want and melds_ok(idx, melds, got)
         else:
             best, bit, full = dw.discard_mask(h)
+            want = dw.brute_force_deadwood(cards, 1)
+            got, discard, melds, full_i = dw.index_discard(idx)
+            kept = [i for i in idx if i != discard]
             ok = (
-                best == dw.brute_force_deadwood(cards, 1)
+                best == want
                 and full == dw.brute_force_deadwood(cards)
                 and dw.deadwood_mask(h ^ bit) == best
+                and (got, full_i) == (best, full)
+                and len(kept) == 10
+                and melds_ok(kept, melds, got)
             )
         if not ok:
             bad += 1

@@ -14,16 +14,27 @@ Gin, on seeded hands (uniform, and meld-rich from the same pools as ``bench_gin.
 
 - least deadwood, 10 cards: ours ``deadwood_mask`` (hand mask) and ``hand_deadwood`` (cards) vs
   OpenSpiel ``GinRummyUtils.min_deadwood`` (card ints) and RLCard (best meld clusters);
-- deadwood with the melds, 10 cards: ours ``best_arrangement`` (cards in, melds of cards out) vs
-  OpenSpiel ``best_meld_group`` (ints in, melds of ints out) and RLCard ``get_best_meld_clusters``;
-- 11 cards, best discard: ours ``best_discard`` vs OpenSpiel ``min_deadwood`` on 11 cards (its
-  answer for the best discard) and RLCard (best meld clusters of each of the 11 possible 10s).
+- deadwood with the melds, 10 cards, at two levels: like for like, ours ``index_melds`` (a list
+  of card ints in, the deadwood and the melds as tuples of card ints out) vs OpenSpiel
+  ``best_meld_group`` (a list of card ints in, the melds as lists of card ints out: the binding
+  converts the list to a C++ vector and the answer back to Python lists); and ours
+  ``best_arrangement`` (Card objects in, melds of Card objects out, what the judge and the app
+  use) vs the same OpenSpiel call; RLCard ``get_best_meld_clusters`` beside both;
+- 11 cards, best discard: ours ``index_discard`` (card ints in: the deadwood, the discard, the
+  melds of the 10 kept and the 11 cards' deadwood out) and ``best_discard`` (Card objects) vs
+  OpenSpiel ``min_deadwood`` on 11 cards (its answer for the best discard: the number only) and
+  RLCard (best meld clusters of each of the 11 possible 10s).
+
+The card ints are each peer's own numbering of the same cards (ours and RLCard's ``13 * suit
++ rank - 1`` with suits S H D C, OpenSpiel's with suits s c d h), converted before timing. Our
+calls keep no answer from one call to the next: only tables built once (the run tables, the
+options of a rank's cards), as the peers keep theirs.
 
 Our Card-level calls get the cards the judge gets: each token read through the notation
 (``known_pieces`` / ``parse_pieces``, as ``Request.pieces`` does), so a token is one card object
-from one request to the next and its hand-mask bit is cached on it. The "(new cards)" / "(new)"
-rows give ours card objects made for that hand and never encoded before (their "cold" call pays
-the first encoding; the warm calls find the bits cached).
+from one request to the next and its hand-mask bit is cached on it. The "new Card objects" / "new
+Cards" rows give ours card objects made for that hand and never encoded before (their "cold"
+call pays the first encoding; the warm calls find the bits cached).
 
 Each value is checked against ours and, on a sample, against plain enumeration of disjoint melds
 (``brute_force_deadwood``); disagreements are counted and the first few printed.
@@ -154,7 +165,10 @@ class Timed:
 # -- gin ------------------------------------------------------------------------------------------
 
 
-def gin(count: int, brute_every: int, seed: int) -> None:
+MELD_TASKS = ("melds", "melds_new", "melds_mask", "melds_index")
+
+
+def gin(count: int, brute_every: int, seed: int, only_tasks: Sequence[str] = ()) -> None:
     from rules import notation
     from rules.pieces import Card, Suit
     from rules.search import deadwood as dw
@@ -188,6 +202,7 @@ def gin(count: int, brute_every: int, seed: int) -> None:
 
     dw._tables()
     dw._layout_tables()
+    dw._index_tables()
     rng = random.Random(seed)
     print(
         f"\ngin: {count} hands per kind; median µs per call, ratio = ours / peer "
@@ -197,7 +212,7 @@ def gin(count: int, brute_every: int, seed: int) -> None:
         "cold: each call once, right after the other peers' calls on that hand; warm: best of "
         f"{Timed.WARM} more calls right after it"
     )
-    header = f"{'task':<32} {'kind':<9} {'ours':>6} {'OpenSp':>6} {'ratio':>5}"
+    header = f"{'task':<37} {'kind':<9} {'ours':>6} {'OpenSp':>6} {'ratio':>5}"
     header += f" {'ours w':>6} {'OpSp w':>6} {'ratio':>5}"
     header += f" {'RLCard':>7} {'ratio':>5}  disagreements (OpenSpiel, RLCard, brute force)"
     print(header)
@@ -208,18 +223,22 @@ def gin(count: int, brute_every: int, seed: int) -> None:
                 [
                     ("least deadwood (mask)", "mask"),
                     ("least deadwood (cards)", "cards"),
-                    ("deadwood with melds (cards)", "melds"),
-                    ("deadwood with melds (new cards)", "melds_new"),
-                    ("deadwood with melds (mask)", "melds_mask"),
+                    ("with melds: card ints (like for like)", "melds_index"),
+                    ("with melds: Card objects", "melds"),
+                    ("with melds: new Card objects", "melds_new"),
+                    ("with melds: masks", "melds_mask"),
                 ]
                 if n == 10
                 else [
-                    ("11: best discard, melds (cards)", "discard"),
-                    ("11: best discard, melds (new)", "discard_new"),
-                    ("11: best discard, melds (mask)", "discard_melds"),
+                    ("11: discard+melds: card ints (like)", "discard_index"),
+                    ("11: discard+melds: Card objects", "discard"),
+                    ("11: discard+melds: new Cards", "discard_new"),
+                    ("11: discard+melds: masks", "discard_melds"),
                     ("11: best discard (mask)", "discard_mask"),
                 ]
             )
+            if only_tasks:
+                tasks = [t for t in tasks if t[1] in only_tasks]
             for label, task in tasks:
                 timed = Timed(["ours", "os", "rl"], once=["rl"])
                 bad = {"os": 0, "rl": 0, "brute": 0}
@@ -249,17 +268,21 @@ def gin(count: int, brute_every: int, seed: int) -> None:
                         calls.append(("ours", partial(dw.best_discard, new_cards)))
                     elif task == "melds_mask":
                         calls.append(("ours", partial(dw.melds_mask, mask)))
+                    elif task == "melds_index":
+                        calls.append(("ours", partial(dw.index_melds, ix)))
+                    elif task == "discard_index":
+                        calls.append(("ours", partial(dw.index_discard, ix)))
                     elif task == "discard_melds":
                         calls.append(("ours", partial(dw.discard_melds_mask, mask)))
                     else:
                         calls.append(("ours", partial(dw.discard_mask, mask)))
                     if osu is not None:
-                        if task in ("melds", "melds_new", "melds_mask"):
+                        if task in MELD_TASKS:
                             calls.append(("os", partial(osu.best_meld_group, ints)))
                         else:
                             calls.append(("os", partial(osu.min_deadwood, ints)))
                     if melding is not None:
-                        if task in ("melds", "melds_new", "melds_mask"):
+                        if task in MELD_TASKS:
                             calls.append(("rl", partial(melding.get_best_meld_clusters, rl_hand)))
                         elif n == 10:
                             calls.append(("rl", partial(rl_deadwood, rl_hand)))
@@ -276,7 +299,7 @@ def gin(count: int, brute_every: int, seed: int) -> None:
                     else:  # an Arrangement or a tuple of masks: the deadwood comes first
                         ours_dw = ours_v[0]
                     if "os" in got:
-                        if task in ("melds", "melds_new", "melds_mask"):
+                        if task in MELD_TASKS:
                             melded = {c for m in got["os"] for c in m}
                             os_dw = sum(min(i % 13 + 1, 10) for i in ints if i not in melded)
                         else:
@@ -285,7 +308,7 @@ def gin(count: int, brute_every: int, seed: int) -> None:
                             bad["os"] += 1
                     if "rl" in got:
                         rl_v = got["rl"]
-                        if task in ("melds", "melds_new", "melds_mask"):
+                        if task in MELD_TASKS:
                             rl_v = (
                                 rl_utils.get_deadwood_count(rl_hand, rl_v[0])
                                 if rl_v
@@ -306,7 +329,7 @@ def gin(count: int, brute_every: int, seed: int) -> None:
                 osw = median_us(timed.warm["os"]) if timed.warm["os"] else 0.0
                 rlm = median_us(timed.ns["rl"]) if timed.ns["rl"] else 0.0
                 print(
-                    f"{label:<32} {kind:<9} {ours:6.2f} {osm:6.2f} {ratio(ours, osm):>5} "
+                    f"{label:<37} {kind:<9} {ours:6.2f} {osm:6.2f} {ratio(ours, osm):>5} "
                     f"{ours_w:6.2f} {osw:6.2f} {ratio(ours_w, osw):>5} "
                     f"{rlm:7.2f} {ratio(ours, rlm):>5}  {bad['os']}, {bad['rl']}, {bad['brute']}"
                 )
@@ -391,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--venv", type=Path, default=DEFAULT_VENV)
     ap.add_argument("--no-install", action="store_true", help="never create or install")
     ap.add_argument("--only", choices=("gin", "heaps"), help="run one part")
+    ap.add_argument("--tasks", default="", help="gin: only these tasks (comma-separated ids)")
     args = ap.parse_args(argv)
     if os.environ.get(INSIDE) != "1":
         py = ensure_venv(args.venv, not args.no_install)
@@ -407,7 +431,12 @@ def main(argv: list[str] | None = None) -> int:
         + " ".join(PEERS)
     )
     if args.only in (None, "gin"):
-        gin(600 if args.quick else 3000, 20 if args.quick else 10, args.seed)
+        gin(
+            600 if args.quick else 3000,
+            20 if args.quick else 10,
+            args.seed,
+            [t for t in args.tasks.split(",") if t],
+        )
     if args.only in (None, "heaps"):
         heaps(
             4 if args.quick else 20,

@@ -33,6 +33,8 @@ from rules.search.deadwood import (
     discard_melds_mask,
     discard_of_mask,
     encode,
+    index_discard,
+    index_melds,
     meld_kind,
     melds_mask,
 )
@@ -867,6 +869,7 @@ def hands(draw: st.DrawFn, n: int) -> list[Card]:
     return [to_card(i) for i in picked]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hands(10))
 def test_prop_least_deadwood_matches_brute_force(hand: list[Card]) -> None:
@@ -888,6 +891,7 @@ def test_prop_least_deadwood_matches_brute_force(hand: list[Card]) -> None:
     assert value(decode(h & ~(groups | runs))) == dw
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(hands(11))
 def test_prop_best_discard_matches_brute_force(hand: list[Card]) -> None:
@@ -914,6 +918,7 @@ def test_prop_best_discard_matches_brute_force(hand: list[Card]) -> None:
     assert discard_mask(encode(hand)) == (dw5, bit, full)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=1, max_value=13).flatmap(hands))
 def test_prop_discard_any_count(hand: list[Card]) -> None:
@@ -1048,6 +1053,7 @@ def round_hands(draw: st.DrawFn) -> list[Card]:
     return [to_card(i) for i in picked]
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(round_hands(), st.sampled_from(["seed", "modern"]))
 def test_prop_eleven_card_knock_is_the_best_ten_card_answer(hand: list[Card], preset: str) -> None:
@@ -1072,3 +1078,105 @@ def test_prop_eleven_card_knock_is_the_best_ten_card_answer(hand: list[Card], pr
     assert r.scores["A"] - r.scores["B"] == best
     assert r.discard in {c for c, t in tens if t.scores["A"] - t.scores["B"] == best}
     assert r.deadwood["B"] == max(t.deadwood["B"] for _, t in tens)
+
+
+# -- the card-index calls ------------------------------------------------------------------------
+
+
+def ix(text: str) -> list[int]:
+    """Card indexes ``13 * suit + rank - 1`` (S H D C) of a hand in the notation."""
+    return [13 * c.suit.index + c.rank - 1 for c in cards(text)]
+
+
+def test_index_melds_by_hand() -> None:
+    # the public example: A23 spades (0 1 2), three 7s (19 32 45), 9-10-J clubs (47 48 49);
+    # 4D (29) is deadwood: 4; runs by suit first, then the groups
+    assert index_melds(ix("AS 2S 3S 7H 7D 7C 9C 10C JC 4D")) == (
+        4,
+        ((0, 1, 2), (47, 48, 49), (19, 32, 45)),
+    )
+    # four 7s, 5C 6C, 8S 9S: 7S-8S-9S (6 7 8) and 7H 7D 7C (19 32 45); 5C 6C KD QH = 31
+    assert index_melds(ix("7S 7H 7D 7C 5C 6C 8S 9S KD QH")) == (31, ((6, 7, 8), (19, 32, 45)))
+    # no meld: 70, nothing laid out
+    assert index_melds(ix("KS QH JD 10C 9S 8H 6D 4C 2S AH")) == (70, ())
+    # three kings and three 5s, no run: both groups by rank (5s first), 2C 9H 8D JS = 29
+    assert index_melds(ix("KS KH KD 5S 5H 5C 2C 9H 8D JS")) == (
+        29,
+        ((4, 17, 43), (12, 25, 38)),
+    )
+    assert index_melds([]) == (0, ())
+
+
+def test_index_discard_by_hand() -> None:
+    # KS KH KD, 2-5 spades, 7-9 hearts, 4D (29): discard 4D, gin on the 10 kept; all 11: 4
+    assert index_discard(ix("KS KH KD 2S 3S 4S 5S 7H 8H 9H 4D")) == (
+        0,
+        29,
+        ((1, 2, 3, 4), (19, 20, 21), (12, 25, 38)),
+        4,
+    )
+    # no meld: the highest value, then highest rank, then S H D C: KH (25) of KH KD; the 10
+    # kept hold 10+9+8+6+4+2+1+10+7+3 = 60; all 11: 70
+    assert index_discard(ix("KH KD 10C 9S 8H 6D 4C 2S AH 7D 3C")) == (60, 25, (), 70)
+    # one card: it is the discard
+    assert index_discard([51]) == (0, 51, (), 10)
+
+
+def test_index_calls_reject_bad_input() -> None:
+    for bad in ([0, 0, 5], [52], [-1, 3], [1.5], ["0"]):
+        with pytest.raises(ValueError):
+            index_melds(bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            index_discard(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        index_discard([])
+
+
+def _index_tuple(melds: Sequence[Sequence[Card]]) -> set[tuple[int, ...]]:
+    return {tuple(sorted(13 * c.suit.index + c.rank - 1 for c in m)) for m in melds}
+
+
+def _check_index_melds(picked: list[int]) -> None:
+    hand = [to_card(i) for i in picked]
+    got, melds = index_melds(picked)
+    assert got == brute_force_deadwood(hand)
+    arr = best_arrangement(hand)  # the same arrangement, in the index call's order
+    assert got == arr.deadwood and _index_tuple(arr.melds) == {tuple(sorted(m)) for m in melds}
+    runs = [m for m in melds if len({i // 13 for i in m}) == 1 and len(m) >= 3]
+    groups = melds[len(runs) :]
+    assert [m[0] // 13 for m in runs] == sorted(m[0] // 13 for m in runs)  # runs by suit
+    assert all(len({i % 13 for i in g}) == 1 for g in groups)
+    assert [g[0] % 13 for g in groups] == sorted(g[0] % 13 for g in groups)  # groups by rank
+
+
+def _check_index_discard(picked: list[int]) -> None:
+    hand = [to_card(i) for i in picked]
+    got, discard, melds, full = index_discard(picked)
+    d = best_discard(hand)
+    # exactly one card is discarded (brute force's ``discards=1`` may keep them all)
+    assert got == min(brute_force_deadwood([c for c in hand if c != x]) for x in hand)
+    assert full == brute_force_deadwood(hand)
+    assert (got, to_card(discard), full == 0) == (d.arrangement.deadwood, d.discard, d.big_gin)
+    assert _index_tuple(d.arrangement.melds) == {tuple(sorted(m)) for m in melds}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(DENSE_POOLS).flatmap(lambda p: st.permutations(p)), st.integers(1, 13))
+def test_prop_index_calls_match_brute_force(order: list[int], n: int) -> None:
+    """The card-index calls give brute force's least deadwood and the Card-level calls' own
+    arrangement and discard, for any count of cards."""
+    _check_index_melds(order[:n])
+    _check_index_discard(order[:n])
+
+
+@pytest.mark.slow
+def test_index_calls_match_brute_force_seeded() -> None:
+    """A fixed cross-check on 10- and 11-card hands of every pool (the benchmark's is 100,000
+    hands: ``benchmarks/bench_gin.py``)."""
+    import random
+
+    rng = random.Random(1113)
+    for k in range(600):
+        pool = DENSE_POOLS[k % len(DENSE_POOLS)]
+        _check_index_melds(rng.sample(pool, 10))
+        _check_index_discard(rng.sample(pool, 11))

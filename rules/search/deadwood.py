@@ -16,6 +16,11 @@ Public API (cards are :class:`~rules.pieces.Card`; every search is exact):
   chooses over all of them and their arrangements together, RULES.md §5).
 - :func:`best_layoffs` — the defender's least deadwood after laying off onto the knocker's melds
   (chains allowed; the defender may break their own meld where that leaves less deadwood).
+- :func:`index_melds` and :func:`index_discard` — the answers of :func:`best_arrangement` and
+  :func:`best_discard` for a hand given as card indexes ``13 * suit + rank - 1`` (suits S H D
+  C), with the melds as tuples of card indexes: the shape of OpenSpiel's gin utilities (a list
+  of card ints in, melds as lists of card ints out), for programs that number the cards
+  (``benchmarks/peers.py`` compares the two call for call).
 
 How it works. A hand is an int *hand mask*: bit ``16 * suit + rank - 1`` (suit index 0–3 = S H D C;
 the 3 spare bits per suit keep runs from crossing suits). With the groups fixed, the rest of a
@@ -26,7 +31,10 @@ every rank held in ≥3 suits, no group, the group of 4, or each group of 3 (at 
 10 cards hold at most 3 such ranks), and adds the four suits' table entries. Options that
 cannot reach the least deadwood are never tried (a card in no block of ≥3 consecutive ranks
 of its suit can only go to a group: see :func:`_choices10`); a rank's options are cached by
-its cards.
+its cards. The choices are tried on the four 13-bit suit masks (small ints, which Python
+works on faster than on the whole 61-bit hand mask): each option is kept split by suit
+(:data:`_Option`), and a hand with one such rank tries its options in straight-line code
+(:func:`_best10_one_rank`, :func:`_discard_one_rank`).
 
 Best discard (11 cards), in one pass: a second table per suit gives the best single drop from
 the suit's run part and the tie-break's card for it, packed so that one ``min`` over the four
@@ -41,7 +49,11 @@ cards reads a small dict of the melds met so far and small tables for the canoni
 the deadwood cards. The mask-level functions (:func:`deadwood_mask`, :func:`melds_mask`,
 :func:`discard_mask`, :func:`discard_melds_mask`, :func:`encode`) are the fast calls, with the
 melds as masks; the Card-level ones build the melds as tuples of cards (:func:`arrangement_mask`
-and :func:`discard_of_mask` from a hand mask). Nothing is built at import.
+and :func:`discard_of_mask` from a hand mask). The card-index calls read each index's bit from
+a dict, and lay out the melds from per-suit tables of the runs of every 13-bit suit mask
+(:data:`_runs0` …; with the best single drop removed: :data:`_drop_runs0` …) and the 65
+groups, as tuples of card indexes (built on first use, about 30 ms). Nothing is built at
+import, and no answer is kept from one call to the next.
 
 Discard tie-break (a choice of this module, the rules being silent): among discards leaving the
 same least deadwood, discard the card of highest value, then of highest rank (K before Q before J
@@ -70,6 +82,12 @@ the processor's cache where a list of 8192 would not)."""
 _value_table: bytes | None = None
 """Value (points) of each 13-bit suit mask."""
 _drop_table: list[int] = [0] * 8192  # filled by _drop, all at once on first use
+_index_dw: list[int] = []
+""":data:`_run_table` as a list (filled by :func:`_dw_list`): the suit-mask searches read it
+(a list is read faster than bytes, and its small ints are shared objects)."""
+_index_groups: dict[int, tuple[int, ...]] = {}
+"""Group mask (3 or 4 cards of one rank) → its card indexes ``13 * suit + rank - 1`` in suit
+order S H D C (filled by :func:`_dw_list`)."""
 _cards: tuple[Card, ...] = ()
 _canonical: tuple[Card, ...] = ()
 _bits: dict[Card, int] = {}
@@ -173,6 +191,20 @@ def _tables() -> tuple[bytes, bytes]:
     return _run_table, _value_table
 
 
+def _dw_list() -> list[int]:
+    """Fill (once) :data:`_index_dw` and :data:`_index_groups`; return :data:`_index_dw`."""
+    if not _index_dw:
+        for r in range(13):
+            col = _COLUMN << r
+            _index_groups[col] = tuple(13 * s + r for s in range(4))
+            for s in range(4):
+                _index_groups[col ^ 1 << (16 * s + r)] = tuple(
+                    13 * t + r for t in range(4) if t != s
+                )
+        _index_dw.extend(_tables()[0])
+    return _index_dw
+
+
 def _group_choices(h: int) -> list[int]:
     """Every choice of groups in hand mask ``h``, as the mask of the cards put in groups.
 
@@ -266,14 +298,215 @@ _opts10: dict[int, tuple[int, ...]] = {}
 _opts11: dict[int, tuple[int, ...]] = {}
 
 
-def _choices10(h: int, tri: int) -> tuple[int, Sequence[int] | None]:
+# -- mask-level search --------------------------------------------------------------------------
+
+
+def deadwood_mask(h: int) -> int:
+    """Least deadwood (points) of the cards in hand mask ``h`` (any number of cards)."""
+    a = h & SUIT_MASK
+    b = (h >> 16) & SUIT_MASK
+    c = (h >> 32) & SUIT_MASK
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    if not tri:
+        table = _run_table if _run_table is not None else _tables()[0]
+        return table[a] + table[b] + table[c] + table[d]
+    return _best10(h, tri, a, b, c, d)[0]
+
+
+_Option = tuple[int, int, int, int, int, tuple[tuple[int, ...], ...]]
+"""A group option of one rank split by suit: the bits it takes from the spade, heart, diamond
+and club masks (13-bit), its hand-mask bits, and its groups as card indexes (by rank)."""
+_NONE: Final[tuple[_Option, ...]] = ((0, 0, 0, 0, 0, ()),)
+_split10: dict[int, tuple[_Option, ...]] = {}
+"""``present | loose << 1`` of a rank (:func:`_options10`'s arguments; ``loose`` ⊆ ``present``,
+one rank, so the key is unique) → its options split by suit; filled on use (bounded: one entry
+per pattern of a rank's cards)."""
+_split11: dict[int, tuple[_Option, ...]] = {}
+"""As :data:`_split10`, for :func:`_options11`."""
+
+
+def _split(opts: Sequence[int]) -> tuple[_Option, ...]:
+    """Group options (hand masks) split by suit (:data:`_Option`)."""
+    named = _index_groups
+    return tuple(
+        (o & 0x1FFF, (o >> 16) & 0x1FFF, (o >> 32) & 0x1FFF, o >> 48, o, (named[o],) if o else ())
+        for o in opts
+    )
+
+
+def _split_options10(present: int, loose: int) -> tuple[_Option, ...]:
+    got = _split(_opts10.get(present | loose << 64) or _options10(present, loose))
+    _split10[present | loose << 1] = got
+    return got
+
+
+def _split_options11(present: int, loose: int) -> tuple[_Option, ...]:
+    got = _split(_opts11.get(present | loose << 64) or _options11(present, loose))
+    _split11[present | loose << 1] = got
+    return got
+
+
+def _combine(outer: Sequence[_Option], inner: Sequence[_Option]) -> list[_Option]:
+    """Every option of ``outer`` with every option of ``inner`` (ranks apart: bits disjoint), in
+    that order (``outer`` major)."""
+    return [
+        (p0 ^ q0, p1 ^ q1, p2 ^ q2, p3 ^ q3, m | n, x + y)
+        for p0, p1, p2, p3, m, x in outer
+        for q0, q1, q2, q3, n, y in inner
+    ]
+
+
+def arrangements_mask(h: int) -> tuple[int, list[int]]:
+    """Least deadwood of ``h`` and every group choice (card mask in groups) reaching it, in the
+    order of :func:`_group_choices`."""
+    table = _index_dw or _dw_list()
+    a = h & SUIT_MASK
+    b = (h >> 16) & SUIT_MASK
+    c = (h >> 32) & SUIT_MASK
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    if not tri:
+        return table[a] + table[b] + table[c] + table[d], [0]
+    a, b, c, d, fixed, outer, inner = _choices10(h, tri, a, b, c, d)
+    if inner is None:
+        return table[a] + table[b] + table[c] + table[d], [fixed]
+    best = _BIG
+    found: list[int] = []
+    for p0, p1, p2, p3, m, _ in outer:
+        pa = a ^ p0
+        pb = b ^ p1
+        pc = c ^ p2
+        pd = d ^ p3
+        for q0, q1, q2, q3, n, _ in inner:
+            v = table[pa ^ q0] + table[pb ^ q1] + table[pc ^ q2] + table[pd ^ q3]
+            if v < best:
+                best = v
+                found = [fixed | m | n]
+            elif v == best:
+                found.append(fixed | m | n)
+    return best, found
+
+
+def _best10_one_rank(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Best:
+    """:func:`_best10` for one rank held in ≥3 suits (``tri``: its bit).
+
+    Its options (the group of 4, each group of 3, no group; or the group of 3, no group) are
+    tried in the order of :func:`_group_choices` on the suit masks with and without its card:
+    the first least is the first least of the options :func:`_choices10` keeps (those it drops
+    are strictly worse)."""
+    table = _index_dw or _dw_list()
+    rest = ~tri
+    a2 = a & rest
+    b2 = b & rest
+    c2 = c & rest
+    d2 = d & rest
+    ua = table[a2]
+    ub = table[b2]
+    uc = table[c2]
+    ud = table[d2]
+    va = table[a]
+    vb = table[b]
+    vc = table[c]
+    vd = table[d]
+    best = ua + ub + uc + ud  # the whole group first
+    col = h & _COLUMN * tri
+    if a & b & c & d:
+        left = 4  # the suit whose card stays out of the group (4: none)
+        v = va + ub + uc + ud
+        if v < best:
+            best, left = v, 0
+        v = ua + vb + uc + ud
+        if v < best:
+            best, left = v, 1
+        v = ua + ub + vc + ud
+        if v < best:
+            best, left = v, 2
+        v = ua + ub + uc + vd
+        if v < best:
+            best, left = v, 3
+        v = va + vb + vc + vd
+        named = _index_groups
+        if v < best:
+            return v, 0, a, b, c, d, ()
+        if left == 0:
+            col ^= tri
+            return best, col, a, b2, c2, d2, (named[col],)
+        if left == 1:
+            col ^= tri << 16
+            return best, col, a2, b, c2, d2, (named[col],)
+        if left == 2:
+            col ^= tri << 32
+            return best, col, a2, b2, c, d2, (named[col],)
+        if left == 3:
+            col ^= tri << 48
+            return best, col, a2, b2, c2, d, (named[col],)
+        return best, col, a2, b2, c2, d2, (named[col],)
+    v = va + vb + vc + vd
+    if v < best:
+        return v, 0, a, b, c, d, ()
+    return best, col, a2, b2, c2, d2, (_index_groups[col],)
+
+
+_Discard = tuple[int, int, int, int, int, int, int, tuple[tuple[int, ...], ...] | None]
+
+
+def _discard_one_rank(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Discard:
+    """:func:`_discard_groups` for one rank held in ≥3 suits (``tri``: its bit): every option
+    of the rank in the order of :func:`_group_choices` (those :func:`_options11` and the
+    lone-three rule drop are strictly worse, so the first least key is the same)."""
+    table = _index_dw or _dw_list()
+    z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
+    rest = ~tri
+    a2 = a & rest
+    b2 = b & rest
+    c2 = c & rest
+    d2 = d & rest
+    best = full = _BIG
+    col = h & _COLUMN * tri
+    groups = ga = gb = gc = gd = 0
+    # the suits whose card goes to the group (bit 0: spades): all; all but S, H, D, C; none
+    for taken in (15, 14, 13, 11, 7, 0) if a & b & c & d & tri else (15, 0):
+        fa = a2 if taken & 1 else a
+        fb = b2 if taken & 2 else b
+        fc = c2 if taken & 4 else c
+        fd = d2 if taken & 8 else d
+        base = table[fa] + table[fb] + table[fc] + table[fd]
+        if base < full:
+            full = base
+        k = z0[fa]
+        y = z1[fb]
+        if y < k:
+            k = y
+        y = z2[fc]
+        if y < k:
+            k = y
+        y = z3[fd]
+        if y < k:
+            k = y
+        k += base << 8
+        if k < best:
+            best, groups, ga, gb, gc, gd = k, taken, fa, fb, fc, fd
+    if groups == 15:
+        groups = col
+    elif groups:  # a group of 3 out of 4: the card of the suit left out stays
+        groups = col ^ tri << 16 * (15 ^ groups).bit_length() - 16
+    else:
+        return best, 0, full, ga, gb, gc, gd, ()
+    return best, groups, full, ga, gb, gc, gd, (_index_groups[groups],)
+
+
+def _choices10(
+    h: int, tri: int, a: int, b: int, c: int, d: int
+) -> tuple[int, int, int, int, int, Sequence[_Option], Sequence[_Option] | None]:
     """The group choices of a hand that can reach its least deadwood (``tri``: the ranks held
-    in ≥3 suits, as rank bits of the first suit).
+    in ≥3 suits, as rank bits of the first suit; ``a b c d``: the suit masks S H D C).
 
     Returns:
-        ``(fixed, choices)``: the cards that are in a group in every useful choice, and the
-        choices of the other ranks (``None``: ``fixed`` is the only choice). A useful choice is
-        ``fixed | g`` for ``g`` in ``choices``, in the order of :func:`_group_choices`.
+        ``(a, b, c, d, fixed, outer, inner)``: the suit masks without the cards that are in a
+        group in every useful choice, those cards (``fixed``), and the choices of the other
+        ranks split by suit: every ``outer`` option with every ``inner`` option (the last such
+        rank's; ``None``: ``fixed`` is the only choice), in the order of :func:`_group_choices`.
 
     For each rank held in ≥3 suits the options are those of :func:`_group_choices` except that
     a card outside every block of ≥3 consecutive ranks of its suit can only be melded in a
@@ -284,94 +517,73 @@ def _choices10(h: int, tri: int) -> tuple[int, Sequence[int] | None]:
     r = h & (h >> 1) & (h >> 2)
     runnable = h & (r | (r << 1) | (r << 2))
     fixed = 0
-    choices: Sequence[int] | None = None
-    cache = _opts10
+    outer: Sequence[_Option] = _NONE
+    inner: Sequence[_Option] | None = None
+    cache = _split10
     while tri:
         low = tri & -tri
         tri ^= low
         present = h & (_COLUMN * low)
         loose = present & runnable
-        opts = cache.get(present | loose << 64) or _options10(present, loose)
+        opts = cache.get(present | loose << 1) or _split_options10(present, loose)
         if len(opts) == 1:
-            fixed |= opts[0]
-        elif choices is None:
-            choices = opts
+            p0, p1, p2, p3, m, _ = opts[0]
+            a ^= p0
+            b ^= p1
+            c ^= p2
+            d ^= p3
+            fixed |= m
+        elif inner is None:
+            inner = opts
         else:
-            choices = [x | o for x in choices for o in opts]
-    return fixed, choices
+            outer = inner if outer is _NONE else _combine(outer, inner)
+            inner = opts
+    return a, b, c, d, fixed, outer, inner
 
 
-# -- mask-level search --------------------------------------------------------------------------
+_Best = tuple[int, int, int, int, int, int, tuple[tuple[int, ...], ...] | None]
 
 
-def deadwood_mask(h: int) -> int:
-    """Least deadwood (points) of the cards in hand mask ``h`` (any number of cards)."""
-    table = _run_table if _run_table is not None else _tables()[0]
-    a = h & SUIT_MASK
-    b = (h >> 16) & SUIT_MASK
-    c = (h >> 32) & SUIT_MASK
-    d = h >> 48
-    tri = (a & b & (c | d)) | (c & d & (a | b))
-    if not tri:
-        return table[a] + table[b] + table[c] + table[d]
-    fixed, choices = _choices10(h, tri)
-    h ^= fixed
-    if choices is None:
-        return (
-            table[h & SUIT_MASK]
-            + table[(h >> 16) & SUIT_MASK]
-            + table[(h >> 32) & SUIT_MASK]
-            + table[h >> 48]
-        )
+def _best10(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Best:
+    """The least deadwood of ``h`` with the first group choice reaching it (the first of
+    :func:`arrangements_mask`), for a hand with ranks held in ≥3 suits (``tri``, as rank bits of
+    the first suit; ``a b c d``: its suit masks S H D C).
+
+    Returns:
+        ``(deadwood, groups, a, b, c, d, names)``: points, the cards in groups (hand mask), the
+        suit masks of the cards left for runs, and the groups as card indexes by rank (``None``
+        when a rank with one option lies among the others: then read them from ``groups``).
+
+    The options of each rank are those of :func:`_choices10` (a rank with one option is fixed),
+    split by suit so that the choices are tried on the 13-bit suit masks (small ints: faster
+    than the whole hand mask), in the order of :func:`_group_choices`: the ranks before the
+    last are combined into one list, the last rank's options are the inner loop.
+    """
+    if not tri & (tri - 1):
+        return _best10_one_rank(h, tri, a, b, c, d)
+    table = _index_dw or _dw_list()
+    a, b, c, d, fixed, outer, inner = _choices10(h, tri, a, b, c, d)
+    if inner is None:
+        return table[a] + table[b] + table[c] + table[d], fixed, a, b, c, d, None
     best = _BIG
-    for g in choices:
-        f = h ^ g
-        v = (
-            table[f & SUIT_MASK]
-            + table[(f >> 16) & SUIT_MASK]
-            + table[(f >> 32) & SUIT_MASK]
-            + table[f >> 48]
-        )
-        if v < best:
-            best = v
-    return best
-
-
-def arrangements_mask(h: int) -> tuple[int, list[int]]:
-    """Least deadwood of ``h`` and every group choice (card mask in groups) reaching it."""
-    table = _run_table if _run_table is not None else _tables()[0]
-    a = h & SUIT_MASK
-    b = (h >> 16) & SUIT_MASK
-    c = (h >> 32) & SUIT_MASK
-    d = h >> 48
-    tri = (a & b & (c | d)) | (c & d & (a | b))
-    if not tri:
-        return table[a] + table[b] + table[c] + table[d], [0]
-    fixed, choices = _choices10(h, tri)
-    h2 = h ^ fixed
-    if choices is None:
-        return (
-            table[h2 & SUIT_MASK]
-            + table[(h2 >> 16) & SUIT_MASK]
-            + table[(h2 >> 32) & SUIT_MASK]
-            + table[h2 >> 48]
-        ), [fixed]
-    best = _BIG
-    found: list[int] = []
-    for g in choices:
-        f = h2 ^ g
-        v = (
-            table[f & SUIT_MASK]
-            + table[(f >> 16) & SUIT_MASK]
-            + table[(f >> 32) & SUIT_MASK]
-            + table[f >> 48]
-        )
-        if v < best:
-            best = v
-            found = [fixed | g]
-        elif v == best:
-            found.append(fixed | g)
-    return best, found
+    ga = gb = gc = gd = groups = 0
+    names: tuple[tuple[int, ...], ...] = ()
+    for p0, p1, p2, p3, m, x in outer:
+        pa = a ^ p0
+        pb = b ^ p1
+        pc = c ^ p2
+        pd = d ^ p3
+        for q0, q1, q2, q3, n, y in inner:
+            fa = pa ^ q0
+            fb = pb ^ q1
+            fc = pc ^ q2
+            fd = pd ^ q3
+            v = table[fa] + table[fb] + table[fc] + table[fd]
+            if v < best:
+                best, ga, gb, gc, gd, groups, names = v, fa, fb, fc, fd, m | n, x + y
+    if fixed:
+        return best, groups | fixed, ga, gb, gc, gd, None
+    return best, groups, ga, gb, gc, gd, names
 
 
 def melds_mask(h: int) -> tuple[int, int, int]:
@@ -383,58 +595,17 @@ def melds_mask(h: int) -> tuple[int, int, int]:
         The arrangement is the first of :func:`arrangements_mask`, the one
         :func:`best_arrangement` lays out.
     """
-    table = _run_table if _run_table is not None else _tables()[0]
     a = h & SUIT_MASK
     b = (h >> 16) & SUIT_MASK
     c = (h >> 32) & SUIT_MASK
     d = h >> 48
     tri = (a & b & (c | d)) | (c & d & (a | b))
     if not tri:
-        r = h & (h >> 1) & (h >> 2)
-        return table[a] + table[b] + table[c] + table[d], 0, h & (r | (r << 1) | (r << 2))
-    # _choices10, inlined (this is the call the benchmarks time)
-    r = h & (h >> 1) & (h >> 2)
-    runnable = h & (r | (r << 1) | (r << 2))
-    fixed = 0
-    choices: Sequence[int] | None = None
-    cache = _opts10
-    while tri:
-        low = tri & -tri
-        tri ^= low
-        present = h & (_COLUMN * low)
-        loose = present & runnable
-        opts = cache.get(present | loose << 64) or _options10(present, loose)
-        if len(opts) == 1:
-            fixed |= opts[0]
-        elif choices is None:
-            choices = opts
-        else:
-            choices = [x | o for x in choices for o in opts]
-    f = h ^ fixed
-    if choices is None:
-        best = (
-            table[f & SUIT_MASK]
-            + table[(f >> 16) & SUIT_MASK]
-            + table[(f >> 32) & SUIT_MASK]
-            + table[f >> 48]
-        )
-        groups = fixed
+        table = _run_table if _run_table is not None else _tables()[0]
+        best, groups = table[a] + table[b] + table[c] + table[d], 0
     else:
-        h2 = f
-        best = _BIG
-        groups = 0
-        for g in choices:
-            f = h2 ^ g
-            v = (
-                table[f & SUIT_MASK]
-                + table[(f >> 16) & SUIT_MASK]
-                + table[(f >> 32) & SUIT_MASK]
-                + table[f >> 48]
-            )
-            if v < best:
-                best, groups = v, g
-        groups |= fixed
-        f = h ^ groups
+        best, groups = _best10(h, tri, a, b, c, d)[:2]
+    f = h ^ groups
     r = f & (f >> 1) & (f >> 2)
     return best, groups, f & (r | (r << 1) | (r << 2))
 
@@ -475,7 +646,13 @@ _discard_bits: list[int] = []
 hand-mask bit (0 for a byte no key has); filled with :data:`_discard_tables`."""
 
 
-_NO_GROUP: Final = (0,)
+def _least_drop(w: int, x: int, y: int, z: int) -> int:
+    """The least of four packed drops (``min`` of four arguments takes twice as long)."""
+    if x < w:
+        w = x
+    if z < y:
+        y = z
+    return w if w < y else y
 
 
 def _discard_search(h: int) -> tuple[int, int, int]:
@@ -508,15 +685,35 @@ def _discard_search(h: int) -> tuple[int, int, int]:
     tri = (a & b & (c | d)) | (c & d & (a | b))
     if not tri:
         full = table[a] + table[b] + table[c] + table[d]
-        return (full << 8) + min(z0[a], z1[b], z2[c], z3[d]), 0, full
+        return (full << 8) + _least_drop(z0[a], z1[b], z2[c], z3[d]), 0, full
+    key, groups, full = _discard_groups(h, tri, a, b, c, d)[:3]
+    return key, groups, full
+
+
+def _discard_groups(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Discard:
+    """:func:`_discard_search` of a hand with ranks held in ≥3 suits (``tri``, as rank bits of
+    the first suit; ``a b c d``: its suit masks S H D C).
+
+    Returns:
+        ``(key, groups, full, a, b, c, d, names)``: as :func:`_discard_search`, the suit masks of
+        the cards left for runs (the discard among them: the best single drop of its suit,
+        :data:`_discard_tables`), and the groups as card indexes by rank (``None``: read them
+        from ``groups``, as for :func:`_best10`).
+
+    The choices are tried on the suit masks as in :func:`_best10`.
+    """
+    if not tri & (tri - 1):
+        return _discard_one_rank(h, tri, a, b, c, d)
+    table = _index_dw or _dw_list()
+    z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
     # the group choices, rank by rank (options: _options11); the last rank's in the inner loop
     r = h & (h >> 1) & (h >> 2)
     runnable = h & (r | (r << 1) | (r << 2))
     prune = h.bit_count() == 11 and h & ~(_COLUMN * tri) != 0
-    cache = _opts11
+    cache = _split11
     fixed = 0
-    outer: Sequence[int] = _NO_GROUP
-    inner: Sequence[int] | None = None
+    outer: Sequence[_Option] = _NONE
+    inner: Sequence[_Option] | None = None
     while tri:
         low = tri & -tri
         tri ^= low
@@ -524,32 +721,53 @@ def _discard_search(h: int) -> tuple[int, int, int]:
         present = h & col
         loose = present & runnable
         if prune and not loose and present != col:
-            fixed |= present  # three cards only a group can meld: always the group
+            # three cards only a group can meld: always the group
+            a &= ~low
+            b &= ~low
+            c &= ~low
+            d &= ~low
+            fixed |= present
             continue
-        opts = cache.get(present | loose << 64) or _options11(present, loose)
+        opts = cache.get(present | loose << 1) or _split_options11(present, loose)
         if inner is not None:
-            outer = inner if outer is _NO_GROUP else [x | o for x in outer for o in inner]
+            outer = inner if outer is _NONE else _combine(outer, inner)
         inner = opts
     if inner is None:
-        inner = _NO_GROUP
-    best = full = _BIG
-    groups = 0
-    h ^= fixed
-    for x in outer:
-        hx = h ^ x
-        for o in inner:
-            f = hx ^ o
-            fa = f & SUIT_MASK
-            fb = (f >> 16) & SUIT_MASK
-            fc = (f >> 32) & SUIT_MASK
-            fd = f >> 48
+        inner = _NONE
+    best = full = lim = _BIG
+    ga = gb = gc = gd = groups = 0
+    names: tuple[tuple[int, ...], ...] = ()
+    for p0, p1, p2, p3, m, x in outer:
+        pa = a ^ p0
+        pb = b ^ p1
+        pc = c ^ p2
+        pd = d ^ p3
+        for q0, q1, q2, q3, n, w in inner:
+            fa = pa ^ q0
+            fb = pb ^ q1
+            fc = pc ^ q2
+            fd = pd ^ q3
             base = table[fa] + table[fb] + table[fc] + table[fd]
             if base < full:
                 full = base
-            k = (base << 8) + min(z0[fa], z1[fb], z2[fc], z3[fd])
-            if k < best:
-                best, groups = k, x | o
-    return best, groups | fixed, full
+            if base <= lim:  # else no drop reaches ``best`` (a drop saves 10 at most)
+                k = z0[fa]  # the least of the four suits' packed drops (no min(): slower)
+                y = z1[fb]
+                if y < k:
+                    k = y
+                y = z2[fc]
+                if y < k:
+                    k = y
+                y = z3[fd]
+                if y < k:
+                    k = y
+                k += base << 8
+                if k < best:
+                    best, lim = k, (k >> 8) - 54
+                    ga, gb, gc, gd, groups, names = fa, fb, fc, fd, m | n, x + w
+    if fixed:
+        return best, groups | fixed, full, ga, gb, gc, gd, None
+    return best, groups, full, ga, gb, gc, gd, names
 
 
 def discard_melds_mask(h: int) -> tuple[int, int, int, int, int]:
@@ -569,13 +787,16 @@ def discard_melds_mask(h: int) -> tuple[int, int, int, int, int]:
     b = (h >> 16) & SUIT_MASK
     c = (h >> 32) & SUIT_MASK
     d = h >> 48
-    if (a & b & (c | d)) | (c & d & (a | b)) or not h:
-        key, groups, full = _discard_search(h)
-    else:  # no rank in 3 suits: no group, the search is four lookups (as in _discard_search)
-        table = _run_table if _run_table is not None else _tables()[0]
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    if tri:
+        key, groups, full = _discard_groups(h, tri, a, b, c, d)[:3]
+    elif not h:
+        raise ValueError("no card to discard")
+    else:  # no group: the four suits' best drops (as in _discard_search, without a call)
+        table = _index_dw or _dw_list()
         z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
         full = table[a] + table[b] + table[c] + table[d]
-        key = (full << 8) + min(z0[a], z1[b], z2[c], z3[d])
+        key = (full << 8) + _least_drop(z0[a], z1[b], z2[c], z3[d])
         groups = 0
     bit = _discard_bits[key & 255]
     f = h ^ groups ^ bit
@@ -669,20 +890,222 @@ def _discard_key(bit: int) -> tuple[int, int, int]:
     return (_RANK_VALUE[rank0], rank0, -(i >> 4))
 
 
-def _pick_discard(cands: int) -> int:
-    """The tie-break: highest value, then highest rank, then first suit (S H D C)."""
-    best_bit = 0
-    best_key = (-1, -1, 0)
-    m = cands
-    while m:
-        low = m & -m
-        m ^= low
-        i = low.bit_length() - 1
-        rank0 = i & 15
-        key = (_RANK_VALUE[rank0], rank0, -(i >> 4))
-        if key > best_key:
-            best_key, best_bit = key, low
-    return best_bit
+# -- card-index API -----------------------------------------------------------------------------
+
+_Runs = tuple[tuple[int, ...], ...]
+
+
+class _IndexBits(dict[int, int]):
+    """Card index ``13 * suit + rank - 1`` (suit 0–3 = S H D C) → its hand-mask bit; the first
+    look-up builds the tables of the card-index calls (:func:`_index_tables`)."""
+
+    def __missing__(self, key: int) -> int:
+        if self:
+            raise KeyError(key)
+        _index_tables()
+        return self[key]
+
+
+_index_bits: Final = _IndexBits()
+_index_bit: Final = _index_bits.__getitem__
+_runs0: list[_Runs] = []
+"""For each 13-bit suit mask of spades: its runs (every maximal block of ≥3 consecutive
+ranks), each a tuple of card indexes by rank; masks with the same runs share one tuple.
+:data:`_runs1`, :data:`_runs2`, :data:`_runs3`: hearts, diamonds, clubs."""
+_runs1: list[_Runs] = []
+_runs2: list[_Runs] = []
+_runs3: list[_Runs] = []
+_drop_runs0: list[_Runs] = []
+"""For each 13-bit suit mask of spades: the runs left once the suit's best single drop (the
+card :data:`_discard_tables` names) is discarded; :data:`_drop_runs1` … for the others."""
+_drop_runs1: list[_Runs] = []
+_drop_runs2: list[_Runs] = []
+_drop_runs3: list[_Runs] = []
+_index_discard: list[int] = []
+"""Low byte of a packed discard key (:data:`_discard_tables`) → the discarded card's index."""
+
+
+def _index_tables() -> None:
+    """Build (once) the tables of the card-index calls (about 30 ms with the search's own)."""
+    if _index_bits:
+        return
+    _dw_list()
+    drops = _build_discard_tables()
+    part = [m & _run_melded(m) for m in range(8192)]  # the cards of each suit mask in runs
+    # the runs of each runs part, as blocks of ranks (0-based), and each suit's shared tuples
+    blocks: dict[int, list[list[int]]] = {}
+    for runs in set(part):
+        got: list[list[int]] = []
+        x = runs
+        while x:
+            block = x & ~(x + (x & -x))  # the lowest block of consecutive ranks
+            x ^= block
+            got.append([r for r in range(13) if block >> r & 1])
+        blocks[runs] = got
+    for s, runs_s, drop_runs in (
+        (0, _runs0, _drop_runs0),
+        (1, _runs1, _drop_runs1),
+        (2, _runs2, _drop_runs2),
+        (3, _runs3, _drop_runs3),
+    ):
+        named = {k: tuple(tuple(13 * s + r for r in blk) for blk in v) for k, v in blocks.items()}
+        runs_s.extend([named[k] for k in part])
+        # the drop's rank: the low byte of the packed drop is 252 - 4 * rank0 + suit
+        z = drops[s]
+        drop_runs.extend(
+            [named[part[m ^ 1 << ((252 - (z[m] & 252)) >> 2)]] if m else () for m in range(8192)]
+        )
+    _index_discard.extend(
+        13 * (i >> 4) + (i & 15) if b else -1
+        for b in _discard_bits
+        for i in ((b.bit_length() - 1) if b else 0,)
+    )
+    _index_bits.update({13 * s + r: 1 << (16 * s + r) for s in range(4) for r in range(13)})
+
+
+def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
+    """The least deadwood of a hand given as card indexes, with its melds as card indexes
+    (RULES.md §2, §5; the arrangement :func:`best_arrangement` lays out).
+
+    Args:
+        indexes: distinct card indexes ``13 * suit + rank - 1`` (suit 0–3 = S H D C, rank 1–13:
+            ``0`` the ace of spades, ``51`` the king of clubs), normally 10 (any count works).
+
+    Returns:
+        ``(deadwood, melds)``: points, and the melds as tuples of card indexes: the runs of
+        each suit in turn (S H D C, each by rank; every maximal block of ≥3 consecutive ranks
+        is one run), then the groups by rank (each in suit order).
+
+    Raises:
+        ValueError: an index is not a whole number 0–51, or a card appears twice.
+    """
+    try:
+        h: int = sum(map(_index_bit, indexes))
+    except (KeyError, TypeError):
+        raise ValueError("a card index is a whole number from 0 to 51") from None
+    if h.bit_count() != len(indexes):
+        raise ValueError("a card appears twice; gin is played with one 52-card deck")
+    a = h & 0x1FFF  # literals, not SUIT_MASK: a constant is read faster than a global
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    table = _index_dw
+    if not tri:  # no group: the runs of each suit
+        return (
+            table[a] + table[b] + table[c] + table[d],
+            _runs0[a] + _runs1[b] + _runs2[c] + _runs3[d],
+        )
+    named = _index_groups
+    if not h & (h >> 1) & (h >> 2):
+        # no run: each rank held in ≥3 suits is a group (what _choices10 finds: no card of
+        # it is in a block of ≥3 consecutive ranks), the rest is deadwood
+        rest = ~tri
+        melds: _Runs = ()
+        while tri:
+            low = tri & -tri
+            tri ^= low
+            melds += (named[h & _COLUMN * low],)
+        return table[a & rest] + table[b & rest] + table[c & rest] + table[d & rest], melds
+    best, groups, a, b, c, d, names = (_best10 if tri & (tri - 1) else _best10_one_rank)(
+        h, tri, a, b, c, d
+    )
+    melds = _runs0[a] + _runs1[b] + _runs2[c] + _runs3[d]
+    if names is not None:
+        return best, melds + names
+    ranks = (groups | groups >> 16 | groups >> 32 | groups >> 48) & 0x1FFF
+    while ranks:  # the groups by rank
+        rank = ranks & -ranks
+        ranks ^= rank
+        melds += (named[groups & _COLUMN * rank],)
+    return best, melds
+
+
+def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
+    """The best discard from a hand given as card indexes (RULES.md §5), with the melds of the
+    cards kept as card indexes (the answer of :func:`best_discard`).
+
+    Args:
+        indexes: distinct card indexes as for :func:`index_melds`, normally 11 (at least 1).
+
+    Returns:
+        ``(deadwood, discard, melds, full_deadwood)``: the least deadwood of the cards kept
+        (points), the discarded card's index (tie-break of the module docstring), the melds of
+        the cards kept (as in :func:`index_melds`), and the least deadwood of all the cards
+        (0 = big gin for 11 cards).
+
+    Raises:
+        ValueError: no index, an index is not a whole number 0–51, or a card appears twice.
+    """
+    try:
+        h: int = sum(map(_index_bit, indexes))
+    except (KeyError, TypeError):
+        raise ValueError("a card index is a whole number from 0 to 51") from None
+    if h.bit_count() != len(indexes):
+        raise ValueError("a card appears twice; gin is played with one 52-card deck")
+    a = h & 0x1FFF
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))
+    groups_melds: _Runs = ()
+    key = -1
+    if tri:
+        named = _index_groups
+        rest = ~tri
+        if (a | b | c | d) & rest and not h & (h >> 1) & (h >> 2):
+            # no run, and some card outside the ranks held in ≥3 suits: what _discard_search
+            # finds is every such rank's whole group (its first choice) and the best drop
+            # from the others (all deadwood; breaking a group only adds deadwood)
+            a &= rest
+            b &= rest
+            c &= rest
+            d &= rest
+            while tri:
+                low = tri & -tri
+                tri ^= low
+                groups_melds += (named[h & _COLUMN * low],)
+        else:
+            key, groups, full, a, b, c, d, names = (
+                _discard_groups if tri & (tri - 1) else _discard_one_rank
+            )(h, tri, a, b, c, d)
+            if names is not None:
+                groups_melds = names
+            else:
+                ranks = (groups | groups >> 16 | groups >> 32 | groups >> 48) & 0x1FFF
+                while ranks:  # the groups by rank
+                    rank = ranks & -ranks
+                    ranks ^= rank
+                    groups_melds += (named[groups & _COLUMN * rank],)
+    elif not h:
+        raise ValueError("no card to discard")
+    if key < 0:  # the groups are fixed: the four suits' best drops (as in _discard_search)
+        table = _index_dw
+        z0, z1, z2, z3 = _discard_tables
+        full = table[a] + table[b] + table[c] + table[d]
+        key = z0[a]
+        y = z1[b]
+        if y < key:
+            key = y
+        y = z2[c]
+        if y < key:
+            key = y
+        y = z3[d]
+        if y < key:
+            key = y
+        key += full << 8
+    # the runs: those of the suit the discard leaves from the drop table
+    low = key & 255
+    s = low & 3
+    if s == 0:
+        melds = _drop_runs0[a] + _runs1[b] + _runs2[c] + _runs3[d]
+    elif s == 1:
+        melds = _runs0[a] + _drop_runs1[b] + _runs2[c] + _runs3[d]
+    elif s == 2:
+        melds = _runs0[a] + _runs1[b] + _drop_runs2[c] + _runs3[d]
+    else:
+        melds = _runs0[a] + _runs1[b] + _runs2[c] + _drop_runs3[d]
+    return (key >> 8) - 64, _index_discard[low], melds + groups_melds, full
 
 
 # -- Card <-> mask ------------------------------------------------------------------------------
@@ -807,17 +1230,16 @@ _melds_by_mask: dict[int, tuple[int, tuple[Card, ...]]] = {}
 rank) → ``(meld key, cards)``, runs by rank, groups by suit; filled on use (at most 329)."""
 _spread_low: list[int] = []
 """7-bit suit-mask part → its ranks spread 4 bits apart (bit ``4 * (rank - 1)``)."""
-_spread_high: list[int] = []
-"""6-bit suit-mask part (ranks 8–13) → its ranks spread 4 bits apart, in place."""
 _canonical_chunks: list[list[tuple[Card, ...]]] = []
-"""Chunk ``k`` (ranks 2k+1, 2k+2): 8-bit part of the canonical mask (bit ``4 * (rank - 1) +
-suit``) → its cards in order."""
+"""Seven chunks, for the ranks (A, 2), (3, 4), (5, 6), (7), (8, 9), (10, J), (Q, K): 8-bit part
+of a canonical mask (bit ``4 * (rank - first rank of the chunk) + suit``) → its cards in
+order. The canonical masks of ranks A-7 and 8-K are 28 and 24 bits: small ints."""
 _new_arrangement: Final = tuple.__new__  # builds an Arrangement without NamedTuple's __new__
 
 
 def _layout_tables() -> None:
     """Build (once) the small tables :func:`_canonical_cards` reads (about 2 ms; 1,792 tuples
-    and two short lists, so they stay in the processor's cache)."""
+    and a short list, so they stay in the processor's cache)."""
     if not _canonical_chunks:
         if not _cards:
             _card_tables()
@@ -825,12 +1247,18 @@ def _layout_tables() -> None:
         for m in range(1, 128):
             low = m & -m
             spread[m] = spread[m ^ low] | 1 << (4 * (low.bit_length() - 1))
-        _spread_high.extend(x << 28 for x in spread[:64])
         _spread_low.extend(spread)
         canonical = _canonical
         _canonical_chunks.extend(
-            [tuple(canonical[8 * k + i] for i in range(8) if part >> i & 1) for part in range(256)]
-            for k in range(7)
+            [
+                tuple(
+                    canonical[4 * first + i]
+                    for i in range(4 if first == 6 else 8)  # the 7s alone: 4 bits
+                    if part >> i & 1
+                )
+                for part in range(256)
+            ]
+            for first in (0, 2, 4, 6, 7, 9, 11)
         )
 
 
@@ -845,28 +1273,23 @@ def _canonical_cards(h: int) -> tuple[Card, ...]:
     """The cards of ``h`` in canonical order (rank, then suit S H D C), through small tables."""
     if not _canonical_chunks:
         _layout_tables()
-    lo = _spread_low
-    hi = _spread_high
-    a = h & SUIT_MASK
-    b = (h >> 16) & SUIT_MASK
-    c = (h >> 32) & SUIT_MASK
+    sp = _spread_low
+    a = h & 0x1FFF
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
     d = h >> 48
-    x = (
-        lo[a & 127]
-        | hi[a >> 7]
-        | (lo[b & 127] | hi[b >> 7]) << 1
-        | (lo[c & 127] | hi[c >> 7]) << 2
-        | (lo[d & 127] | hi[d >> 7]) << 3
-    )
+    # the canonical masks of ranks A-7 and 8-K apart: small ints (faster than one of 52 bits)
+    x = sp[a & 127] | sp[b & 127] << 1 | sp[c & 127] << 2 | sp[d & 127] << 3
+    y = sp[a >> 7] | sp[b >> 7] << 1 | sp[c >> 7] << 2 | sp[d >> 7] << 3
     c0, c1, c2, c3, c4, c5, c6 = _canonical_chunks
     return (
         c0[x & 255]
         + c1[(x >> 8) & 255]
         + c2[(x >> 16) & 255]
-        + c3[(x >> 24) & 255]
-        + c4[(x >> 32) & 255]
-        + c5[(x >> 40) & 255]
-        + c6[x >> 48]
+        + c3[x >> 24]
+        + c4[y & 255]
+        + c5[(y >> 8) & 255]
+        + c6[y >> 16]
     )
 
 
@@ -1173,3 +1596,34 @@ def _subsets(items: list[Card], size: int) -> list[list[Card]]:
         return []
     head, tail = items[0], items[1:]
     return [[head, *s] for s in _subsets(tail, size - 1)] + _subsets(tail, size)
+
+
+__all__ = [
+    "SUIT_MASK",
+    "Arrangement",
+    "Discard",
+    "Layoff",
+    "Layoffs",
+    "arrangement_mask",
+    "arrangements_mask",
+    "best_arrangement",
+    "best_arrangements",
+    "best_discard",
+    "best_discards",
+    "best_layoffs",
+    "brute_force_deadwood",
+    "card_bit",
+    "deadwood_mask",
+    "decode",
+    "discard_mask",
+    "discard_melds_mask",
+    "discard_of_mask",
+    "discards_mask",
+    "encode",
+    "hand_deadwood",
+    "index_discard",
+    "index_melds",
+    "meld_kind",
+    "melds_mask",
+    "value_mask",
+]
