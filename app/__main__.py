@@ -134,16 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m app`` and the ``rummy-referee`` script."""
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from app import live
+    from app import live, log_hygiene
 
-    live.install_log_hygiene()  # no join codes or player names in any log (app/live.py)
+    log_hygiene.install_log_hygiene()  # no join codes or player names in any log
     live.SERVER.host, live.SERVER.port = args.host, args.port
     from app import guard
 
-    guard.install()  # the session boundary: identity, limits (app/guard.py)
-    from app import guard_names
-
-    guard_names.warm()  # the look-alike table for joined names, before any session waits
+    # the session boundary: identity, limits; also builds the look-alike table for joined
+    # names (app/guard_names.py) before any session waits for it (app/guard.py)
+    guard.install()
     live.new_host_key()  # the host's key for this run, in the address opened here
     data: Path = args.data if args.data is not None else default_data_path()
     if not port_free(args.host, args.port):
@@ -163,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot open {data}: {e}", file=sys.stderr)
         return 2
 
-    live.remember_names(store.known_players())
+    log_hygiene.remember_names(store.known_players())
     from app import stats
 
     # the finished games summarised for the player pages while the server starts, so the first

@@ -22,7 +22,16 @@ from typing import Any, Final
 from app import verdict_render
 from app.i18n import N_, _, ngettext
 
-__all__ = ["STORE_TEXT", "BACKUP_TEXT", "GAME_TEXT", "IMPORT_TEXT", "describe", "round_problem"]
+__all__ = [
+    "STORE_TEXT",
+    "BACKUP_TEXT",
+    "GAME_TEXT",
+    "IMPORT_TEXT",
+    "PASTED_TEXT",
+    "describe",
+    "import_problem",
+    "round_problem",
+]
 
 STORE_TEXT: Final[dict[str, str]] = {
     "disk_full": N_(
@@ -116,6 +125,15 @@ IMPORT_TEXT: Final[dict[str, str]] = {
 }
 """Sentences of :class:`app.games.GameImportError` problems (its ``params["problem"]``)."""
 
+PASTED_TEXT: Final[dict[str, str]] = {
+    "too_big": N_("The pasted text is too long."),
+    "not_json": N_("The pasted text is not a valid game export (it is not JSON)."),
+    "broken_text": N_("The pasted text holds broken characters."),
+    "not_export": N_("The pasted text is not a game exported by this app."),
+    "damaged": N_("The pasted game is damaged."),
+}
+"""The sentences of :data:`IMPORT_TEXT` that speak of a file, for text pasted instead."""
+
 
 def _variant(name: Any) -> str:
     from app.ui import labels
@@ -137,6 +155,8 @@ def _game(e: Any) -> str:
     code = str(getattr(e, "code", "bad_game"))
     p: Mapping[str, Any] = getattr(e, "params", None) or {}
     line = p.get("line")
+    if code == "unknown_option":  # a hand-edited file: its made-up name means nothing here
+        return _(GAME_TEXT["unknown_option"])
     if line is not None:  # an option error of the rules engine, as data
         return verdict_render.sentence(verdict_render.render(line.to_json()))
     if code == "bad_player_name" and "max" in p:
@@ -217,9 +237,21 @@ def _game(e: Any) -> str:
     return _(GAME_TEXT.get(code, GAME_TEXT["bad_game"]))
 
 
-def _import(e: Any) -> str:
+def _import(e: Any, pasted: bool = False) -> str:
     p: Mapping[str, Any] = getattr(e, "params", None) or {}
     problem = p.get("problem")
+    if pasted and problem == "too_big" and "mb" in p:
+        return _("The pasted text is longer than {mb} MB.").format(mb=p["mb"])
+    if pasted and str(problem) in PASTED_TEXT:
+        return _(PASTED_TEXT[str(problem)])
+    cause = p.get("cause")
+    if problem == "game" and getattr(cause, "code", None) == "unknown_option":
+        # a hand-edited option name: named, it would mean nothing to the player
+        if pasted:
+            return _("The pasted game has a rule option this app does not know.")
+        return _("The game in the file has a rule option this app does not know.")
+    if pasted and problem == "game" and isinstance(p.get("cause"), BaseException):
+        return _("The pasted game: {problem}").format(problem=describe(p["cause"]))
     if problem == "too_big" and "mb" in p:
         return _("The file is larger than {mb} MB.").format(mb=p["mb"])
     if problem == "too_many_rounds" and "n" in p:
@@ -235,7 +267,19 @@ def _import(e: Any) -> str:
         return _("Round {n} in the file: {problem}").format(
             n=p["round"], problem=round_problem(result, p.get("variant"))
         )
+    if pasted:
+        return _(PASTED_TEXT["not_export"])
     return _(IMPORT_TEXT.get(str(problem), N_("The file is not a game exported by this app.")))
+
+
+def import_problem(exc: BaseException, pasted: bool = False) -> str:
+    """Why a game cannot be imported (:func:`describe`), said of the pasted text instead of
+    a file when ``pasted``."""
+    from app.games import GameImportError
+
+    if isinstance(exc, GameImportError):
+        return _import(exc, pasted)
+    return describe(exc)
 
 
 def round_problem(result: Any, variant: str | None = None) -> str:

@@ -39,7 +39,7 @@ tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (call
   A visitor's session is kept :data:`VISITOR_TIMEOUT` seconds after it disconnects
   (the host's :data:`HOST_TIMEOUT`).
 - **No traceback** reaches a client: ``SESSION_CRASHED`` carries a plain sentence; the
-  traceback stays in the server's log (masked by :func:`app.live.install_log_hygiene`).
+  traceback stays in the server's log (masked by :func:`app.log_hygiene.install_log_hygiene`).
 """
 
 from __future__ import annotations
@@ -934,7 +934,7 @@ def install() -> None:
     warm_screens()
     from app import guard_names
 
-    guard_names.warm()  # the look-alike table (a no-op when app.__main__ builds it again)
+    guard_names.warm()  # the look-alike table for joined names, before any session waits
     # Everything imported so far lives as long as the server: out of the collector's sight,
     # else a full collection walks it all (~70 ms of the loop, at a random moment of some
     # session's screen build) every time enough new objects pile up

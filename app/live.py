@@ -25,10 +25,10 @@ everything here is in-process state:
   :data:`VISITORS_SETTING`: :data:`VIEW` or :data:`NOTHING`). Starting, importing and deleting
   games, and the sharing settings, are the host's. The checks are made in the store each
   session writes through, so a hidden button is not the only guard.
-- :func:`install_log_hygiene` — join codes and player names never reach a log: library
-  loggers (Flet, uvicorn) are held at WARNING, and every log record has known join codes,
-  ``code=…`` URL parameters and known player names masked.
-- :func:`qr_png` — a QR code as PNG bytes (``qrcode`` without Pillow) for the share screen.
+
+Join codes, the host key and the player names a session sees are handed to
+:mod:`app.log_hygiene`, which keeps them out of every log. The share screen's QR code is drawn
+from ``qrcode``'s matrix in ``app/ui/sharing.py``.
 """
 
 from __future__ import annotations
@@ -39,14 +39,11 @@ import hmac
 import ipaddress
 import itertools
 import logging
-import os
 import re
 import secrets
-import struct
 import threading
 import time
 import weakref
-import zlib
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -54,6 +51,7 @@ from typing import Any, Final, Literal
 
 from app import games
 from app.games import Game, GameSummary
+from app.log_hygiene import remember_names, remember_secret
 from app.store import ConflictError, StoreError
 
 __all__ = [
@@ -74,7 +72,6 @@ __all__ = [
     "SessionStore",
     "Visitor",
     "classify",
-    "install_log_hygiene",
     "host_key_ok",
     "host_url",
     "check_joined_name",
@@ -83,8 +80,6 @@ __all__ = [
     "merge",
     "new_join_code",
     "normalize_code",
-    "qr_png",
-    "redact",
 ]
 
 log = logging.getLogger("app.live")
@@ -1088,152 +1083,3 @@ class SessionStore:
         if not self.visitor.host:
             raise AccessError("host_only", "only the host's computer may do that")
         return getattr(self._store, name)
-
-
-# -- logs -----------------------------------------------------------------------------------------
-
-_secrets: set[str] = set()
-_names: set[str] = set()
-_pattern: re.Pattern[str] | None = None
-_pattern_lock = threading.Lock()
-_PARAM = re.compile(r"(?i)\b((?:code|key)=)[^&\s\"'#]+")
-MASK: Final = "***"
-LIBRARY_LOGGERS: Final = (
-    "flet",
-    "flet_transport",
-    "flet_controls",
-    "flet_components",
-    "flet_object_patch",
-    "flet_web",
-    "flet_web.fastapi",
-    "uvicorn",
-    "uvicorn.error",
-    "uvicorn.access",
-    "websockets",
-)
-
-
-def remember_secret(code: str | None) -> None:
-    """Mask ``code`` in every later log record."""
-    global _pattern
-    if code and code not in _secrets:
-        with _pattern_lock:
-            _secrets.add(code)
-            _pattern = None
-
-
-def remember_names(names: Iterable[str]) -> None:
-    """Mask these player names in every later log record."""
-    global _pattern
-    new = {n for n in names if n and len(n.strip()) >= 2 and n not in _names}
-    if new:
-        with _pattern_lock:
-            _names.update(new)
-            _pattern = None
-
-
-def _secret_pattern() -> re.Pattern[str] | None:
-    global _pattern
-    with _pattern_lock:
-        if _pattern is None and (_secrets or _names):
-            words = sorted(_secrets | _names, key=len, reverse=True)
-            _pattern = re.compile(
-                r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)"
-            )
-        return _pattern
-
-
-def redact(text: str) -> str:
-    """``text`` with ``code=…`` parameters, known join codes and known player names masked."""
-    text = _PARAM.sub(lambda m: m.group(1) + MASK, text)
-    pattern = _secret_pattern()
-    return pattern.sub(MASK, text) if pattern is not None else text
-
-
-def _redact_value(v: Any) -> Any:
-    if isinstance(v, str):
-        return redact(v)
-    if isinstance(v, (int, float, bool)) or v is None:
-        return v
-    return redact(str(v))
-
-
-_installed = False
-
-
-def install_log_hygiene(level: int = logging.WARNING) -> None:
-    """Keep join codes and personal data out of the logs (idempotent).
-
-    - The library loggers (:data:`LIBRARY_LOGGERS`: Flet, which logs whole page contents at
-      DEBUG; uvicorn, whose access log holds URLs such as ``/game/…?code=…``) are held at
-      ``level`` or above — Flet also hands that level to uvicorn, so access lines are off —
-      unless ``RUMMY_REFEREE_DEBUG_LOGS=1``.
-    - Every log record is masked (:func:`redact`) as it is made: its message, its arguments
-      (their number and shape kept: uvicorn's access formatter unpacks them) and its
-      traceback text.
-    """
-    global _installed
-    if os.environ.get("RUMMY_REFEREE_DEBUG_LOGS") != "1":
-        for name in LIBRARY_LOGGERS:
-            lg = logging.getLogger(name)
-            if lg.level == logging.NOTSET or lg.level < level:
-                lg.setLevel(level)
-    if _installed:
-        return
-    _installed = True
-    previous = logging.getLogRecordFactory()
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = previous(*args, **kwargs)
-        try:
-            if isinstance(record.msg, str):
-                record.msg = redact(record.msg)
-            if isinstance(record.args, tuple):
-                record.args = tuple(_redact_value(a) for a in record.args)
-            elif isinstance(record.args, dict):
-                record.args = {k: _redact_value(v) for k, v in record.args.items()}
-            if record.exc_info and record.exc_info[0] is not None:
-                record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
-        except Exception:  # noqa: BLE001 - logging must never fail
-            record.msg, record.args = "(log message withheld)", ()
-        return record
-
-    logging.setLogRecordFactory(factory)
-
-
-# -- QR code as PNG -------------------------------------------------------------------------------
-
-
-def qr_png(text: str, scale: int = 8, border: int = 3) -> bytes:
-    """A QR code of ``text`` as PNG bytes (black on white; ``scale`` pixels per module).
-
-    Made with ``qrcode`` (its matrix only: no Pillow needed) and written as an 8-bit grey PNG.
-    """
-    import qrcode  # type: ignore[import-untyped]
-
-    qr = qrcode.QRCode(border=border, error_correction=qrcode.constants.ERROR_CORRECT_M)
-    qr.add_data(text)
-    qr.make(fit=True)
-    matrix = qr.get_matrix()
-    rows = bytearray()
-    for line in matrix:
-        row = bytes(0 if dark else 255 for dark in line for _ in range(scale))
-        for _ in range(scale):
-            rows += b"\x00" + row
-    size = len(matrix) * scale
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data))
-            + kind
-            + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-        )
-
-    header = struct.pack(">IIBBBBB", size, size, 8, 0, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(bytes(rows), 9))
-        + chunk(b"IEND", b"")
-    )

@@ -36,13 +36,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from app.games.variants import VARIANT_KEYS, about
 from app.i18n import N_
 from rules.options import JOKER_RULES
 
 CONTENT_DIR: Final = Path(__file__).parent / "rulebook"
 LANGS: Final[tuple[str, ...]] = ("en", "pl", "sk")
 """Languages of the rule book, in the order offered; English is the fallback."""
-VARIANTS: Final[tuple[str, ...]] = ("rummy101", "tile_rummy", "my_rummy", "gin", "carousel")
+VARIANTS: Final[tuple[str, ...]] = VARIANT_KEYS
+"""Every variant with a rule book, in the order offered (the registry's)."""
 
 SECTION_IDS: Final[dict[str, tuple[str, ...]]] = {
     "rummy101": (
@@ -133,20 +135,22 @@ ALIASES: Final[dict[str, str]] = {
 # Which section a RULES.md § stands for, per variant
 # ---------------------------------------------------------------------------------------------
 
+
+def _own_chapter(variant: str) -> int:
+    """The RULES.md chapter of ``variant``'s own rules (its description's section: 3 for
+    ``"§3"``)."""
+    return int(about(variant).rules.section.removeprefix("§"))
+
+
 _CHAPTER: Final[dict[int, tuple[str, ...]]] = {
-    3: ("rummy101",),
-    4: ("tile_rummy", "my_rummy"),
-    5: ("gin",),
-    6: ("carousel",),
+    chapter: tuple(v for v in VARIANTS if _own_chapter(v) == chapter)
+    for chapter in sorted({_own_chapter(v) for v in VARIANTS})
 }
-"""RULES.md chapters that belong to some variants only (§1, §2 and §7 are shared)."""
+"""RULES.md chapters that belong to some variants only (§1, §2 and §7 are shared): §3 Rummy
+101, §4 Tile Rummy and My Rummy, §5 gin, §6 Carousel."""
 
 PARAGRAPH_SECTIONS: Final[dict[str, dict[int, str]]] = {
-    "rummy101": {1: "reading", 2: "melds", 3: "players", 7: "reading"},
-    "tile_rummy": {1: "reading", 2: "melds", 4: "players", 7: "reading"},
-    "my_rummy": {1: "reading", 2: "melds", 4: "players", 7: "reading"},
-    "gin": {1: "reading", 2: "melds", 5: "players", 7: "reading"},
-    "carousel": {1: "reading", 2: "melds", 6: "players", 7: "reading"},
+    v: {1: "reading", 2: "melds", _own_chapter(v): "players", 7: "reading"} for v in VARIANTS
 }
 """The section a bare ``RULES.md §N`` reference opens, per variant (a chapter opens at its
 start; :func:`link_for` refines it with the reason code and the check)."""
@@ -261,14 +265,18 @@ CHECK_SECTIONS: Final[dict[str, dict[str, str]]] = {
 }
 """The section a valid verdict of each check opens (no reason code to go by)."""
 
-_GIN_RESULTS: Final[dict[str, str]] = {
-    "knock": "knock",
-    "gin": "gin",
-    "big_gin": "gin",
-    "undercut": "undercut",
-    "void": "void",
-    "second_joker": "solo",
+_RESULT_SECTIONS: Final[dict[str, dict[str, str]]] = {
+    "gin": {
+        "knock": "knock",
+        "gin": "gin",
+        "big_gin": "gin",
+        "undercut": "undercut",
+        "void": "void",
+        "second_joker": "solo",
+    },
 }
+"""The section a valid round verdict opens by its ``result``, for the variants whose book has
+a section per result (gin)."""
 
 
 def _pick(table: str | Mapping[str, str], variant: str) -> str | None:
@@ -888,12 +896,9 @@ def parse_rule(rule: str) -> RuleRef:
 
 
 SEED_VARIANTS: Final[dict[str, str]] = {
-    "000": "rummy101",
-    "001": "tile_rummy",
-    "002": "gin",
-    "003": "carousel",
-    "004": "my_rummy",
+    about(v).rules.seed.removeprefix("seed "): v for v in VARIANTS
 }
+"""The seed's number (``"001"``) -> the variant it is the rules of (``tile_rummy``)."""
 
 
 @dataclass(frozen=True)
@@ -952,15 +957,17 @@ def link_for(
     section: str | None = None
     if reason and check and (check, reason) in _CHECK_REASON_SECTIONS:
         section = _CHECK_REASON_SECTIONS[(check, reason)]
-    if section is None and variant == "gin" and ref.solo and reason == "wrong_player_count":
+    solo = about(variant).solo_opponent is not None  # gin: a solo mode, its own section
+    if section is None and solo and ref.solo and reason == "wrong_player_count":
         section = "solo"
     if section is None and reason and reason in REASON_SECTIONS:
         section = _pick(REASON_SECTIONS[reason], variant)
-    if section is None and variant == "gin" and not reason:
+    if section is None and not reason and variant in _RESULT_SECTIONS:
         result = params.get("result")
-        if isinstance(result, str) and result in _GIN_RESULTS:
-            section = _GIN_RESULTS[result]
-        elif ref.solo:
+        results = _RESULT_SECTIONS[variant]
+        if isinstance(result, str) and result in results:
+            section = results[result]
+        elif ref.solo and solo:
             section = "solo"
     if section is None and check and check in CHECK_SECTIONS:
         section = _pick(CHECK_SECTIONS[check], variant)
@@ -981,7 +988,8 @@ def link_for(
         section = ids[0]
     anchor = None
     level = params.get("level")
-    if reason == "joker_rule" and variant == "tile_rummy" and isinstance(level, int):
+    levels = len(about(variant).rules.joker_rules) > 1  # Tile Rummy: levels 0-4, own blocks
+    if reason == "joker_rule" and levels and isinstance(level, int):
         anchor = f"level{level}"
     names = set(option_names(variant))
     related = list(REASON_OPTIONS.get(reason or "", ()))

@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Final
 
+from app.games.variants import about, is_variant
 from app.i18n import N_, _, language, ngettext, pgettext
 from rules.messages import MESSAGES, Plural
 
@@ -89,9 +90,9 @@ def material_of_request(request: Mapping[str, Any] | None) -> Iterator[None]:
     (tiles on the rack) and of gin (cards) need two translations."""
     variant = request.get("variant") if isinstance(request, Mapping) else None
     material = None
-    if variant in ("gin", "carousel"):
-        material = "cards"
-    elif isinstance(variant, str):
+    if is_variant(variant):
+        material = about(variant).rules.material
+    elif isinstance(variant, str):  # not a variant's name: as before, tiles
         material = "tiles"
     token = _MATERIAL.set(material or _MATERIAL.get())
     try:

@@ -15,8 +15,12 @@
 3. ``--taps``: taps per round at the table (issue 10), counted in headless Chromium at 360×740
    by ``tests/browser/test_entry_taps.py`` (run here; every click and every typed character is
    a tap): the gin knock round with both hands tapped on the card keys (target ≤ 25) and a
-   Rummy 101 round of 4 players. Printed from the ``test-artifacts/taps.json`` the run writes;
-   the Tile Rummy turn check's count is added there by its own browser test when it exists.
+   Rummy 101 round of 4 players; and the turn checks (issue 10, point 8) counted by
+   ``tests/browser/test_turn_taps.py``: the Tile Rummy rearrangement "took R6 off R3-R6, added
+   R7 R8" (target ≤ 12) and a Rummy 101 lay-off after opening, each as the turn itself (rack,
+   table after, "Check the turn", with the table before on the screen) and as the whole check
+   (the table before tapped in too). Printed from the ``test-artifacts/taps.json`` the run
+   writes.
 """
 
 from __future__ import annotations
@@ -232,7 +236,16 @@ TAP_NAMES = {
     "gin_knock_round": "gin knock round, both hands as cards (target ≤ 25)",
     "rummy101_round_4_players": "Rummy 101 round, 4 players (winner, 3 openings, 1 rest typed, "
     "1 rack tapped)",
-    "tile_rummy_turn_check": "Tile Rummy turn check: took R6 off R3-R6, added R7 R8 (target ≤ 12)",
+    "tile_rummy_turn_check": "Tile Rummy turn check: took R6 off R3-R6, added R7 R8; rack, "
+    "table after and the check (target ≤ 12)",
+    "tile_rummy_turn_check_total": "Tile Rummy turn check, the same with the table before "
+    "(R3-R6, B9-B11) tapped in",
+    "rummy101_turn_check": "Rummy 101 turn check: R6 laid off onto R3-R5 after opening; rack, "
+    "table after and the check",
+    "rummy101_turn_check_total": "Rummy 101 turn check, the same with the table before "
+    "(R3-R5, B10-B12) tapped in",
+    "rummy101_joker_retrieval": "Rummy 101 turn check: joker of R3 R4 JK taken for the R5; "
+    "rack, table after and the check",
 }
 
 
@@ -244,7 +257,14 @@ def bench_taps() -> None:
     if taps_file.exists():
         taps_file.unlink()
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "tests/browser/test_entry_taps.py"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "tests/browser/test_entry_taps.py",
+            "tests/browser/test_turn_taps.py",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

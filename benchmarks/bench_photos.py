@@ -1,12 +1,15 @@
 """Photo reading: how many tiles are found and read right, on synthetic and real photos; time
 and memory. Prints figures, asserts nothing.
 
-    .venv/bin/python benchmarks/bench_photos.py [--synthetic 60] [--no-real] [--no-time]
+    .venv/bin/python benchmarks/bench_photos.py [--synthetic 60] [--varied 40] [--no-real]
+        [--no-time]
 
 * Synthetic: photos rendered with seeds, fonts and backgrounds the model was not trained on
   (:data:`app.vision.render.TEST_FONTS`, :data:`~app.vision.render.TEST_BACKGROUNDS`, seeds
   from 5_000_000). A tile is found when a reading's box centre lies on it; read right when its
-  colour and number (or joker) are right.
+  colour and number (or joker) are right. Two sets: the plain renders, and the varied ones
+  (:class:`app.vision.render.Style`: ivory and cream faces, Okey suit signs, pale inks, steep
+  camera angles), with the same unseen fonts and backgrounds.
 * Real: the labelled photos in ``../shared/photos-dev/`` (read from there, never copied).
   Their labels have no positions, so per photo: *found* = tiles reported ÷ tiles labelled
   (capped at 1; ``extra`` counts reports beyond the labelled tiles), *read right* = the
@@ -50,12 +53,14 @@ def jpeg(img: np.ndarray, q: int = 90) -> bytes:
     return buf.tobytes()
 
 
-def synthetic(n: int) -> None:
+def synthetic(n: int, varied: bool = False) -> None:
     fonts = available(TEST_FONTS)
     tiles = found = right = photos_right = rows_right = 0
     confusions: Counter[tuple[str, str]] = Counter()
     for k in range(n):
-        sc = render_scene(TEST_SEED_BASE + k, fonts=fonts, backgrounds=TEST_BACKGROUNDS)
+        sc = render_scene(
+            TEST_SEED_BASE + k, fonts=fonts, backgrounds=TEST_BACKGROUNDS, varied=varied
+        )
         try:
             r = read_photo(jpeg(sc.image))
             reads = [(t.tile, t.box) for t in r.tiles]
@@ -87,7 +92,10 @@ def synthetic(n: int) -> None:
         photos_right += ok
         truth_rows = sorted(tuple(sc.tiles[i].token for i in row) for row in sc.rows)
         rows_right += truth_rows == sorted(tuple(x) for x in rows)
-    print(f"synthetic ({n} photos, {tiles} tiles; fonts and backgrounds unseen in training)")
+    kind = "varied: cream faces, Okey suits, pale inks, steep views" if varied else "plain"
+    print(
+        f"synthetic, {kind} ({n} photos, {tiles} tiles; fonts and backgrounds unseen in training)"
+    )
     print(
         f"  found {found / tiles:.1%}  read right {right / tiles:.1%} "
         f"(of found {right / max(found, 1):.1%})  photos entirely right {photos_right / n:.1%}  "
@@ -201,6 +209,7 @@ def timing() -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--synthetic", type=int, default=60)
+    ap.add_argument("--varied", type=int, default=40, help="varied synthetic photos")
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--no-time", action="store_true")
     a = ap.parse_args()
@@ -208,6 +217,8 @@ def main() -> None:
     print(f"model {model.name}: {model.stat().st_size / 1024:.0f} KB")
     if a.synthetic:
         synthetic(a.synthetic)
+    if a.varied:
+        synthetic(a.varied, varied=True)
     if not a.no_real:
         real()
     if not a.no_time:

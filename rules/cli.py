@@ -16,6 +16,10 @@ Examples::
     python -m rules split tile_rummy R1 R2 R3 B7 K7 Y7 JK
     python -m rules turn tile_rummy --opened --rack "R13 B2" --before "R10 R11 R12" \\
         --after "R10 R11 R12 R13"
+    python -m rules turn rummy101 --opened melds --rack "R6 K2" --before "R3 R4 R5" \\
+        --after "R3 R4 R5 R6"
+    python -m rules turn rummy101 --opened none --taken-discard R9 --rack "R10 R11 K2" \\
+        --after "R9 R10 R11"
     python -m rules round gin --request '{"knocker":"A","players":[...]}'
     python -m rules game gin --request @game.json
     python -m rules meld gin QS KS AS --preset modern --option knock_max=8
@@ -27,10 +31,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from rules.judge import answer
-from rules.options import VARIANTS
+from rules.variant import REGISTRY, find_variant
+
+VARIANT_NAMES: Final[tuple[str, ...]] = tuple(v.name for v in REGISTRY)
+"""The variants a command takes, in the registry's order."""
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -60,6 +67,44 @@ def _request_json(text: str) -> dict[str, Any]:
     return value
 
 
+_YES: Final = ("true", "yes", "1")
+_NO: Final = ("false", "no", "0")
+OPENED_101: Final = ("none", "melds", "pairs")
+"""How a Rummy 101 player had opened before the turn (the judge's ``opened``)."""
+
+
+def _yes_no(flag: str, text: str) -> bool:
+    """``true``/``false`` (also yes/no, 1/0; any case). Raises ValueError naming ``flag``."""
+    word = text.strip().lower()
+    if word in _YES:
+        return True
+    if word in _NO:
+        return False
+    raise ValueError(f"{flag} takes true or false, got {text!r}")
+
+
+def _opened(variant: str, text: str | None) -> str | bool:
+    """The judge's ``opened`` for ``--opened`` (None: not given).
+
+    Rummy 101: ``"none"``, ``"melds"`` or ``"pairs"`` (not given, or ``false``: ``"none"``;
+    a bare ``--opened`` or ``true`` cannot say how, so it is refused). The other variants:
+    true/false (not given: false; bare: true).
+
+    Raises:
+        ValueError: a value the variant does not take.
+    """
+    if not find_variant(variant).meld_rules.pairs:
+        return False if text is None else _yes_no("--opened", text)
+    word = "none" if text is None else text.strip().lower()
+    if word in _NO:
+        word = "none"
+    if word not in OPENED_101:
+        raise ValueError(
+            f"for {variant}, --opened takes none, melds or pairs (how the player had opened)"
+        )
+    return word
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m rules``."""
     p = argparse.ArgumentParser(
@@ -71,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_text, description=help_text)
-        sp.add_argument("variant", choices=VARIANTS, help="the variant")
+        sp.add_argument("variant", choices=VARIANT_NAMES, help="the variant")
         sp.add_argument("--preset", help="a preset of the variant (see RULES.md)")
         sp.add_argument(
             "--option",
@@ -107,7 +152,32 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--before", nargs="*", default=[], help="table melds before (or A | B)")
     sp.add_argument("--after", nargs="+", required=True, help="table melds after (or A | B)")
     sp.add_argument("--heap", action="store_true", help="--after is one heap, not melds")
-    sp.add_argument("--opened", action="store_true", help="the player had made the initial meld")
+    sp.add_argument(
+        "--opened",
+        nargs="?",
+        const="true",
+        default=None,
+        metavar="HOW",
+        help="the player's opening before this turn: for rummy101 none, melds or pairs "
+        "(default none); for the others true or false (bare --opened: true; default false)",
+    )
+    sp.add_argument(
+        "--taken-discard",
+        "--discard",
+        dest="taken_discard",
+        help="Rummy 101: the previous player's discard, taken this turn",
+    )
+    sp.add_argument(
+        "--pairs-opened",
+        nargs="?",
+        const="true",
+        default=None,
+        metavar="YES",
+        help="Rummy 101: another player has opened with pairs, true or false "
+        "(default: a pair lies on the table before)",
+    )
+    sp.add_argument("--needed", type=int, help="Rummy 101: points an opening needs")
+    sp.add_argument("--pairs-needed", type=int, help="Rummy 101: pairs a pairs opening needs")
 
     for name, text in (
         ("round", "Score one finished round (request fields as in JUDGE.md)."),
@@ -150,7 +220,25 @@ def build_request(ns: argparse.Namespace) -> dict[str, Any]:
         req["tiles"] = ns.pieces
     elif ns.check == "turn":
         req["rack"] = ns.rack
-        req["opened"] = ns.opened
+        req["opened"] = _opened(ns.variant, ns.opened)
+        if find_variant(ns.variant).meld_rules.pairs:  # Rummy 101's own turn fields
+            if ns.taken_discard:
+                req["taken_discard"] = ns.taken_discard
+            if ns.pairs_opened is not None:
+                req["pairs_opened"] = _yes_no("--pairs-opened", ns.pairs_opened)
+            if ns.needed is not None:
+                req["needed"] = ns.needed
+            if ns.pairs_needed is not None:
+                req["pairs_needed"] = ns.pairs_needed
+        else:
+            for flag, value in (
+                ("--taken-discard", ns.taken_discard),
+                ("--pairs-opened", ns.pairs_opened),
+                ("--needed", ns.needed),
+                ("--pairs-needed", ns.pairs_needed),
+            ):
+                if value is not None:
+                    raise ValueError(f"{flag} is for rummy101 turns only")
         req["table_before"] = _melds(ns.before)
         after = _melds(ns.after)
         req["table_after"] = {"heap": " ".join(after)} if ns.heap else after

@@ -131,3 +131,13 @@ class RequestError(RulesError):
     """A judge request that is unusable (missing field, wrong type, ...)."""
 
     code = "bad_request"
+
+
+__all__ = [
+    "NotationError",
+    "OptionError",
+    "RequestError",
+    "RulesError",
+    "TooManyCopiesError",
+    "where_line",
+]

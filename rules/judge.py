@@ -6,13 +6,13 @@ line, in order, flushing before it waits for more input. Unusable requests get
 ``{"ok": false, "error": CODE, "message": …}``; a verdict gets ``{"ok": true, …}``. No input
 makes it raise or print a traceback.
 
-Each check lives in ``rules.checks.<check>`` as ``answer(req: Request) -> dict``; modules are
-imported on first use so that the judge starts fast.
+Which variant answers which check, and with what function, is the variant's description
+(:class:`rules.variant.Variant`, looked up in :data:`rules.variant.REGISTRY`); its functions
+are imported on first use so that the judge starts fast.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import json.encoder
 import json.scanner
@@ -22,25 +22,18 @@ from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
 from rules.errors import RulesError
-from rules.options import VARIANTS
 from rules.request import Request
+from rules.variant import BY_NAME, CHECK_NAMES, variants_answering
 from rules.verdict import english, params_json
 
 CHECKS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
-    "meld": ("rules.checks.meld", VARIANTS),
-    "opening": ("rules.checks.opening", ("rummy101", "tile_rummy", "my_rummy")),
-    "turn": ("rules.checks.turn", ("tile_rummy", "my_rummy", "carousel", "rummy101")),
-    "split": ("rules.checks.split", ("tile_rummy", "my_rummy", "rummy101", "carousel")),
-    "hand": ("rules.checks.hand", ("gin", "carousel")),
-    "round": ("rules.checks.round", VARIANTS),
-    "game": ("rules.checks.game", VARIANTS),
+    check: (f"rules.checks.{check}", variants_answering(check)) for check in CHECK_NAMES
 }
-"""check name -> (module answering it, variants it applies to)."""
+"""check name -> (module answering it for any variant, variants it applies to): a view of
+:data:`rules.variant.REGISTRY` (each variant's :meth:`~rules.variant.Variant.answers`)."""
 
 MAX_LINE: Final = 1_000_000
 """Longest request line in bytes; longer lines get a ``too_large`` error."""
-
-_HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {}
 
 
 def error(code: str, message: str) -> dict[str, Any]:
@@ -57,19 +50,6 @@ def keyed_error(code: str, key: str, **params: Any) -> dict[str, Any]:
         "key": key,
         "params": params_json(params),
     }
-
-
-def _handler(check: str) -> Callable[[Any], dict[str, Any]] | None:
-    if check not in _HANDLERS:
-        module_name = CHECKS[check][0]
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as e:
-            if e.name != module_name:
-                raise
-            return None
-        _HANDLERS[check] = module.answer
-    return _HANDLERS[check]
 
 
 def answer(request: Any) -> dict[str, Any]:
@@ -96,14 +76,15 @@ def answer(request: Any) -> dict[str, Any]:
         if request.get("variant") is None:
             return keyed_error("missing_field", "field.missing", name="variant")
         variant = request["variant"]
-        if variant not in VARIANTS:
+        spec = BY_NAME.get(variant) if isinstance(variant, str) else None
+        if spec is None:
             return keyed_error(
                 "unknown_variant",
                 "option.unknown_variant",
                 variant=repr(variant),
-                variants=", ".join(VARIANTS),
+                variants=", ".join(BY_NAME),
             )
-        if variant not in CHECKS[check][1]:
+        if not spec.answers(check):
             return keyed_error(
                 "unsupported_check",
                 "judge.check_not_for_variant",
@@ -111,11 +92,8 @@ def answer(request: Any) -> dict[str, Any]:
                 variant=variant,
                 variants=", ".join(CHECKS[check][1]),
             )
-        handler = _handler(check)
-        if handler is None:
-            return error("unsupported_check", f"check {check!r} is not built yet")
         req = Request(request)
-        result = handler(req)
+        result = spec.function(check)(req)
         return {"ok": True, **result}
     except RulesError as e:
         out = error(e.code, e.message)
@@ -325,3 +303,16 @@ def _serve_lines(inp: IO[bytes], out: IO[str]) -> None:
             response = answer_line(line)
         _write(out, response)
         out.flush()
+
+
+__all__ = [
+    "CHECKS",
+    "FLUSH_EVERY",
+    "MAX_LINE",
+    "answer",
+    "answer_line",
+    "dumps",
+    "error",
+    "keyed_error",
+    "serve",
+]

@@ -535,3 +535,16 @@ def is_meld(pieces: Sequence[Piece], rules: MeldRules) -> bool:
         rules: the variant's meld rules.
     """
     return read_meld(pieces, rules).valid
+
+
+__all__ = [
+    "REF_DECLARE",
+    "REF_MELDS",
+    "REF_READING",
+    "RULE_MELDS",
+    "RULE_READING",
+    "MeldKind",
+    "MeldReading",
+    "is_meld",
+    "read_meld",
+]

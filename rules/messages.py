@@ -877,3 +877,13 @@ ERRORS: Final[frozenset[str]] = frozenset(
     }
 )
 """Every ``error`` code of an ``ok: false`` answer."""
+
+
+__all__ = [
+    "ERRORS",
+    "MESSAGES",
+    "P",
+    "REASONS",
+    "T",
+    "Plural",
+]

@@ -242,3 +242,14 @@ def format_open_joker(number: int, material: Material) -> str:
     if material == "cards":
         return "?" + RANK_NAMES.get(number, str(number))
     return f"?{number}"
+
+
+__all__ = [
+    "format_open_joker",
+    "format_piece",
+    "format_pieces",
+    "known_pieces",
+    "parse_piece",
+    "parse_pieces",
+    "tokens_of",
+]

@@ -1,13 +1,17 @@
-"""Options and presets of every variant, as immutable values (RULES.md §3–§6).
+"""Options of every variant, as immutable values (RULES.md §3–§6).
 
-Each variant has a frozen dataclass of options, every field with the default of RULES.md, and
-named presets. :func:`options_for` builds one from a preset name and overrides, validating
-every name and value::
+Each variant has a frozen dataclass of options, every field with the default of RULES.md and,
+for a number, its allowed range (for a choice, its allowed values) in the field's metadata
+(:func:`option_range`, :func:`option_choices`). The presets of a variant belong to its
+description in :mod:`rules.variant`; :func:`options_for` builds options from a preset name and
+overrides, validating every name and value::
 
     >>> options_for("gin", {"preset": "modern"}).knock_max
     10
     >>> options_for("tile_rummy", {"joker_rule": 1}).joker_rule
     'match'
+    >>> option_range(TileRummyOptions, "turn_time")
+    (20, 120)
 
 An unknown option or preset raises :class:`~rules.errors.OptionError` (code
 ``unknown_option``); a value of the wrong type or out of range raises it with code
@@ -18,19 +22,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, TypeVar, get_args
 
 from rules.errors import OptionError
 
 VariantName = Literal["rummy101", "tile_rummy", "my_rummy", "gin", "carousel"]
-VARIANTS: Final[tuple[VariantName, ...]] = (
-    "rummy101",
-    "tile_rummy",
-    "my_rummy",
-    "gin",
-    "carousel",
-)
+VARIANTS: Final[tuple[VariantName, ...]] = get_args(VariantName)
+"""The variant names, in the registry's order (:data:`rules.variant.REGISTRY` is the
+description of each)."""
 
 JOKER_RULES: Final = (
     "free",
@@ -40,6 +40,18 @@ JOKER_RULES: Final = (
     "freed_joker_new_meld",
 )
 """Tile Rummy joker levels 0–4 (RULES.md §4, seed ``001_…``), each adding to the one before."""
+
+_T = TypeVar("_T")
+
+
+def _ranged(default: _T, lo: int, hi: int) -> _T:
+    """A whole-number option field whose values run ``lo..hi``."""
+    return field(default=default, metadata={"range": (lo, hi)})
+
+
+def _chosen(default: _T, choices: tuple[str, ...]) -> _T:
+    """An option field whose value is one of ``choices``."""
+    return field(default=default, metadata={"choices": choices})
 
 
 @dataclass(frozen=True)
@@ -54,9 +66,9 @@ class Rummy101Options:
     """
 
     preset: str = "standard"
-    threshold: int = 101
-    pairs_needed: int = 5
-    threshold_mode: Literal["fixed", "rising"] = "fixed"
+    threshold: int = _ranged(101, 1, 1000)
+    pairs_needed: int = _ranged(5, 1, 11)
+    threshold_mode: Literal["fixed", "rising"] = _chosen("fixed", ("fixed", "rising"))
 
 
 @dataclass(frozen=True)
@@ -78,14 +90,14 @@ class TileRummyOptions:
     """
 
     preset: str = "rummikub"
-    initial_meld: int = 30
-    joker_rule: str = "match_from_rack"
+    initial_meld: int = _ranged(30, 0, 500)
+    joker_rule: str = _chosen("match_from_rack", (*JOKER_RULES, "my_rummy"))
     manipulate_on_initial_turn: bool = False
-    turn_time: int | None = None
-    joker_penalty: int = 30
+    turn_time: int | None = _ranged(None, 20, 120)
+    joker_penalty: int = _ranged(30, 0, 1000)
     winner_collects: bool = True
-    target: int | None = None
-    games: int | None = None
+    target: int | None = _ranged(None, 1, 100000)
+    games: int | None = _ranged(None, 1, 1000)
 
     @property
     def joker_level(self) -> int:
@@ -117,18 +129,18 @@ class GinOptions:
     """
 
     preset: str = "seed"
-    knock_max: int = 9
+    knock_max: int = _ranged(9, 0, 100)
     undercut_on_tie: bool = False
-    undercut_bonus: int = 10
-    gin_bonus: int = 25
-    big_gin_bonus: int | None = None
-    box_bonus: int = 25
-    target: int = 100
-    game_bonus: int = 100
-    shutout: Literal["bonus", "double", "none"] = "bonus"
-    shutout_bonus: int = 100
+    undercut_bonus: int = _ranged(10, 0, 1000)
+    gin_bonus: int = _ranged(25, 0, 1000)
+    big_gin_bonus: int | None = _ranged(None, 0, 1000)
+    box_bonus: int = _ranged(25, 0, 1000)
+    target: int = _ranged(100, 1, 100000)
+    game_bonus: int = _ranged(100, 0, 10000)
+    shutout: Literal["bonus", "double", "none"] = _chosen("bonus", ("bonus", "double", "none"))
+    shutout_bonus: int = _ranged(100, 0, 10000)
     layoffs: bool = True
-    mode: Literal["duel", "solo"] = "duel"
+    mode: Literal["duel", "solo"] = _chosen("duel", ("duel", "solo"))
 
 
 @dataclass(frozen=True)
@@ -149,88 +161,43 @@ class CarouselOptions:
     """
 
     preset: str = "seed"
-    knock_max: int = 5
-    joker_value: int = 25
-    undercut_bonus: int = 10
-    going_out_bonus: int = 25
-    target: int = 150
-    game_bonus: int = 100
-    round_bonus: int = 25
+    knock_max: int = _ranged(5, 0, 100)
+    joker_value: int = _ranged(25, 0, 1000)
+    undercut_bonus: int = _ranged(10, 0, 1000)
+    going_out_bonus: int = _ranged(25, 0, 1000)
+    target: int = _ranged(150, 1, 100000)
+    game_bonus: int = _ranged(100, 0, 10000)
+    round_bonus: int = _ranged(25, 0, 1000)
     round_bonus_all: bool = False
 
 
 Options = Rummy101Options | TileRummyOptions | GinOptions | CarouselOptions
+OptionsType = (
+    type[Rummy101Options] | type[TileRummyOptions] | type[GinOptions] | type[CarouselOptions]
+)
 
-PRESETS: Final[dict[VariantName, dict[str, Options]]] = {
-    "rummy101": {
-        "standard": Rummy101Options(),
-        "rising": Rummy101Options(preset="rising", threshold_mode="rising"),
-    },
-    "tile_rummy": {
-        "rummikub": TileRummyOptions(),
-        "rrrummy": TileRummyOptions(preset="rrrummy", joker_rule="no_split_with_joker"),
-        "tiles50": TileRummyOptions(
-            preset="tiles50", initial_meld=50, joker_rule="freed_joker_new_meld"
-        ),
-        "dutch": TileRummyOptions(preset="dutch", joker_rule="match_from_rack"),
-        "easy": TileRummyOptions(preset="easy", joker_rule="free"),
-    },
-    "my_rummy": {
-        "my_rummy": TileRummyOptions(
-            preset="my_rummy", joker_rule="my_rummy", turn_time=120, winner_collects=False
-        ),
-    },
-    "gin": {
-        "seed": GinOptions(),
-        "modern": GinOptions(
-            preset="modern",
-            knock_max=10,
-            undercut_on_tie=True,
-            undercut_bonus=25,
-            big_gin_bonus=31,
-            shutout="double",
-        ),
-        "classic": GinOptions(
-            preset="classic", knock_max=10, undercut_on_tie=True, gin_bonus=20, box_bonus=20
-        ),
-    },
-    "carousel": {"seed": CarouselOptions()},
-}
 
-DEFAULT_PRESET: Final[dict[VariantName, str]] = {
-    "rummy101": "standard",
-    "tile_rummy": "rummikub",
-    "my_rummy": "my_rummy",
-    "gin": "seed",
-    "carousel": "seed",
-}
+def _field(options: OptionsType | Options, name: str) -> dataclasses.Field[Any] | None:
+    for f in dataclasses.fields(options):
+        if f.name == name:
+            return f
+    return None
 
-# name -> ("bool" | "int" | "int?" | choices tuple, (min, max) or None)
-_INT_RANGES: Final[dict[str, tuple[int, int]]] = {
-    "threshold": (1, 1000),
-    "pairs_needed": (1, 11),
-    "initial_meld": (0, 500),
-    "turn_time": (20, 120),
-    "joker_penalty": (0, 1000),
-    "knock_max": (0, 100),
-    "undercut_bonus": (0, 1000),
-    "gin_bonus": (0, 1000),
-    "big_gin_bonus": (0, 1000),
-    "box_bonus": (0, 1000),
-    "target": (1, 100000),
-    "games": (1, 1000),
-    "game_bonus": (0, 10000),
-    "shutout_bonus": (0, 10000),
-    "joker_value": (0, 1000),
-    "going_out_bonus": (0, 1000),
-    "round_bonus": (0, 1000),
-}
-_CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "threshold_mode": ("fixed", "rising"),
-    "joker_rule": (*JOKER_RULES, "my_rummy"),
-    "shutout": ("bonus", "double", "none"),
-    "mode": ("duel", "solo"),
-}
+
+def option_range(options: OptionsType | Options, name: str) -> tuple[int, int] | None:
+    """The allowed ``(lowest, highest)`` of a whole-number option, ``None`` for another option
+    (or a name the options do not have)."""
+    f = _field(options, name)
+    got = None if f is None else f.metadata.get("range")
+    return None if got is None else (int(got[0]), int(got[1]))
+
+
+def option_choices(options: OptionsType | Options, name: str) -> tuple[str, ...] | None:
+    """The allowed values of a choice option (``joker_rule``: every level's name and
+    ``my_rummy``), ``None`` for another option."""
+    f = _field(options, name)
+    got = None if f is None else f.metadata.get("choices")
+    return None if got is None else tuple(got)
 
 
 def check_variant(variant: object) -> VariantName:
@@ -249,27 +216,30 @@ def check_variant(variant: object) -> VariantName:
     return variant
 
 
-def presets(variant: VariantName) -> dict[str, Options]:
-    """The named presets of a variant, the default first."""
-    return dict(PRESETS[check_variant(variant)])
+def coerce_option(f: dataclasses.Field[Any], value: Any, default: Any) -> Any:
+    """``value`` checked (and a joker level 0–4 read as its name) for option field ``f``.
 
+    Args:
+        f: the option's dataclass field (its metadata gives a range or the choices).
+        value: the value given.
+        default: the value of the preset, which gives the option's type.
 
-def _coerce(variant: str, name: str, value: Any, default: Any, nullable: bool) -> Any:
-    if value is None and nullable:
+    Raises:
+        OptionError: code ``bad_option``.
+    """
+    name = f.name
+    if value is None and "None" in str(f.type):
         return None
     if name == "joker_rule" and isinstance(value, int) and not isinstance(value, bool):
         if not 0 <= value < len(JOKER_RULES):
             raise OptionError.keyed("option.joker_level_range", "bad_option", value=value)
         value = JOKER_RULES[value]
-    if name in _CHOICES:
-        if value not in _CHOICES[name]:
-            allowed = ", ".join(_CHOICES[name])
+    choices = f.metadata.get("choices")
+    if choices is not None:
+        if value not in choices:
+            allowed = ", ".join(choices)
             raise OptionError.keyed(
                 "option.not_choice", "bad_option", name=name, value=repr(value), choices=allowed
-            )
-        if name == "joker_rule" and (value == "my_rummy") != (variant == "my_rummy"):
-            raise OptionError.keyed(
-                "option.joker_rule_variant", "bad_option", value=repr(value), variant=variant
             )
         return value
     if isinstance(default, bool):
@@ -278,7 +248,7 @@ def _coerce(variant: str, name: str, value: Any, default: Any, nullable: bool) -
         return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise OptionError.keyed("option.not_int", "bad_option", name=name, value=repr(value))
-    lo, hi = _INT_RANGES[name]
+    lo, hi = f.metadata["range"]
     if not lo <= value <= hi:
         raise OptionError.keyed(
             "option.out_of_range", "bad_option", name=name, value=value, lo=lo, hi=hi
@@ -286,8 +256,27 @@ def _coerce(variant: str, name: str, value: Any, default: Any, nullable: bool) -
     return value
 
 
+def options_dict(options: Options) -> dict[str, Any]:
+    """The options as a plain dict (JSON-ready), preset included."""
+    return dataclasses.asdict(options)
+
+
+# -- the registry's views, for code that still looks options up by variant name ----------------
+PRESETS: Final[dict[VariantName, dict[str, Options]]] = {}
+"""variant name -> its presets by name, the default first (filled from
+:data:`rules.variant.REGISTRY`; new code asks ``find_variant(name).presets``)."""
+DEFAULT_PRESET: Final[dict[VariantName, str]] = {}
+"""variant name -> its default preset's name (filled from :data:`rules.variant.REGISTRY`)."""
+
+
+def presets(variant: VariantName) -> dict[str, Options]:
+    """The named presets of a variant, the default first."""
+    return dict(_registry.find_variant(variant).presets)
+
+
 def options_for(variant: str, given: Mapping[str, Any] | None = None) -> Options:
-    """Build a variant's options from ``{"preset": NAME, ...overrides}``.
+    """Build a variant's options from ``{"preset": NAME, ...overrides}``
+    (:meth:`rules.variant.Variant.options`).
 
     Args:
         variant: one of ``rummy101``, ``tile_rummy``, ``my_rummy``, ``gin``, ``carousel``.
@@ -302,61 +291,28 @@ def options_for(variant: str, given: Mapping[str, Any] | None = None) -> Options
         OptionError: unknown variant, preset or option (``unknown_option``), or a bad value
             (``bad_option``).
     """
-    v = check_variant(variant)
-    if not given:  # the common case: the default preset, a shared frozen value
-        return PRESETS[v][DEFAULT_PRESET[v]]
-    try:  # the same options again (a program sends its settings with every line)
-        key = (v, tuple((name, type(value), value) for name, value in given.items()))
-        known = _MADE.get(key)
-    except (TypeError, AttributeError):  # a list or an object among the values: not remembered
-        key, known = None, None
-    if known is not None:
-        return known
-    made = _options_for(v, given)
-    if key is not None and len(_MADE) < _MADE_MAX:
-        _MADE[key] = made
-    return made
+    return _registry.find_variant(variant).options(given)
 
 
-_MADE: Final[dict[tuple[str, tuple[tuple[str, type, Any], ...]], Options]] = {}
-"""Options built before, by variant and the given names, value types and values (frozen
-values, safe to share; a request that fails is not remembered)."""
-_MADE_MAX: Final = 512
+import rules.variant as _registry  # noqa: E402 - the registry describes the variants with the types above
 
-
-def _options_for(v: VariantName, given: Mapping[str, Any]) -> Options:
-    given = dict(given)
-    if not isinstance(given, dict):
-        raise OptionError.keyed("request.options_not_object", "bad_option")
-    preset_name = given.pop("preset", None) or DEFAULT_PRESET[v]
-    if not isinstance(preset_name, str):
-        raise OptionError.keyed("option.preset_not_name", "unknown_option", value=repr(preset_name))
-    table = PRESETS[v]
-    if preset_name not in table:
-        raise OptionError.keyed(
-            "option.unknown_preset",
-            "unknown_option",
-            preset=repr(preset_name),
-            variant=v,
-            presets=", ".join(table),
-        )
-    base = table[preset_name]
-    types = {f.name: str(f.type) for f in dataclasses.fields(base) if f.name != "preset"}
-    names = set(types)
-    changes: dict[str, Any] = {}
-    for name, value in given.items():
-        if name not in names:
-            raise OptionError.keyed(
-                "option.unknown",
-                "unknown_option",
-                name=repr(name),
-                variant=v,
-                options=", ".join(sorted(names)),
-            )
-        changes[name] = _coerce(v, name, value, getattr(base, name), "None" in types[name])
-    return dataclasses.replace(base, **changes)
-
-
-def options_dict(options: Options) -> dict[str, Any]:
-    """The options as a plain dict (JSON-ready), preset included."""
-    return dataclasses.asdict(options)
+__all__ = [
+    "DEFAULT_PRESET",
+    "JOKER_RULES",
+    "PRESETS",
+    "VARIANTS",
+    "CarouselOptions",
+    "GinOptions",
+    "Options",
+    "OptionsType",
+    "Rummy101Options",
+    "TileRummyOptions",
+    "VariantName",
+    "check_variant",
+    "coerce_option",
+    "option_choices",
+    "option_range",
+    "options_dict",
+    "options_for",
+    "presets",
+]

@@ -250,3 +250,31 @@ def carousel_set(players: int | None) -> PieceSet:
 def sort_pieces(pieces: Iterable[Piece]) -> list[Piece]:
     """Pieces in canonical order: by number, then colour/suit, jokers last."""
     return sorted(pieces, key=lambda p: p.sort_key())
+
+
+__all__ = [
+    "CAROUSEL_ONE_DECK",
+    "CAROUSEL_TWO_DECKS",
+    "COLOURS",
+    "GIN_DECK",
+    "JOKER",
+    "RANK_NAMES",
+    "SUITS",
+    "TILE_SET",
+    "Card",
+    "Colour",
+    "Family",
+    "Joker",
+    "Material",
+    "Piece",
+    "PieceSet",
+    "Suit",
+    "Tile",
+    "card_value",
+    "carousel_set",
+    "is_joker",
+    "make_piece",
+    "piece_value",
+    "sort_pieces",
+    "tile_value",
+]

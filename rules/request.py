@@ -13,9 +13,9 @@ from typing import Any, Final
 
 from rules.errors import NotationError, RequestError, RulesError
 from rules.notation import known_pieces, parse_pieces, tokens_of
-from rules.options import Options, VariantName, check_variant, options_for
+from rules.options import Options, VariantName
 from rules.pieces import Piece, PieceSet
-from rules.variant import MELD_RULES, MeldRules, piece_set
+from rules.variant import MeldRules, Variant, find_variant
 from rules.verdict import Line
 
 MAX_PIECES: Final = 320
@@ -31,6 +31,7 @@ class Request:
         raw: the decoded JSON object.
         check: the check name (``meld``, ``opening``, …).
         variant: the variant name.
+        about: the variant's description (:class:`rules.variant.Variant`).
         options: the variant's options (preset + overrides).
         rules: the variant's meld rules.
     """
@@ -40,12 +41,13 @@ class Request:
             raise RequestError.keyed("request.not_object", "bad_request")
         self.raw = raw
         self.check: str = self.string("check")
-        self.variant: VariantName = check_variant(self.string("variant"))
+        self.about: Variant = find_variant(self.string("variant"))
+        self.variant: VariantName = self.about.name
         opts = raw.get("options")
         if opts is not None and not isinstance(opts, Mapping):
             raise RequestError.keyed("request.options_not_object", "bad_field")
-        self.options: Options = options_for(self.variant, opts)
-        self.rules: MeldRules = MELD_RULES[self.variant]  # the variant is checked above
+        self.options: Options = self.about.options(opts)
+        self.rules: MeldRules = self.about.meld_rules
 
     # -- plain fields -------------------------------------------------------------------------
     def has(self, name: str) -> bool:
@@ -102,9 +104,9 @@ class Request:
     # -- pieces -------------------------------------------------------------------------------
     def piece_set(self, players: int | None = None) -> PieceSet:
         """The variant's set (Carousel: by ``players``, else the request's ``players`` field)."""
-        if players is None and self.variant == "carousel" and self.has("players"):
-            players = self.integer("players", lo=2, hi=5)
-        return piece_set(self.variant, players)
+        if players is None and self.about.set_by_players and self.has("players"):
+            players = self.integer("players", lo=self.about.players[0], hi=self.about.players[1])
+        return self.about.piece_set(players)
 
     def pieces(
         self,

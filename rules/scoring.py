@@ -17,7 +17,7 @@ from rules.melds import read_meld
 from rules.options import VariantName
 from rules.pieces import Card, Piece, Tile, piece_value
 from rules.request import MAX_PLAYERS, Request, as_int
-from rules.variant import PLAYER_COUNTS, meld_rules
+from rules.variant import find_variant, meld_rules
 from rules.verdict import Line, RuleRef, add_line
 
 # ---------------------------------------------------------------------------------------------
@@ -356,7 +356,7 @@ def check_names(names: Sequence[str]) -> None:
 
 def player_count_problem(variant: VariantName, count: int, rule: str) -> RoundResult | None:
     """An impossible round (``player_count``) when ``count`` is outside the variant's range."""
-    lo, hi = PLAYER_COUNTS[variant]
+    lo, hi = find_variant(variant).players
     if lo <= count <= hi:
         return None
     return impossible_round(
@@ -511,3 +511,28 @@ def racks_value_problem(
             ln = Line("round.racks_value_all", said)
         return impossible_round("impossible_hand_value", ln, rule, cite="RULES.md §1", total=total)
     return None
+
+
+__all__ = [
+    "SET_NUMBERED_VALUE",
+    "GameResult",
+    "MeldCount",
+    "OpeningVerdict",
+    "RoundResult",
+    "ScoreLine",
+    "check_names",
+    "count_meld",
+    "impossible_round",
+    "multiset_missing",
+    "numbered_value",
+    "obj_bool",
+    "obj_int",
+    "obj_str",
+    "player_count_problem",
+    "racks_value_problem",
+    "request_game",
+    "request_players",
+    "sign",
+    "tiles_text",
+    "top_names",
+]

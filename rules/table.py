@@ -107,7 +107,7 @@ from rules.errors import RequestError
 from rules.melds import MeldReading, read_meld
 from rules.options import JOKER_RULES, CarouselOptions, TileRummyOptions
 from rules.pieces import JOKER, Card, Piece, Tile, make_piece, sort_pieces
-from rules.variant import MeldRules
+from rules.variant import REGISTRY, MeldRules, find_variant
 from rules.verdict import Line, RuleRef, add_line, rule_ref
 
 if TYPE_CHECKING:
@@ -120,18 +120,9 @@ Declared = Sequence[Card | Tile | None] | None
 
 RACK: Final = -1
 """Origin label of a piece that came from the rack."""
-TURN_VARIANTS: Final = ("tile_rummy", "my_rummy", "carousel")
-
-_RULE: Final[dict[str, str]] = {
-    "tile_rummy": "RULES.md §4",
-    "my_rummy": "RULES.md §4",
-    "carousel": "RULES.md §6",
-}
-_SEED: Final[dict[str, str]] = {
-    "tile_rummy": "seed 001",
-    "my_rummy": "seed 004",
-    "carousel": "seed 003",
-}
+TURN_VARIANTS: Final = tuple(v.name for v in REGISTRY if v.judges_table_turns)
+"""The variants whose turns are judged here (:attr:`rules.variant.Variant.judges_table_turns`):
+Tile Rummy, My Rummy, Carousel."""
 
 # (piece, changed after-meld position, origin: changed before-meld position or RACK)
 _Demand = tuple[Real, int, int]
@@ -368,15 +359,16 @@ class _Turn:
         self.rules = rules
         self.variant = rules.variant
         self.options = options
-        self.opened = opened or self.variant == "carousel"
-        self.rule = _RULE[self.variant]
+        self.spec = find_variant(self.variant)
+        self.opened = opened or not self.spec.answers("opening")  # Carousel: no initial meld
+        self.rule = self.spec.rule
         self.material = "cards" if rules.material == "cards" else "tiles"
 
     # -- verdicts ----------------------------------------------------------------------------
     def ref(self, section: str, rule: str | None = None, seed: bool = False) -> RuleRef:
         """The rule applied: RULES.md § and seed, the rule-book section, the options in force
         that a turn verdict turns on (the initial meld, the joker rule)."""
-        text = rule or (self.rule + (f", {_SEED[self.variant]}" if seed else ""))
+        text = rule or (self.spec.rule_seed if seed else self.rule)
         opts: dict[str, Any] = {}
         if isinstance(self.options, TileRummyOptions):
             if section == "opening":
@@ -384,8 +376,8 @@ class _Turn:
                 opts["manipulate_on_initial_turn"] = self.options.manipulate_on_initial_turn
             elif section == "jokers":
                 opts["joker_rule"] = self.options.joker_rule
-        if self.variant == "carousel" and section in ("turn", "opening"):
-            section = "melding"
+        if not self.spec.answers("opening") and section in ("turn", "opening"):
+            section = "melding"  # no initial meld (Carousel): the book's melding section
         return rule_ref(text, self.variant, section, **opts)
 
     def bad(
@@ -577,7 +569,7 @@ class _Turn:
     # -- 4. jokers ---------------------------------------------------------------------------
     def stages(self) -> list[tuple[str, str]]:
         """(stage, key of the message prefix) in the order they are checked."""
-        if self.variant == "carousel":
+        if self.spec.declares_jokers:  # a joker is the card declared for it (Carousel)
             return [("match", "joker.rule.carousel")]
         assert isinstance(self.options, TileRummyOptions)
         if self.options.joker_rule == "my_rummy":
@@ -619,7 +611,9 @@ class _Turn:
                 else:
                     fault, params = culprit
                 extra: dict[str, Any] = {"joker_rule": self.joker_rule_name(), "stage": stage}
-                if self.variant == "tile_rummy":
+                if isinstance(self.options, TileRummyOptions) and (
+                    self.options.joker_rule in JOKER_RULES
+                ):  # the joker levels 0–4 (Tile Rummy)
                     extra["level"] = [s for s, _ in stages].index(stage) + 1
                 extra.update(params)
                 return self.bad(
@@ -673,7 +667,7 @@ class _Turn:
 
     def left_fault(self, meld: _Meld, ident: frozenset[Real]) -> tuple[Line, dict[str, Any]]:
         it = _ident_text(ident)
-        key = "joker.left_identity" if self.variant == "carousel" else "joker.left_place"
+        key = "joker.left_identity" if self.spec.declares_jokers else "joker.left_place"
         text = Line(key, {"before": meld.ref(), "joker": _ident_line(ident)})
         return text, {"meld": meld.index, "joker": it}
 
@@ -696,7 +690,7 @@ class _Turn:
             base = {"meld": bm.index, "joker": it}
             said = {"before": bm.ref(), "joker": _ident_line(f.ident)}
             if f.freed_by is None:
-                if self.variant != "carousel":
+                if not self.spec.declares_jokers:
                     am = after[f.a]
                     reqs["match"].append(
                         _Req(
@@ -1088,4 +1082,12 @@ def judge_turn_heap(
     return first
 
 
-__all__ = ["RACK", "TURN_VARIANTS", "Declared", "TurnVerdict", "judge_turn", "judge_turn_heap"]
+__all__ = [
+    "RACK",
+    "TURN_VARIANTS",
+    "Declared",
+    "TurnVerdict",
+    "best_new_melds",
+    "judge_turn",
+    "judge_turn_heap",
+]

@@ -1,10 +1,16 @@
-"""Test-session settings shared by every test file."""
+"""Test-session settings and helpers shared by every test file.
+
+Fixtures: ``store`` (a fresh data file) and ``app`` (the app on its home screen, no browser).
+Helpers for reading a screen without a browser (``from tests.conftest import walk, ...``):
+:func:`children`, :func:`walk` and :func:`visible_texts`.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -31,6 +37,51 @@ def app(store: Store) -> App:
     a = App(store)
     a.show("/")
     return a
+
+
+def children(control: Any) -> Iterator[Any]:
+    """The controls directly under ``control``: its dataclass fields (not private, not
+    ``data``) holding a control or a list of them."""
+    import flet as ft
+
+    if not dataclasses.is_dataclass(control):
+        return
+    for f in dataclasses.fields(control):
+        if f.name.startswith("_") or f.name == "data":
+            continue
+        v = getattr(control, f.name, None)
+        for item in v if isinstance(v, list) else [v]:
+            if isinstance(item, ft.BaseControl):
+                yield item
+
+
+def walk(control: Any, visible_only: bool = False) -> Iterator[Any]:
+    """``control`` and every control under it, depth first (``visible_only``: not into a
+    control whose ``visible`` is False)."""
+    if visible_only and getattr(control, "visible", True) is False:
+        return
+    yield control
+    for item in children(control):
+        yield from walk(item, visible_only)
+
+
+def visible_texts(control: Any, *, labels: bool = False, spans: bool = False) -> list[str]:
+    """The text of every visible ``Text`` under ``control``, in order; with ``labels`` also
+    every string ``label`` (accessible names, field labels), with ``spans`` the joined text
+    of a ``Text``'s spans."""
+    import flet as ft
+
+    out: list[str] = []
+    for c in walk(control, visible_only=True):
+        if isinstance(c, ft.Text):
+            if c.value:
+                out.append(c.value)
+            if spans and c.spans:
+                out.append("".join(s.text or "" for s in c.spans))
+        label = getattr(c, "label", None) if labels else None
+        if isinstance(label, str) and label:
+            out.append(label)
+    return out
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import errno
 import json
 import os
@@ -41,6 +40,9 @@ from app.ui.round_entry import RoundEntry
 from app.ui.score_sheet import ScoreSheet
 from app.ui.shell import App
 from app.ui.widgets import ChoiceChips, Stepper
+from tests.conftest import walk
+
+pytestmark = pytest.mark.slow  # fuzzing: in .ci/run, not in the quick loop
 
 VARIANTS = ("rummy101", "tile_rummy", "my_rummy", "gin", "carousel")
 WATCHDOG_S = 20
@@ -366,20 +368,6 @@ TYPED = st.one_of(
     st.lists(NOTATION_TOKENS, max_size=25).map(" ".join),
     st.text(ODD_CHARS, max_size=40),
 )
-
-
-def walk(control: Any) -> Iterator[Any]:
-    """Every control under ``control`` (as tests/test_views.py walks them)."""
-    yield control
-    if not dataclasses.is_dataclass(control):
-        return
-    for f in dataclasses.fields(control):
-        if f.name.startswith("_") or f.name == "data":
-            continue
-        v = getattr(control, f.name, None)
-        for item in v if isinstance(v, list) else [v]:
-            if isinstance(item, ft.BaseControl):
-                yield from walk(item)
 
 
 def widgets_of(obj: Any, seen: set[int] | None = None) -> Iterator[Any]:

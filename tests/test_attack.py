@@ -328,6 +328,7 @@ def is_host(c: Raw) -> bool:
 SPELLINGS = ["127.0.0.1", "::1", "", "localhost", "127.0.0.2", "::ffff:127.0.0.1", None, 1]
 
 
+@pytest.mark.slow
 def test_client_ip_in_every_spelling_gives_nothing(served: Served) -> None:
     async def body(_w: Raw) -> None:
         for spelling in SPELLINGS:
@@ -524,6 +525,7 @@ def test_sessions_per_address_are_capped(served: Served) -> None:
     attack(served, body)
 
 
+@pytest.mark.slow
 def test_expensive_but_well_formed_route_changes_slow_only_their_sender(served: Served) -> None:
     """A visitor (no code) asking for the rule book over and over from every session its
     address may open: each screen costs the loop ~0.1 s, 360 of them more than the host's
@@ -548,6 +550,7 @@ def test_expensive_but_well_formed_route_changes_slow_only_their_sender(served: 
     attack(served, body)
 
 
+@pytest.mark.slow
 def test_page_events_without_a_handler_cost_nothing(served: Served) -> None:
     """A browser sends a resize whenever its window changes; the app has no handler for it,
     but Flet re-drew the whole page after each (auto-update): 10 sessions sending 40 a second
@@ -717,6 +720,7 @@ def test_a_phone_cannot_take_another_joined_phones_name_by_a_look_alike(served: 
 ANSWER = "join code is not right|Too many wrong codes|can keep score|Unfinished games|Rounds"
 
 
+@pytest.mark.slow
 def test_code_guessing_with_changing_addresses_slows_guessers_and_locks_nobody_out(
     tmp_path: Path,
 ) -> None:
@@ -870,6 +874,7 @@ def test_only_input_fields_are_open_to_the_client() -> None:
     assert not dialog["open"](None, True, guard.VISITOR_LIMITS)  # the client only closes
 
 
+@pytest.mark.slow
 def test_a_visitors_session_is_forgotten_sooner_than_the_hosts(tmp_path: Path) -> None:
     os.environ["RUMMY_REFEREE_VISITOR_TIMEOUT"] = "4"
     try:
@@ -946,6 +951,7 @@ async def pick_chip(phone: Raw, label: str) -> None:
     raise AssertionError(f"no chip {label!r} answered")
 
 
+@pytest.mark.slow
 def test_a_joined_phone_may_send_a_photo_but_nothing_else_that_big(served: Served) -> None:
     async def body(_w: Raw) -> None:
         gid = served.game_id
@@ -986,7 +992,9 @@ def test_a_joined_phone_may_send_a_photo_but_nothing_else_that_big(served: Serve
             await phone.event(cid, "click")
             if await phone.wait(lambda: bool(picked), 15):
                 break
-        assert await phone.wait(lambda: bool(picked))
+        assert await phone.wait(lambda: bool(picked)), served.log.read_text(errors="replace")[
+            -3000:
+        ]
         # the bytes reached the reader: 1 MB of 0xFF is not a picture, and it says so
         assert await phone.wait(lambda: phone.saw("This file is not a picture"), 20)
         assert not phone.saw("cannot open a photo here")
@@ -1116,6 +1124,7 @@ def test_nothing_is_encoded_for_a_connection_that_is_gone() -> None:
     assert conn._FletApp__send_queue.get_nowait() == plain._FletApp__send_queue.get_nowait()
 
 
+@pytest.mark.slow
 def test_the_screens_are_imported_and_frozen_before_the_server_starts() -> None:
     code = (
         "import gc, sys\n"

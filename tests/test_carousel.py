@@ -378,6 +378,7 @@ def _rounds(draw: st.DrawFn) -> tuple[list[CarouselPlayer], str | None]:
     return players, knocker
 
 
+@pytest.mark.slow
 @given(_rounds())
 def test_winners_gain_the_sum_of_differences(case: tuple[list[CarouselPlayer], str | None]) -> None:
     players, knocker = case

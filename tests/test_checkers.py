@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import flet as ft
@@ -37,24 +36,11 @@ from app.ui.keyboard import MeldsEditor, PieceKeyboard
 from app.ui.pieces import face, meld_label, meld_view, piece_name, piece_view
 from app.ui.score_sheet import ScoreSheet
 from app.ui.shell import App
+from app.ui.turn_table import TableModel, place
 from rules import judge
 
 
 # -- helpers -------------------------------------------------------------------------------------
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def app(store: Store) -> App:
-    a = App(store)
-    a.show("/")
-    return a
-
-
 def children(c: Any) -> Iterator[Any]:
     if not dataclasses.is_dataclass(c):
         return
@@ -782,3 +768,210 @@ def test_opening_with_a_bad_typed_meld_is_not_judged(app: App) -> None:
     screen.melds.keyboard.type_text("R10 R11 R14")
     answer = screen.check()
     assert answer["ok"] is False and answer["error"] == "bad_token"
+
+
+# -- the table edited by tapping (issue 10, point 8) ----------------------------------------------
+def test_table_model_moves_a_piece_to_a_new_meld_and_onto_another() -> None:
+    m = TableModel("tiles")
+    m.set_melds([["R3", "R4", "R5", "R6"], ["B9", "B10", "B11"]])
+    m.pick(0, 3)
+    assert m.held_piece() == "R6" and m.active == 0
+    assert m.drop(None) == 2  # a new meld at the end, selected
+    assert m.value == [["R3", "R4", "R5"], ["B9", "B10", "B11"], ["R6"]]
+    # B8 onto B9 B10 B11 goes in front (the number below the first), B12 at the end
+    m.set_melds([["B8", "R1"], ["B9", "B10", "B11"], ["B12", "K1"]])
+    m.pick(0, 0)
+    assert m.drop(1) == 1
+    m.pick(2, 0)
+    m.drop(1)
+    assert m.value == [["R1"], ["B8", "B9", "B10", "B11", "B12"], ["K1"]]
+
+
+def test_table_model_a_meld_left_empty_goes_and_indexes_follow() -> None:
+    m = TableModel("tiles")
+    m.set_melds([["R6"], ["R3", "R4", "R5"], ["K1", "K2", "K3"]])
+    m.pick(0, 0)
+    assert m.drop(1) == 0  # meld 0 emptied and removed: R3-R5 is now meld 0
+    assert m.value == [["R3", "R4", "R5", "R6"], ["K1", "K2", "K3"]]
+    assert m.active == 0 and m.held is None
+    m.pick(0, 3)
+    m.pick(0, 3)  # the same piece again: put back
+    assert m.held is None and m.value[0] == ["R3", "R4", "R5", "R6"]
+    m.pick(1, 0)
+    assert m.drop(1) == 1  # onto its own meld: nothing moves
+    assert m.value == [["R3", "R4", "R5", "R6"], ["K1", "K2", "K3"]]
+    with pytest.raises(ValueError):
+        m.drop(0)
+    # the last piece of a meld into a new meld: the old one goes, the new one is last
+    m.set_melds([["R9"], ["K1", "K2", "K3"]])
+    m.pick(0, 0)
+    assert m.drop(None) == 1 and m.value == [["K1", "K2", "K3"], ["R9"]]
+
+
+def test_table_model_an_empty_new_meld_can_take_a_piece() -> None:
+    m = TableModel("cards")
+    m.set_melds([["5H", "6H", "7H", "8H"]])
+    m.new_meld()
+    assert m.melds == [["5H", "6H", "7H", "8H"], []] and m.active == 1
+    m.pick(0, 3)
+    assert m.drop(1) == 1 and m.value == [["5H", "6H", "7H"], ["8H"]]
+    # cards: 4H goes in front of 5H (ranks A 2 … K)
+    m.set_melds([["4H"], ["5H", "6H", "7H"]])
+    m.pick(0, 0)
+    m.drop(1)
+    assert m.value == [["4H", "5H", "6H", "7H"]]
+
+
+def test_table_model_jokers_keep_their_declaration_when_moved_or_edited() -> None:
+    m = TableModel("cards")
+    m.set_melds([["5H", "JK", "7H", "JK"], ["9S", "9D", "9C"]], [["6H", "8H"], None])
+    assert m.declarations() == [["6H", "8H"], None]
+    m.pick(0, 3)  # the second joker (8H) goes onto the nines: it keeps its card
+    m.drop(1)
+    assert m.value == [["5H", "JK", "7H"], ["9S", "9D", "9C", "JK"]]
+    assert m.declarations() == [["6H"], ["8H"]]
+    m.select(0)
+    m.set_pieces(["5H", "JK", "7H", "8H"])  # typed: the first joker keeps 6H
+    assert m.declarations() == [["6H"], ["8H"]]
+    m.set_pieces(["5H", "6H", "7H"])  # no joker left in the meld: nothing declared there
+    assert m.declarations() == [None, ["8H"]]
+    m.select(1)
+    m.declare([])
+    assert m.declarations() is None
+    m.set_melds([["JK", "JK", "KS"]], [[None, "KD"]])
+    assert m.declarations() == [[None, "KD"]]  # the first joker open, the second a K of diamonds
+    m.remove_meld()
+    assert m.melds == [[]] and m.declarations() is None
+
+
+def test_place_in_front_only_below_the_first_piece() -> None:
+    assert place(["R3", "R4"], "R2", "tiles") == 0
+    assert place(["R3", "R4"], "B2", "tiles") == 2
+    assert place(["R3", "R4"], "JK", "tiles") == 2
+    assert place(["JK", "R4"], "R3", "tiles") == 2
+    assert place([], "R3", "tiles") == 0
+    assert place(["2S", "3S"], "AS", "cards") == 0
+
+
+def test_the_table_after_follows_the_table_before_until_changed(app: App) -> None:
+    screen = TurnChecker(app, variant="tile_rummy")
+    tap_melds(screen.before, ["R3 R4 R5 R6", "B9 B10 B11"])
+    assert screen.after.value == [["R3", "R4", "R5", "R6"], ["B9", "B10", "B11"]]
+    tap(screen.rack, "R7", "R8", "K2")
+    # took R6 off R3-R6 into a new meld, added R7 R8 from the rack: 2 taps + 2 keys
+    screen.after.pick(0, 3)
+    assert "Red 6 picked up" in text(screen.after.control)
+    assert "Put red 6 back" in spoken(screen.after.control)
+    screen.after.new_meld()  # "New meld with red 6"
+    assert screen.after.active == 2 and screen.after.keys_box.visible
+    tap(screen.after.keyboard, "R7", "R8")
+    assert screen.after.value == [["R3", "R4", "R5"], ["B9", "B10", "B11"], ["R6", "R7", "R8"]]
+    a = screen.check()
+    # RULES.md §4: R3 R4 R5, B9 B10 B11 and R6 R7 R8 are valid; R7 R8 came from the rack
+    assert a["valid"] is True and a["played"] == ["R7", "R8"], a
+    # now changed by hand: a change of the table before leaves it alone
+    screen.before.select(1)
+    tap(screen.before.keyboard, "B12")
+    assert screen.after.value[1] == ["B9", "B10", "B11"]
+    screen.copy_before()  # one tap starts again from the table before
+    assert screen.after.value == screen.before.value
+    # heap mode, one tap: the heap holds the table after's pieces
+    screen.after_mode.pick("heap")
+    assert sorted(screen.heap.value) == sorted(p for m in screen.after.value for p in m)
+    screen.after_mode.pick("melds")
+    assert screen.after.control.visible
+
+
+def test_moving_pieces_by_tapping_them_in_the_row(app: App) -> None:
+    """The handlers of the drawn pieces and melds (what a tap calls)."""
+    screen = TurnChecker(app, variant="tile_rummy")
+    screen.before.set_melds([["R5", "R6", "R7", "JK"]])
+    screen._before_changed()
+    screen.after.focus()
+    screen.after._piece_handler(0, 3)()  # the joker picked up
+    assert screen.after.model.held == (0, 3)
+    assert screen.after.new_button.content == "New meld with joker"
+    screen.after._new_clicked()
+    tap(screen.after.keyboard, "K9", "K10")
+    assert screen.after.value == [["R5", "R6", "R7"], ["JK", "K9", "K10"]]
+    screen.after._piece_handler(1, 2)()  # K10 picked up, then the first meld tapped
+    screen.after._meld_handler(0)()
+    assert screen.after.value == [["R5", "R6", "R7", "K10"], ["JK", "K9"]]
+    labels = spoken(screen.after.control)
+    assert "Move red 5 (meld 1)" in labels
+    assert any(x.startswith("Table after, meld 2: joker, black 9") for x in labels)
+
+
+def test_rummy101_lay_off_after_opening(app: App) -> None:
+    screen = TurnChecker(app, variant="rummy101")
+    tap_melds(screen.before, ["R3 R4 R5", "B10 B11 B12"])
+    tap(screen.rack, "R6", "K2")
+    screen.after.select(0)
+    tap(screen.after.keyboard, "R6")
+    a = screen.check()
+    # RULES.md §3: after one's own opening, tiles may be laid off onto any meld
+    assert a["valid"] is True and a["played"] == ["R6"], a
+    assert screen.opened is not None
+    screen.opened.pick("none")
+    a = screen.check()
+    assert a["reason"] == "lay_off_before_opening"
+    assert "table before, meld 1" in verdict_text(screen)
+
+
+def test_carousel_joker_declaration_entered_in_the_checker(app: App) -> None:
+    screen = TurnChecker(app, variant="carousel")
+    tap_melds(screen.before, ["7S 7D JK", "9H 10H JH"])
+    assert screen.before.declare is not None
+    screen.before.select(0)
+    assert screen.before.declare_box.visible  # the meld has a joker
+    screen.before.declare.focus()
+    assert not screen.before.keyboard.keys_box.visible  # one keyboard at a time
+    tap(screen.before.declare, "7H")
+    assert screen.before.declarations() == [["7H"], None]
+    # the table after follows, the declaration with it
+    assert screen.after.declarations() == [["7H"], None]
+    tap(screen.rack, "7C", "2C")
+    screen.after.select(0)
+    screen.after.keyboard.type_text("7S 7D 7C")
+    screen.after.pick(0, 0)
+    screen.after.put_back()
+    screen.after.select(1)
+    tap(screen.after.keyboard, "JK")
+    assert screen.after.value == [["7S", "7D", "7C"], ["9H", "10H", "JH", "JK"]]
+    a = screen.check()
+    # RULES.md §6: the joker stood for 7H; the 7C is not that very card
+    assert a["reason"] == "joker_rule" and a["joker"] == "7H", a
+    assert screen.request is not None and screen.request["declared_before"] == [["7H"], None]
+    screen.before.select(0)
+    screen.before.declare.clear()
+    # undeclared, the joker of 7S 7D JK could be the 7C: valid
+    assert screen.check()["valid"] is True
+
+
+def test_table_model_take_a_piece_off_the_table() -> None:
+    m = TableModel("tiles")
+    m.set_melds([["R3", "JK", "R5"], ["K9"]], [[None], None])
+    with pytest.raises(ValueError):
+        m.take_off()
+    m.pick(0, 1)
+    assert m.take_off() == "JK"
+    assert m.value == [["R3", "R5"], ["K9"]] and m.declared == [[], []] and m.active == 0
+    m.pick(1, 0)
+    assert m.take_off() == "K9"  # its meld, left empty, goes
+    assert m.value == [["R3", "R5"]] and m.active == 0
+
+
+def test_rummy101_joker_retrieved_with_the_exact_tile_by_tapping(app: App) -> None:
+    screen = TurnChecker(app, variant="rummy101")
+    tap_melds(screen.before, ["R3 R4 JK", "B10 B11 B12"])
+    tap(screen.rack, "R5", "K2")
+    screen.after.pick(0, 2)  # the joker …
+    assert any(
+        getattr(x, "content", None) == "Take it off the table" for x in walk(screen.after.control)
+    )
+    screen.after.take_off()  # … back to the rack
+    tap(screen.after.keyboard, "R5")  # and the R5 from the rack in its place
+    assert screen.after.value == [["R3", "R4", "R5"], ["B10", "B11", "B12"]]
+    a = screen.check()
+    # RULES.md §3: after one's own opening a joker may be taken for the exact tile it stands for
+    assert a["valid"] is True and a["played"] == ["R5"], a

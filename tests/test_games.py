@@ -977,3 +977,103 @@ def test_edits_keep_totals_and_undo_restores(steps: list[tuple[Any, ...]]) -> No
         assert st_.totals == sums
         assert (st_.running[-1] if st_.running else {"A": 0, "B": 0}) == sums
         assert sums["A"] == -sums["B"]  # Tile Rummy: the winner collects what the loser pays
+
+
+# -- the package split by concern: the old import paths still work ------------------------------
+OLD_NAMES = (
+    "CSV_LABELS",
+    "CSV_SEPARATORS",
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "Game",
+    "GameError",
+    "GameImportError",
+    "GameSummary",
+    "PENALTY_REASONS",
+    "Round",
+    "RoundError",
+    "RoundResult",
+    "Standings",
+    "UndoStep",
+    "add_round",
+    "can_undo",
+    "csv_cell",
+    "dealer_for_round",
+    "delete_round",
+    "end_game",
+    "export_csv",
+    "export_json",
+    "game_from_dict",
+    "game_limits",
+    "game_to_dict",
+    "import_json",
+    "last_change",
+    "new_game",
+    "next_dealer",
+    "now_iso",
+    "pending_penalties",
+    "record_penalty",
+    "remove_penalty",
+    "replace_round",
+    "score_round",
+    "set_limits",
+    "standings",
+    "summarize",
+    "undo",
+    "unshowable",
+    "MAX_NAME",
+    "MAX_NOTES",
+    "MAX_ROUNDS",
+    "MAX_PENDING_PENALTIES",
+    "SOLO_JOKER",
+    "UNDO_DEPTH",
+    "_check_name",
+)
+
+
+def test_every_name_of_the_old_module_is_still_in_app_games() -> None:
+    import importlib
+
+    for name in OLD_NAMES:
+        assert hasattr(g, name), name
+    concern = {
+        "records": ("Game", "Round", "GameError", "now_iso"),
+        "names": ("unshowable", "_check_name"),
+        "rounds": ("new_game", "add_round", "score_round", "game_limits"),
+        "changes": ("undo", "end_game", "set_limits"),
+        "penalties": ("record_penalty", "pending_penalties"),
+        "totals": ("standings", "summarize"),
+        "exchange": ("export_csv", "export_json", "import_json", "game_to_dict"),
+        "variants": ("about",),
+    }
+    for module, held in concern.items():
+        mod = importlib.import_module(f"app.games.{module}")
+        for name in held:
+            assert getattr(mod, name) is getattr(g, name), (module, name)
+
+
+def test_a_replaced_standings_is_the_one_every_part_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = g.standings
+
+    def counting(game: g.Game) -> g.Standings:
+        calls.append(game.id)
+        return real(game)
+
+    monkeypatch.setattr(g, "standings", counting)
+    game = g.add_round(g.new_game("tile_rummy", ["A", "B"]), TILE)
+    g.summarize(game)
+    g.export_csv(game)
+    g.end_game(game)
+    g.record_penalty(game, "A")
+    assert len(calls) == 5
+
+
+def test_the_agreed_end_takes_the_options_range() -> None:
+    g.new_game("rummy101", ["A", "B"], agreed_rounds=1000, agreed_target=100_000)
+    with pytest.raises(g.GameError) as e:
+        g.new_game("rummy101", ["A", "B"], agreed_rounds=1001)
+    assert e.value.params == {"limit": "rounds", "max": 1000}
+    with pytest.raises(g.GameError) as e:
+        g.new_game("tile_rummy", ["A", "B"], agreed_target=0)
+    assert e.value.params == {"limit": "target", "max": 100_000}

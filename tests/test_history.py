@@ -10,9 +10,7 @@ tests/test_stats.py (worked out by hand there):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -23,13 +21,6 @@ from app.ui.history import FinishedGame, HistoryScreen, SeasonScreen, parse_day
 from app.ui.shell import App
 from tests.test_stats import build
 from tests.test_stats_views import labels_of
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -16,13 +14,6 @@ from app.ui.history import FinishedGame
 from app.ui.share_result import font_path, ranking, score_png, summary_text
 from app.ui.shell import App
 from tests.test_stats import build
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
 
 
 @pytest.fixture
@@ -40,7 +31,7 @@ def test_summary_text_in_three_languages(store: Store, ids: dict[str, str]) -> N
     g2 = store.load_game(ids["g2"])
     with i18n.use_language("pl"):
         text = summary_text(g2)
-    assert text.splitlines()[1:] == ["Ela 12", "Ola 7", "ala \u221219", "Zwycięzca: Ela"]
+    assert text.splitlines()[1:] == ["Ela 12", "Ola 7", "ala \u221219", "Wygrywa: Ela"]
     assert "2 rundy" in text.splitlines()[0]
     with i18n.use_language("sk"):
         text = summary_text(store.load_game(ids["g5"]))  # unfinished: who leads

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import flet as ft
-import pytest
 
 from app import games as g
 from app.store import Store
@@ -15,13 +11,6 @@ from app.ui.shell import App
 from app.ui.table_display import MIN_TOTAL, TableDisplay, timer_on, total_size
 from tests.test_stats import tile
 from tests.test_stats_views import labels_of
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
 
 
 def test_total_size() -> None:

@@ -21,6 +21,7 @@ from app.i18n import _, ngettext, use_language
 from app.store import Store
 from app.ui.shell import App
 from rules import judge
+from tests.conftest import visible_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 PLACEHOLDER = re.compile(r"\{([a-z_]*)(?:![rsa])?\}")
@@ -583,38 +584,9 @@ def test_a_dropped_page_is_forgotten() -> None:
     assert len(i18n._page_langs) == n - 1
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
-
-
 def texts(control: Any) -> list[str]:
     """Every Text value and accessible label under ``control``."""
-    import dataclasses
-
-    out: list[str] = []
-
-    def go(c: Any) -> None:
-        if getattr(c, "visible", True) is False:
-            return
-        if isinstance(c, ft.Text) and c.value:
-            out.append(c.value)
-        label = getattr(c, "label", None)
-        if isinstance(label, str) and label:
-            out.append(label)
-        if dataclasses.is_dataclass(c):
-            for f in dataclasses.fields(c):
-                if f.name.startswith("_") or f.name == "data":
-                    continue
-                v = getattr(c, f.name, None)
-                for item in v if isinstance(v, list) else [v]:
-                    if isinstance(item, ft.BaseControl):
-                        go(item)
-
-    go(control)
-    return out
+    return visible_texts(control, labels=True)
 
 
 def screen_texts(app: App) -> list[str]:

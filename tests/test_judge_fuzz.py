@@ -45,6 +45,8 @@ from hypothesis import strategies as st
 from rules.judge import MAX_LINE, answer, answer_line, dumps, serve
 from rules.search.split import TIME_BUDGET_S
 
+pytestmark = pytest.mark.slow  # fuzzing: in .ci/run, not in the quick loop
+
 ROOT = Path(__file__).resolve().parents[1]
 HANG_GUARD_S = TIME_BUDGET_S + 4.0
 """Most CPU seconds one answer may take: a hang guard, not a speed test (speed is measured in

@@ -7,7 +7,6 @@ option sets (values worked out from RULES.md §3–§6), and the screen builds w
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,8 @@ from app.store import Store
 from app.ui.rulebook_view import RulebookView, rule_button, rule_excerpt
 from app.ui.shell import App
 from rules import judge
+from rules.variant import REGISTRY
+from tests.conftest import visible_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOKS = [(v, lang) for v in rb.VARIANTS for lang in rb.languages(v)]
@@ -482,8 +483,9 @@ def test_every_paragraph_section_exists() -> None:
 
 
 def rule_strings() -> set[str]:
-    """Every ``"RULES.md …"`` literal of rules/ (the ``rule`` fields verdicts carry)."""
-    out: set[str] = set()
+    """Every ``"RULES.md …"`` literal of rules/ (the ``rule`` fields verdicts carry), and the
+    ones each variant's description builds (``"RULES.md §3, seed 000"``)."""
+    out: set[str] = {s for v in REGISTRY for s in (v.rule, v.rule_seed, v.table_rule)}
     for path in (ROOT / "rules").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
@@ -626,42 +628,13 @@ def test_aliases() -> None:
 
 # -- the screen (no page) --------------------------------------------------------------------------
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
-
-
-@pytest.fixture
 def app(store: Store) -> App:
     return App(store)
 
 
 def texts(control: Any) -> list[str]:
     """Every Text value (and span text) under ``control``."""
-    import dataclasses
-
-    out: list[str] = []
-
-    def go(c: Any) -> None:
-        if getattr(c, "visible", True) is False:
-            return
-        if isinstance(c, ft.Text):
-            if c.value:
-                out.append(c.value)
-            if c.spans:
-                out.append("".join(s.text or "" for s in c.spans))
-        if dataclasses.is_dataclass(c):
-            for f in dataclasses.fields(c):
-                if f.name.startswith("_") or f.name == "data":
-                    continue
-                v = getattr(c, f.name, None)
-                for item in v if isinstance(v, list) else [v]:
-                    if isinstance(item, ft.BaseControl):
-                        go(item)
-
-    go(control)
-    return out
+    return visible_texts(control, spans=True)
 
 
 @pytest.mark.parametrize(("variant", "lang"), BOOKS)

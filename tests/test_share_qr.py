@@ -6,9 +6,6 @@ matrix of the join address.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import flet as ft
 import flet.canvas as cv
 import pytest
@@ -105,13 +102,6 @@ def test_a_different_address_draws_a_different_code() -> None:
     a = sharing.qr_canvas("http://192.0.2.2:8550/game/a?code=ABCD2345")
     b = sharing.qr_canvas("http://192.0.2.2:8550/game/a?code=ABCD2346")
     assert raster(a)[0] != raster(b)[0]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
 
 
 def test_share_screen_draws_the_join_address(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,8 +26,6 @@ Then "Elka" is merged into "Ela" and "Bob" renamed "Robert".
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,13 +83,6 @@ def build(store: Store) -> dict[str, str]:
     g5 = g.add_round(g5, tile("Ola", {"Ala": ["R9"]}))
     ids["g5"] = _store_game(store, g5, "2026-01-05T10:00:00+00:00").id
     return ids
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
 
 
 @pytest.fixture

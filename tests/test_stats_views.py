@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import flet as ft
 import pytest
@@ -14,6 +12,7 @@ from app import i18n, stats
 from app.store import Store
 from app.ui.players import PlayerScreen, PlayersScreen, average, player_route
 from app.ui.shell import App
+from tests.conftest import walk
 from tests.test_stats import build
 
 
@@ -24,19 +23,6 @@ def store(tmp_path: Path) -> Iterator[Store]:
     stats.CACHE.forget()
     yield s
     s.close()
-
-
-def walk(control: Any) -> Iterator[Any]:
-    yield control
-    if not dataclasses.is_dataclass(control):
-        return
-    for f in dataclasses.fields(control):
-        if f.name.startswith("_") or f.name == "data":
-            continue
-        v = getattr(control, f.name, None)
-        for item in v if isinstance(v, list) else [v]:
-            if isinstance(item, ft.BaseControl):
-                yield from walk(item)
 
 
 def labels_of(view: ft.View) -> list[str]:

@@ -243,6 +243,7 @@ def test_conflict_detected(store: Store) -> None:
     assert [r.scores for r in again.rounds] == [{"A": 3, "B": -3}, {"A": 3, "B": -3}]
 
 
+@pytest.mark.slow
 def test_threads_lose_no_update(store: Store) -> None:
     game = new_tile_game(store, rounds=0)
     saved: list[int] = []
@@ -870,6 +871,7 @@ def test_the_real_path_decides_the_lock(store: Store, path: Path) -> None:
         assert len(s.list_games()) == 2
 
 
+@pytest.mark.slow
 def test_second_process_is_refused_through_a_symlink(store: Store, path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for other in other_spellings(path)[:3]:
@@ -958,6 +960,7 @@ def _kill_runs() -> int:
     return int(os.environ.get("KILL_TEST_RUNS", "200"))
 
 
+@pytest.mark.slow
 def test_killed_writers_lose_no_acknowledged_round(path: Path, tmp_path: Path) -> None:
     """SIGKILL a writer at random moments; after every kill the data loads cleanly and every
     acknowledged round is there (at most one more round, written but not yet acknowledged).
@@ -1114,6 +1117,7 @@ def stored_games(draw: st.DrawFn) -> Game:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(stored_games(), st.data())
 def test_the_game_file_is_byte_for_byte_the_whole_json_dumps(game: Game, data: Any) -> None:

@@ -355,6 +355,7 @@ def _racks(draw: st.DrawFn) -> list[TilePlayer]:
     return players
 
 
+@pytest.mark.slow
 @given(_racks())
 def test_tile_rummy_rounds_sum_to_zero_with_one_winner(players: list[TilePlayer]) -> None:
     r = score_round(players, TILE)

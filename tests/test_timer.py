@@ -10,7 +10,6 @@ import asyncio
 import io
 import json
 import wave
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from app.ui.timer import (
     duration_text,
     reminder_text,
 )
+from tests.conftest import walk
 
 
 class FakeClock:
@@ -57,20 +57,6 @@ class FakeClock:
 @pytest.fixture
 def fake() -> FakeClock:
     return FakeClock()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def app(store: Store) -> App:
-    a = App(store)
-    a.show("/")
-    return a
 
 
 def make_game(
@@ -496,7 +482,7 @@ def test_timer_screen_only_for_tile_games(app: App, store: Store) -> None:
     g = make_game(store, "gin", ("Ala", "Ola"))
     app.show(f"/game/{g.id}/timer")
     assert isinstance(app.screen, MessageScreen)
-    assert "Tile Rummy and My Rummy" in app.screen.message
+    assert "Tile Rummy, My Rummy; Gin Rummy has none" in app.screen.message
     assert ScoreSheet(app, g).timer_button is None
 
 
@@ -506,23 +492,6 @@ def test_score_sheet_shows_pending_penalties(app: App, store: Store) -> None:
     app.show(f"/game/{g.id}")
     texts = [getattr(c, "value", None) for c in walk(app.screen.view)]  # type: ignore[union-attr]
     assert "Penalties waiting for the round entry: Ola: 3 tiles (invalid turn)" in texts
-
-
-def walk(control: Any) -> Iterator[Any]:
-    import dataclasses
-
-    import flet as ft
-
-    yield control
-    if not dataclasses.is_dataclass(control):
-        return
-    for f in dataclasses.fields(control):
-        if f.name.startswith("_") or f.name == "data":
-            continue
-        v = getattr(control, f.name, None)
-        for item in v if isinstance(v, list) else [v]:
-            if isinstance(item, ft.BaseControl):
-                yield from walk(item)
 
 
 # -- the countdown task (no page: the task is run here with a sleep that moves the clock) --------

@@ -893,6 +893,7 @@ def _small_rack(rng: random.Random, size: int) -> list[Piece]:
     return parse_pieces(" ".join(rng.sample(pool, size)), "tiles")
 
 
+@pytest.mark.slow
 def test_best_new_melds_matches_brute_force() -> None:
     from rules.table import best_new_melds
 
@@ -916,6 +917,7 @@ def _random_meld(rng: random.Random) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_initial_turn_with_manipulation_matches_brute_force() -> None:
     # a random table and rack (numbers 8–13); the player plays some rack tiles and the whole
     # table is re-split (any rearrangement; joker level 0, so only the initial meld decides):

@@ -102,51 +102,6 @@ def test_a_joker_from_a_pair_is_retrieved_with_the_matching_tile() -> None:
     assert a["jokers_retrieved"] == 1
 
 
-def test_a_retrieved_joker_cannot_be_part_of_the_opening() -> None:
-    # Y9 frees the joker of Y8 JK Y10; the opening 36 + 33 + 36 = 105 would need that joker
-    # (B11 K11 JK): the joker comes back only after the opening, so it is not an opening
-    c = turn(
-        "R11 R12 R13 B11 K11 Y9 K12 B12 Y12 B1",
-        ["Y8 JK Y10"],
-        ["Y8 Y9 Y10", "R11 R12 R13", "B11 K11 JK", "Y12 K12 B12"],
-        opened="none",
-    )
-    assert c["valid"] is False
-    assert c["reason"] == "joker_before_opening"
-    assert c["key"] == "r101.turn.retrieved_joker_in_opening"
-    # the replacing tile must come from the rack: no Y9 there
-    a = turn(
-        "R11 R12 R13 B11 K11 Y11 K12 B12 Y12 B1",
-        ["Y8 JK Y10"],
-        ["Y8 Y9 Y10", "R11 R12 R13", "B11 K11 Y11", "Y12 K12 B12"],
-        opened="none",
-    )
-    assert a["reason"] == "tile_not_on_rack"
-    assert a["tile"] == "Y9"
-
-
-def test_retrieval_after_opening_in_the_opening_turn() -> None:
-    # opening 36 + 36 + 36 = 108 from the rack, then Y9 takes back the joker of Y8 JK Y10
-    a = turn(
-        "R11 R12 R13 B12 K12 Y12 K11 K13 Y9 B1",
-        ["Y8 JK Y10"],
-        ["Y8 Y9 Y10", "R11 R12 R13", "B12 K12 Y12", "K11 K12 K13"],
-        opened="none",
-    )
-    # K12 twice: the rack holds one K12 only
-    assert a["reason"] == "tile_not_on_rack"
-    c = turn(
-        "R11 R12 R13 B12 K12 Y12 K10 K11 K9 Y9 B1",
-        ["Y8 JK Y10"],
-        ["Y8 Y9 Y10", "R11 R12 R13", "B12 K12 Y12", "K9 K10 K11"],
-        opened="none",
-    )
-    assert c["valid"] is True
-    assert c["opening"] == "melds"
-    assert c["initial_meld"] == 36 + 36 + 30  # the Y9 replacement does not count
-    assert c["jokers_retrieved"] == 1
-
-
 # -- lay-offs (only after one's own opening; never onto a pair) -------------------------------
 
 
@@ -179,27 +134,6 @@ def test_laying_off_onto_anothers_meld_after_opening() -> None:
 def test_a_pairs_opener_may_lay_off_onto_others_melds() -> None:
     a = turn("R6 B1", ["R3 R4 R5", "K2 K2"], ["R3 R4 R5 R6", "K2 K2"], opened="pairs")
     assert a["valid"] is True
-
-
-def test_lay_offs_in_the_opening_turn_after_the_opening() -> None:
-    # opening R11-R13 + B11 K11 Y11 + B12 K12 Y12 = 36 + 33 + 36 = 105, then R6 onto R3-R5
-    a = turn(
-        "R11 R12 R13 B11 K11 Y11 B12 K12 Y12 R6 B1",
-        ["R3 R4 R5"],
-        ["R3 R4 R5 R6", "R11 R12 R13", "B11 K11 Y11", "B12 K12 Y12"],
-        opened="none",
-    )
-    assert a["valid"] is True
-    assert a["initial_meld"] == 105  # the lay-off does not count
-    # without the lay-off counting, 36 + 33 = 69 is no opening even with R6 laid off
-    b = turn(
-        "R11 R12 R13 B11 K11 Y11 R6 B1",
-        ["R3 R4 R5"],
-        ["R3 R4 R5 R6", "R11 R12 R13", "B11 K11 Y11"],
-        opened="none",
-    )
-    assert b["reason"] == "below_threshold"
-    assert b["value"] == 69
 
 
 def test_a_table_meld_is_never_split_or_rearranged() -> None:
@@ -237,33 +171,6 @@ def test_a_melds_opener_lays_pairs_only_after_someone_opened_with_pairs() -> Non
     )
 
 
-def test_an_opening_mixing_pairs_and_melds_is_refused() -> None:
-    a = turn(
-        "R11 R12 R13 B11 K11 Y11 B12 K12 Y12 R5 R5 B1",
-        ["K2 K2"],
-        ["K2 K2", "R11 R12 R13", "B11 K11 Y11", "B12 K12 Y12", "R5 R5"],
-        opened="none",
-    )
-    assert a["reason"] == "mixed_pairs_and_melds"
-
-
-def test_an_opening_with_five_pairs() -> None:
-    a = turn(
-        "R5 R5 B6 B6 K7 K7 Y8 Y8 R1 JK B2",
-        [],
-        ["R5 R5", "B6 B6", "K7 K7", "Y8 Y8", "R1 JK"],
-        opened="none",
-    )
-    assert a["valid"] is True
-    assert a["opening"] == "pairs"
-    assert a["initial_meld"] is None
-    assert a["key"] == "r101.turn.valid_pairs"
-    four = turn(
-        "R5 R5 B6 B6 K7 K7 Y8 Y8 B2", [], ["R5 R5", "B6 B6", "K7 K7", "Y8 Y8"], opened="none"
-    )
-    assert four["reason"] == "too_few_pairs"
-
-
 # -- the taken discard (used at once, in the same turn) ---------------------------------------
 
 
@@ -288,40 +195,128 @@ def test_the_seed_example_red_6_onto_red_3_4_5() -> None:
     assert a["played"] == ["R6"]
 
 
-def test_a_discard_taken_and_used_in_an_opening() -> None:
+# -- opening turns (not opened before: RULES.md §3 opening; the table goes in as text) --------
+OPENING_TURNS: dict[str, tuple[str, str, str, dict[str, Any], dict[str, Any]]] = {
+    # id: (rack, table before, table after (melds between "|"), request extras, answer fields)
+    # Y9 frees the joker of Y8 JK Y10; the opening 36 + 33 + 36 = 105 would need that joker
+    # (B11 K11 JK): the joker comes back only after the opening, so it is not an opening
+    "retrieved joker not in the opening": (
+        "R11 R12 R13 B11 K11 Y9 K12 B12 Y12 B1",
+        "Y8 JK Y10",
+        "Y8 Y9 Y10 | R11 R12 R13 | B11 K11 JK | Y12 K12 B12",
+        {},
+        {
+            "valid": False,
+            "reason": "joker_before_opening",
+            "key": "r101.turn.retrieved_joker_in_opening",
+        },
+    ),
+    # the replacing tile must come from the rack: no Y9 there
+    "joker replaced by a tile not on the rack": (
+        "R11 R12 R13 B11 K11 Y11 K12 B12 Y12 B1",
+        "Y8 JK Y10",
+        "Y8 Y9 Y10 | R11 R12 R13 | B11 K11 Y11 | Y12 K12 B12",
+        {},
+        {"reason": "tile_not_on_rack", "tile": "Y9"},
+    ),
+    # opening 36 + 36 + 36 = 108 from the rack, then Y9 takes back the joker of Y8 JK Y10; but
+    # K12 twice: the rack holds one K12 only
+    "retrieval after the opening, one K12 short": (
+        "R11 R12 R13 B12 K12 Y12 K11 K13 Y9 B1",
+        "Y8 JK Y10",
+        "Y8 Y9 Y10 | R11 R12 R13 | B12 K12 Y12 | K11 K12 K13",
+        {},
+        {"reason": "tile_not_on_rack"},
+    ),
+    "retrieval after the opening in the opening turn": (
+        "R11 R12 R13 B12 K12 Y12 K10 K11 K9 Y9 B1",
+        "Y8 JK Y10",
+        "Y8 Y9 Y10 | R11 R12 R13 | B12 K12 Y12 | K9 K10 K11",
+        {},
+        # the Y9 replacement does not count
+        {"valid": True, "opening": "melds", "initial_meld": 36 + 36 + 30, "jokers_retrieved": 1},
+    ),
+    # opening R11-R13 + B11 K11 Y11 + B12 K12 Y12 = 36 + 33 + 36 = 105, then R6 onto R3-R5
+    "lay-off after the opening in the opening turn": (
+        "R11 R12 R13 B11 K11 Y11 B12 K12 Y12 R6 B1",
+        "R3 R4 R5",
+        "R3 R4 R5 R6 | R11 R12 R13 | B11 K11 Y11 | B12 K12 Y12",
+        {},
+        {"valid": True, "initial_meld": 105},  # the lay-off does not count
+    ),
+    # without the lay-off counting, 36 + 33 = 69 is no opening even with R6 laid off
+    "a lay-off does not count towards the opening": (
+        "R11 R12 R13 B11 K11 Y11 R6 B1",
+        "R3 R4 R5",
+        "R3 R4 R5 R6 | R11 R12 R13 | B11 K11 Y11",
+        {},
+        {"reason": "below_threshold", "value": 69},
+    ),
+    "pairs and melds mixed": (
+        "R11 R12 R13 B11 K11 Y11 B12 K12 Y12 R5 R5 B1",
+        "K2 K2",
+        "K2 K2 | R11 R12 R13 | B11 K11 Y11 | B12 K12 Y12 | R5 R5",
+        {},
+        {"reason": "mixed_pairs_and_melds"},
+    ),
+    "five pairs": (
+        "R5 R5 B6 B6 K7 K7 Y8 Y8 R1 JK B2",
+        "",
+        "R5 R5 | B6 B6 | K7 K7 | Y8 Y8 | R1 JK",
+        {},
+        {"valid": True, "opening": "pairs", "initial_meld": None, "key": "r101.turn.valid_pairs"},
+    ),
+    "four pairs": (
+        "R5 R5 B6 B6 K7 K7 Y8 Y8 B2",
+        "",
+        "R5 R5 | B6 B6 | K7 K7 | Y8 Y8",
+        {},
+        {"reason": "too_few_pairs"},
+    ),
     # the taken R11 makes R11 R12 R13 (36); + B11 K11 Y11 (33) + B12 K12 Y12 (36) = 105
-    a = turn(
+    "a taken discard used in the opening": (
         "R12 R13 B11 K11 Y11 B12 K12 Y12 B1",
-        [],
-        ["R11 R12 R13", "B11 K11 Y11", "B12 K12 Y12"],
-        opened="none",
-        taken_discard="R11",
-    )
-    assert a["valid"] is True
-    assert a["opening"] == "melds"
-    assert a["initial_meld"] == 105
-    assert "R11" in a["played"]
-
-
-def test_a_discard_taken_for_an_opening_must_be_in_the_opening() -> None:
+        "",
+        "R11 R12 R13 | B11 K11 Y11 | B12 K12 Y12",
+        {"taken_discard": "R11"},
+        {"valid": True, "opening": "melds", "initial_meld": 105},
+    ),
     # the R6 only laid off after the opening: not used in the opening itself
-    a = turn(
+    "a taken discard laid off after the opening": (
         "R12 R13 R11 B11 K11 Y11 B12 K12 Y12 B1",
-        ["R3 R4 R5"],
-        ["R3 R4 R5 R6", "R11 R12 R13", "B11 K11 Y11", "B12 K12 Y12"],
-        opened="none",
-        taken_discard="R6",
-    )
-    assert a["reason"] == "discard_not_used"
-    # and an opening short of 101 with the discard in it is still short: 36 + 33 = 69
-    b = turn(
+        "R3 R4 R5",
+        "R3 R4 R5 R6 | R11 R12 R13 | B11 K11 Y11 | B12 K12 Y12",
+        {"taken_discard": "R6"},
+        {"reason": "discard_not_used"},
+    ),
+    # an opening short of 101 with the discard in it is still short: 36 + 33 = 69
+    "a taken discard in an opening short of 101": (
         "R12 R13 B11 K11 Y11 B1",
-        [],
-        ["R11 R12 R13", "B11 K11 Y11"],
-        opened="none",
-        taken_discard="R11",
-    )
-    assert b["reason"] == "below_threshold"
+        "",
+        "R11 R12 R13 | B11 K11 Y11",
+        {"taken_discard": "R11"},
+        {"reason": "below_threshold"},
+    ),
+}
+
+
+def melds_of(table: str) -> list[str]:
+    """``"R5 R5 | B6 B6"`` -> ``["R5 R5", "B6 B6"]`` (``""``: an empty table)."""
+    return [m.strip() for m in table.split("|") if m.strip()]
+
+
+@pytest.mark.parametrize(
+    ("rack", "before", "after", "extra", "expected"),
+    list(OPENING_TURNS.values()),
+    ids=list(OPENING_TURNS),
+)
+def test_opening_turns(
+    rack: str, before: str, after: str, extra: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    a = turn(rack, melds_of(before), melds_of(after), opened="none", **extra)
+    assert {k: a[k] for k in expected} == expected
+    if extra.get("taken_discard") and a["valid"]:
+        assert extra["taken_discard"] in a["played"]
 
 
 # -- the rest of the turn ---------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,60 +25,10 @@ from app.ui.round_entry import RoundDetail, RoundEntry
 from app.ui.score_sheet import ScoreSheet
 from app.ui.shell import App, parent_route
 from app.ui.widgets import ChoiceChips, Stepper, readable
+from tests.conftest import visible_texts, walk
 
 
 # -- helpers -------------------------------------------------------------------------------------
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def app(store: Store) -> App:
-    a = App(store)
-    a.show("/")
-    return a
-
-
-def walk(control: Any) -> Iterator[Any]:
-    """Every control under ``control`` (dataclass fields holding controls or lists of them)."""
-    yield control
-    if not dataclasses.is_dataclass(control):
-        return
-    for f in dataclasses.fields(control):
-        if f.name.startswith("_") or f.name == "data":
-            continue
-        v = getattr(control, f.name, None)
-        items = v if isinstance(v, list) else [v]
-        for item in items:
-            if isinstance(item, ft.BaseControl):
-                yield from walk(item)
-
-
-def visible_texts(control: Any) -> list[str]:
-    """The text of every visible Text under ``control``."""
-    out: list[str] = []
-
-    def go(c: Any) -> None:
-        if getattr(c, "visible", True) is False:
-            return
-        if isinstance(c, ft.Text) and c.value:
-            out.append(c.value)
-        if dataclasses.is_dataclass(c):
-            for f in dataclasses.fields(c):
-                if f.name.startswith("_") or f.name == "data":
-                    continue
-                v = getattr(c, f.name, None)
-                for item in v if isinstance(v, list) else [v]:
-                    if isinstance(item, ft.BaseControl):
-                        go(item)
-
-    go(control)
-    return out
-
-
 def screen_text(app: App) -> str:
     assert app.screen is not None
     return "\n".join(visible_texts(app.screen.view))

@@ -10,6 +10,7 @@ import sys
 import zlib
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -18,14 +19,17 @@ import pytest
 from app.vision import VisionError, read_photo
 from app.vision.find import find_marks, planes, tidy
 from app.vision.imageio import decode, sniff
+from app.vision.reader import Reading
 from app.vision.render import (
     TEST_BACKGROUNDS,
     TEST_FONTS,
+    Style,
     available,
     glyph,
     render_cards,
     render_scene,
 )
+from tests.photo_helpers import meld_scene
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV = ROOT.parent / "shared" / "photos-dev"
@@ -67,6 +71,7 @@ EVERY = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rotation", [0, 90, 180, 270])
 def test_every_colour_and_number_at_each_quarter_turn(rotation: int) -> None:
     got = read_rows(EVERY, rotation)
@@ -76,12 +81,14 @@ def test_every_colour_and_number_at_each_quarter_turn(rotation: int) -> None:
     assert right >= 18, got
 
 
+@pytest.mark.slow
 def test_rows_read_left_to_right() -> None:
     rows = [["R3", "R4", "R5", "R6"], ["B7", "K7", "Y7"]]
     got = read_rows(rows, 0, seed=11)
     assert sorted(got) == sorted(rows)
 
 
+@pytest.mark.slow
 def test_rows_of_an_upside_down_meld_read_in_the_tiles_own_frame() -> None:
     # turned 180°: the meld reads right to left in the picture, R3 R4 R5 in its own frame
     got = read_rows([["R3", "R4", "R5", "R6"], ["B7", "K7", "Y7"]], 180, seed=11)
@@ -89,6 +96,7 @@ def test_rows_of_an_upside_down_meld_read_in_the_tiles_own_frame() -> None:
     assert any(r[:3] == ["R3", "R4", "R5"] for r in got), got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rotation", [0, 90, 180, 270])
 def test_six_and_nine_told_apart_by_the_turn(rotation: int) -> None:
     rows = [["B6", "B7", "B8", "B9"], ["R9", "K9", "Y9"], ["R6", "K6", "Y6"]]
@@ -131,6 +139,7 @@ def test_two_digits_whose_ink_ran_together_are_cut_apart() -> None:
     assert [t.tile for t in r.tiles] == tokens
 
 
+@pytest.mark.slow
 def test_held_out_synthetic_photos_floor() -> None:
     # photos rendered with seeds, fonts and backgrounds unseen in training, as in the benchmark
     fonts = available(TEST_FONTS)
@@ -150,8 +159,47 @@ def test_held_out_synthetic_photos_floor() -> None:
                     used.add(j)
                     right += tok == tt.token
                     break
-    # measured 129 of these 152 tiles read right (84.9 %); floor well below
-    assert right / tiles >= 0.74, (right, tiles)
+    # measured 137 of these 152 tiles read right (90.1 %); floor well below
+    assert right / tiles >= 0.8, (right, tiles)
+
+
+def _read_styled(
+    rows: list[list[str]], style: Style, seed: int, perspective: float = 0.0
+) -> Reading:
+    sc = render_scene(
+        seed,
+        fonts=available(TEST_FONTS),
+        backgrounds=("wood", "cloth"),
+        size=(1100, 900),
+        tokens_rows=rows,
+        rotation=0,
+        perspective=perspective,
+        tile_width=80,
+        style=style,
+    )
+    return read_photo(jpeg(sc.image))
+
+
+OKEY = [["R7", "B7", "K7", "Y7"], ["Y5", "K5", "R9", "B10"]]
+
+
+@pytest.mark.parametrize("suit", ["♠", "♥"])
+def test_okey_tiles_on_cream_faces_with_suit_signs(suit: str) -> None:
+    # cream faces (not colourless), a suit sign sunk under each number, pale inks: the numbers
+    # are read, the suit signs are no tiles
+    r = _read_styled(OKEY, Style(cream=True, suit=suit, light_inks=True), seed=31)
+    got = [t.tile for t in r.tiles]
+    assert sum((Counter(got) & flat(OKEY)).values()) >= 7, got
+    assert len(got) <= 8, got
+
+
+def test_a_steep_view_of_a_rack() -> None:
+    # one side of the picture much further from the camera: digits slanted and narrowed
+    rows = [["R1", "R2", "R3", "R4", "R5"], ["B7", "B8", "B9", "B10", "B11"]]
+    r = _read_styled(rows, Style(keystone=0.2), seed=41, perspective=0.06)
+    got = [t.tile for t in r.tiles]
+    # measured 8 of the 10 (the far side's 9 and 10, squashed to half their height, are not)
+    assert sum((Counter(got) & flat(rows)).values()) >= 7, got
 
 
 def test_jokers_are_read() -> None:
@@ -186,9 +234,11 @@ def test_boxes_cover_their_tiles_in_photo_pixels() -> None:
 def _dev_labels() -> list[dict[str, object]]:
     if not (DEV / "labels.json").is_file():
         return []
-    return json.loads((DEV / "labels.json").read_text())
+    labels: list[dict[str, object]] = json.loads((DEV / "labels.json").read_text())
+    return labels
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (DEV / "labels.json").is_file(), reason="../shared/photos-dev absent")
 def test_dev_photos_floor() -> None:
     labelled = known = right = rows_ok = rows = 0
@@ -211,9 +261,9 @@ def test_dev_photos_floor() -> None:
                 len(m) == len(g) and all(a in ("?", b) for a, b in zip(m, g, strict=True))
                 for g in got_rows
             )
-    # measured (benchmarks/bench_photos.py): 83.1 % read right, 25 of 40 rows; floors well below
-    assert right / known >= 0.72
-    assert rows_ok >= 19
+    # measured (benchmarks/bench_photos.py): 94.5 % read right, 31 of 40 rows; floors well below
+    assert right / known >= 0.85
+    assert rows_ok >= 25
 
 
 @pytest.mark.skipif(not (DEV / "jnsbhlr-2.jpg").is_file(), reason="../shared/photos-dev absent")
@@ -294,6 +344,7 @@ def test_no_tiles_on_an_empty_table() -> None:
     assert e.value.code == "no_tiles"
 
 
+@pytest.mark.slow
 def test_playing_cards_are_not_tiles() -> None:
     # a heuristic (many marks that are no number, few numbers): 9 of these 10 are refused
     refused = 0
@@ -308,17 +359,8 @@ def test_playing_cards_are_not_tiles() -> None:
 
 # -- command line -----------------------------------------------------------------------------
 def test_cli_json(tmp_path: Path) -> None:
-    sc = render_scene(
-        11,
-        fonts=available(TEST_FONTS),
-        size=(900, 700),
-        tokens_rows=[["R5", "R6", "R7"]],
-        rotation=0,
-        perspective=0.0,
-        tile_width=90,
-    )
     p = tmp_path / "rack.jpg"
-    p.write_bytes(jpeg(sc.image))
+    p.write_bytes(jpeg(meld_scene(["R5", "R6", "R7"])))
     out = subprocess.run(
         [sys.executable, "-m", "app.vision", str(p), "--json"],
         capture_output=True,
@@ -363,19 +405,17 @@ def test_cli_bad_input(tmp_path: Path) -> None:
 
 
 # -- the review screen (logic, no page) ------------------------------------------------------
-def test_review_edits_and_confirms_only_on_request() -> None:
-    from app.ui.photo import PhotoReview, read_safely
+def _read_meld_safely(meld: list[str]) -> dict[str, Any]:
+    """One upright meld of big tiles rendered flat and read as the review screen reads it."""
+    from app.ui.photo import read_safely
 
-    sc = render_scene(
-        11,
-        fonts=available(TEST_FONTS),
-        size=(900, 700),
-        tokens_rows=[["R5", "R6", "R7"]],
-        rotation=0,
-        perspective=0.0,
-        tile_width=90,
-    )
-    res = read_safely(jpeg(sc.image))
+    return read_safely(jpeg(meld_scene(meld)))
+
+
+def test_review_edits_and_confirms_only_on_request() -> None:
+    from app.ui.photo import PhotoReview
+
+    res = _read_meld_safely(["R5", "R6", "R7"])
     assert res["ok"] and res["preview"][:4] == b"\x89PNG"
     got: list[list[list[str]]] = []
     closed: list[bool] = []
@@ -397,18 +437,9 @@ def test_review_edits_and_confirms_only_on_request() -> None:
 
 
 def test_review_cancel_uses_nothing() -> None:
-    from app.ui.photo import PhotoReview, read_safely
+    from app.ui.photo import PhotoReview
 
-    sc = render_scene(
-        11,
-        fonts=available(TEST_FONTS),
-        size=(900, 700),
-        tokens_rows=[["B1", "B2", "B3"]],
-        rotation=0,
-        perspective=0.0,
-        tile_width=90,
-    )
-    res = read_safely(jpeg(sc.image))
+    res = _read_meld_safely(["B1", "B2", "B3"])
     got: list[object] = []
     review = PhotoReview("rummy101", res["reading"], res["preview"], got.append)
     review.cancel()

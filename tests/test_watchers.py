@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -60,13 +59,6 @@ def fresh_shared() -> Iterator[None]:
     score_sheet.forget_shared()
     yield
     score_sheet.forget_shared()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
 
 
 def watcher(store: Store, hub: live.Hub | None = None, ip: str = "192.168.1.23") -> App:
@@ -173,6 +165,7 @@ def test_chart_points_are_the_running_totals_at_the_drawn_rounds() -> None:
 
 
 # -- the incremental update equals a rebuild -----------------------------------------------------
+@pytest.mark.slow
 def test_update_in_place_gives_the_same_sheet_as_a_new_one(store: Store) -> None:
     app = watcher(store)
     game = long_game(store, 0)

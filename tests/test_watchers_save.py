@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from flet.messaging.protocol import Message, MessageAction, RegisterClientResponseBody
@@ -32,13 +31,6 @@ def fresh_shared() -> Iterator[None]:
     score_sheet.forget_shared()
     yield
     score_sheet.forget_shared()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
 
 
 def session(store: Store, hub: live.Hub, route: str, ip: str) -> tuple[App, Session]:
@@ -114,6 +106,7 @@ def host_saves(host: App, change: Callable[[Game], Game]) -> Game:
     return stored
 
 
+@pytest.mark.slow
 def test_a_save_is_totalled_once_and_read_back_by_nobody(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -174,6 +167,7 @@ def test_a_watching_sheet_gets_one_new_row_and_keeps_the_others(store: Store) ->
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_watchers_show_what_the_host_shows_after_saves_edits_deletes_and_undos(
     store: Store,
 ) -> None:

@@ -30,14 +30,6 @@ from app.ui.widgets import (
 if TYPE_CHECKING:
     from app.games import Game
 
-_SEED_VARIANTS = {
-    "000": "rummy101",
-    "001": "tile_rummy",
-    "004": "my_rummy",
-    "002": "gin",
-    "003": "carousel",
-}
-
 
 def _variant_of(result: Mapping[str, Any]) -> str | None:
     """The variant of a round answer: its structured ``rule_ref``, else (an answer stored by
@@ -45,9 +37,11 @@ def _variant_of(result: Mapping[str, Any]) -> str | None:
     ref = result.get("rule_ref")
     if isinstance(ref, Mapping) and isinstance(ref.get("variant"), str):
         return str(ref["variant"])
+    from app import rulebook as rb
+
     rule = result.get("rule")
     if isinstance(rule, str):
-        for seed, variant in _SEED_VARIANTS.items():
+        for seed, variant in rb.SEED_VARIANTS.items():
             if f"seed {seed}" in rule:
                 return variant
     return None

@@ -37,11 +37,13 @@ from urllib.parse import parse_qsl, urlencode
 import flet as ft
 
 from app import verdict_render
+from app.games.variants import DEFAULT_VARIANT, VARIANT_KEYS, VariantInfo, about, is_variant
 from app.i18n import N_, _, ngettext
 from app.ui import labels, photo
 from app.ui.frame import frame
 from app.ui.keyboard import MeldsEditor, PieceKeyboard
 from app.ui.pieces import material_of, meld_label, meld_view, piece_name, piece_view
+from app.ui.turn_table import TableEditor
 from app.ui.widgets import (
     ERROR_COLOUR,
     GOOD_COLOUR,
@@ -55,8 +57,8 @@ from app.ui.widgets import (
 )
 from rules import judge
 from rules.errors import RulesError
-from rules.options import JOKER_RULES, PRESETS, VARIANTS, Rummy101Options, options_for
-from rules.variant import meld_rules
+from rules.options import JOKER_RULES, options_for
+from rules.variant import Variant
 
 if TYPE_CHECKING:
     from app.games import Game
@@ -106,7 +108,7 @@ SECTIONS: dict[str, str] = {
 # -- routes ----------------------------------------------------------------------------------
 def kinds_for(variant: str) -> list[str]:
     """The checks that apply to ``variant`` (as the judge knows them)."""
-    return [k for k in KINDS if variant in judge.CHECKS[k][1]]
+    return [k for k in KINDS if about(variant).answers(k)]
 
 
 def check_route(
@@ -288,7 +290,7 @@ def problem_lines(
                     reason=reason_text(
                         reason,
                         str(request["variant"])
-                        if isinstance(request, Mapping) and request.get("variant") in VARIANTS
+                        if isinstance(request, Mapping) and is_variant(request.get("variant"))
                         else None,
                     )
                 ),
@@ -364,12 +366,24 @@ class Rules:
 
     def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
         self.variant = variant
+        self.about: VariantInfo = about(variant)
         self.options: dict[str, Any] = dict(options or {})
         try:
             self.typed: Any = options_for(variant, self.options)
         except RulesError:
             self.options = {}
             self.typed = options_for(variant, {})
+
+    @property
+    def described(self) -> Variant:
+        """The engine's description of the variant (:class:`rules.variant.Variant`)."""
+        return self.about.rules
+
+    @property
+    def rising(self) -> bool:
+        """An opening threshold that rises with the round's openings is in force (Rummy 101's
+        ``threshold_mode: rising``)."""
+        return getattr(self.typed, "threshold_mode", None) == "rising"
 
     @property
     def preset(self) -> str:
@@ -383,17 +397,18 @@ class Rules:
     def summary(self) -> str:
         """ "Tile Rummy · Rummikub · joker rule 2 · initial meld 30"."""
         parts = [labels.variant_name(self.variant)]
-        if len(PRESETS[self.variant]) > 1:  # type: ignore[index]
+        if len(self.about.presets) > 1:
             parts.append(labels.preset_name(self.preset))
         t = self.typed
-        if self.variant == "rummy101":
+        has = self.described.has_option
+        if has("threshold"):  # Rummy 101
             parts.append(_("opens with {n} or {p} pairs").format(n=t.threshold, p=t.pairs_needed))
-            if t.threshold_mode == "rising":
+            if self.rising:
                 parts.append(_("rising threshold"))
-        elif self.variant in ("tile_rummy", "my_rummy"):
+        elif has("initial_meld"):  # Tile Rummy, My Rummy
             parts.append(_("initial meld {n}").format(n=t.initial_meld))
             parts.append(joker_rule_name(t.joker_rule))
-        elif self.variant in ("gin", "carousel"):
+        elif has("knock_max"):  # Gin, Carousel
             parts.append(_("knock at {n} or less").format(n=t.knock_max))
         return " · ".join(parts)
 
@@ -416,7 +431,7 @@ def remembered_variant(app: App) -> str | None:
     storage, :meth:`CheckHome.load_remembered`)."""
     device = getattr(app, "device", None)
     v = device.get(VARIANT_PREF) if isinstance(device, dict) else None
-    return v if v in VARIANTS else None
+    return v if is_variant(v) else None
 
 
 def remember_variant(app: App, variant: str) -> None:
@@ -437,9 +452,10 @@ def remember_variant(app: App, variant: str) -> None:
 
 
 def takes_discard(variant: str) -> bool:
-    """Can an opening use the discard taken this turn? Rummy 101 only: the engine refuses a
-    ``taken_discard`` for the Tile Rummy / My Rummy initial meld (rules/variants/tiles.py)."""
-    return isinstance(options_for(variant, {}), Rummy101Options)
+    """Can an opening use the discard taken this turn? Rummy 101 only (its opening has a
+    threshold): the engine refuses a ``taken_discard`` for the Tile Rummy / My Rummy initial
+    meld (rules/variants/tiles.py)."""
+    return about(variant).rules.has_option("threshold")
 
 
 def kind_blurb(kind: str, variant: str, options: Mapping[str, Any] | None = None) -> str:
@@ -447,7 +463,7 @@ def kind_blurb(kind: str, variant: str, options: Mapping[str, Any] | None = None
     where pairs are melds, jokers only where the variant has them, the opening's threshold,
     the taken discard where an opening may use it, the knock limit (from the engine's
     :func:`rules.variant.meld_rules` and the options)."""
-    mr = meld_rules(variant)
+    mr = about(variant).rules.meld_rules
     typed: Any = Rules(variant, options).typed
     if kind == "meld":
         if mr.pairs:
@@ -487,14 +503,14 @@ class CheckHome:
         asked = variant
         if game is None and variant is None:
             variant = remembered_variant(app)
-        self.variant = game.variant if game is not None else (variant or "rummy101")
+        self.variant = game.variant if game is not None else (variant or DEFAULT_VARIANT)
         self.buttons: dict[str, ft.Control] = {}
         self.list = ft.Column(spacing=10)
         controls: list[ft.Control] = []
         self.chips: ChoiceChips | None = None
         if game is None:
             self.chips = ChoiceChips(
-                [(v, labels.variant_name(v)) for v in VARIANTS],
+                [(v, labels.variant_name(v)) for v in VARIANT_KEYS],
                 self.variant,
                 on_change=self._variant_changed,
             )
@@ -532,8 +548,8 @@ class CheckHome:
             return
         device = getattr(self.app, "device", None)
         if isinstance(device, dict):
-            device.setdefault(VARIANT_PREF, kept if kept in VARIANTS else None)
-        if kept in VARIANTS and kept != self.variant and self.app.screen is self:
+            device.setdefault(VARIANT_PREF, kept if is_variant(kept) else None)
+        if is_variant(kept) and kept != self.variant and self.app.screen is self:
             self.set_variant(str(kept))
             self.app.page_update()
 
@@ -625,7 +641,7 @@ class Checker:
         else:
             if variant is None:  # this device's referee variant (the menu's)
                 variant = remembered_variant(app)
-            v = variant if variant in VARIANTS and self.kind in kinds_for(variant) else None
+            v = variant if is_variant(variant) and self.kind in kinds_for(variant) else None
             self.rules = Rules(v or kinds_variants(self.kind)[0])
         self.answer: dict[str, Any] | None = None
         self.request: dict[str, Any] | None = None
@@ -693,6 +709,11 @@ class Checker:
         return self.rules.variant
 
     @property
+    def described(self) -> Variant:
+        """The engine's description of the variant being checked."""
+        return self.rules.described
+
+    @property
     def material(self) -> Any:
         """``"tiles"`` or ``"cards"``."""
         return material_of(self.variant)
@@ -727,7 +748,7 @@ class Checker:
             summary = _("This game's rules: {rules}").format(rules=summary)
         self.summary.value = summary
         if self.preset_chips is not None:
-            presets = list(PRESETS[self.variant])  # type: ignore[index]
+            presets = list(self.rules.about.presets)
             if len(presets) > 1:
                 self.preset_chips.set_choices(
                     [(p, labels.preset_name(p)) for p in presets], self.rules.preset
@@ -755,7 +776,7 @@ class Checker:
     def ask(self, check: str, **fields: Any) -> dict[str, Any]:
         """Ask the judge; the answer is kept in :attr:`answer`."""
         self.rule_box.controls = []
-        if self.players is not None and self.variant == "carousel":
+        if self.players is not None and self.rules.described.set_by_players:
             fields.setdefault("players", self.players)
         self.request = self.rules.request(check, **fields)
         self.answer = judge.answer(self.request)
@@ -765,7 +786,9 @@ class Checker:
         """Put a verdict on the screen."""
         self.verdict.controls = controls
 
-    def typed_problem(self, *editors: PieceKeyboard | MeldsEditor | None) -> dict[str, Any] | None:
+    def typed_problem(
+        self, *editors: PieceKeyboard | MeldsEditor | TableEditor | None
+    ) -> dict[str, Any] | None:
         """An ``ok: false`` answer naming the first problem of typed text in ``editors`` (piece
         keyboards or meld editors), so that no verdict is given on half-read pieces."""
         for editor in editors:
@@ -863,7 +886,7 @@ def _kept_checker(app: App, kind: str, game: Game | None) -> Checker | None:
 
 def kinds_variants(kind: str) -> list[str]:
     """Variants the check ``kind`` applies to, in the usual order."""
-    return [v for v in VARIANTS if v in judge.CHECKS[kind][1]]
+    return [v for v in VARIANT_KEYS if about(v).answers(kind)]
 
 
 # -- meld ------------------------------------------------------------------------------------
@@ -881,7 +904,7 @@ class MeldChecker(Checker):
             show_pieces=False,
         )
         kinds = [("best", _("Best reading")), ("run", _("Run")), ("group", _("Group"))]
-        if self.variant == "rummy101":
+        if self.described.meld_rules.pairs:
             kinds.append(("pair", _("Pair")))
         self.read_as = ChoiceChips(kinds, "best", on_change=lambda _k: self._changed())
         self.show_empty()
@@ -1014,13 +1037,13 @@ class OpeningChecker(Checker):
         self.most_pairs: ft.TextField | None = None
         self.record_button: ft.OutlinedButton | None = None
         controls: list[ft.Control] = [self.need_text()]
-        if self.variant == "rummy101":
+        if self.described.meld_rules.pairs:
             controls.append(muted(_("Enter each meld (or pair) laid in this turn.")))
         else:
             controls.append(muted(_("Enter each new meld laid from the rack in this turn.")))
         controls.append(self.melds.control)
         controls += photo.for_melds(self.melds, self.players)
-        if self.variant == "rummy101":
+        if self.described.has_option("threshold_mode"):
             self.highest = ft.TextField(
                 label=_("Highest opening by melds so far this round"),
                 keyboard_type=ft.KeyboardType.NUMBER,
@@ -1097,8 +1120,7 @@ class OpeningChecker(Checker):
         from app.ui.saving import save_game
 
         a = self.answer or {}
-        rising = self.variant == "rummy101" and self.rules.typed.threshold_mode == "rising"
-        if self.game is None or not rising or not a.get("valid"):
+        if self.game is None or not self.rules.rising or not a.get("valid"):
             return False
         by = str(a.get("by"))
         amount = a.get("pairs") if by == "pairs" else a.get("value")
@@ -1121,7 +1143,7 @@ class OpeningChecker(Checker):
 
     def need_text(self) -> ft.Control:
         t = self.rules.typed
-        if self.variant == "rummy101":
+        if self.described.has_option("threshold"):
             text = _("Opening needs {n} points in runs and groups, or {p} pairs.").format(
                 n=t.threshold, p=t.pairs_needed
             )
@@ -1134,8 +1156,8 @@ class OpeningChecker(Checker):
         self.clear_verdict()
         self.need_text()
         self.body.controls[0] = self.need
-        if self.variant == "rummy101":
-            self.rising_box.visible = self.rules.typed.threshold_mode == "rising"
+        if self.described.has_option("threshold_mode"):
+            self.rising_box.visible = self.rules.rising
 
     def _took_changed(self, key: str | None) -> None:
         if self.discard is not None:
@@ -1156,9 +1178,9 @@ class OpeningChecker(Checker):
             self.show(self.render(typed))
             return typed
         fields: dict[str, Any] = {"melds": self.melds.value}
-        if self.variant == "rummy101":
+        if takes_discard(self.variant):
             previous: list[dict[str, Any]] = []
-            if self.rules.typed.threshold_mode == "rising":
+            if self.rules.rising:
                 for box, by, key in (
                     (self.highest, "melds", "value"),
                     (self.most_pairs, "pairs", "pairs"),
@@ -1199,7 +1221,7 @@ class OpeningChecker(Checker):
         else:
             detail = _("{n} points (needs {need})").format(n=value, need=needed)
         title = _("Valid opening") if valid else _("Not valid")
-        if self.variant != "rummy101":
+        if not self.described.has_option("threshold"):
             title = _("Valid initial meld") if valid else _("Not valid")
         parts: list[ft.Control] = [verdict_header(valid, title, detail)]
         melds = [m for m in a.get("melds", []) if isinstance(m, Mapping)]
@@ -1208,8 +1230,7 @@ class OpeningChecker(Checker):
             parts += self.problems(a)
         self.melds.set_faults(faults)
         self.record_button = None
-        rising = self.variant == "rummy101" and self.rules.typed.threshold_mode == "rising"
-        if valid and rising and self.game is not None:
+        if valid and self.rules.rising and self.game is not None:
             self.record_button = ft.OutlinedButton(
                 content=_("Record this opening for round {n}").format(n=len(self.game.rounds) + 1),
                 icon=ft.Icons.BOOKMARK_ADD_OUTLINED,
@@ -1248,10 +1269,10 @@ class TurnChecker(Checker):
 
     def build_inputs(self) -> list[ft.Control]:
         card_game = self.material == "cards"
-        self.before = MeldsEditor(
+        self.before = TableEditor(
             self.variant,
             _("Table before"),
-            on_change=self.clear_verdict,
+            on_change=self._before_changed,
             players=self.players,
             on_focus=self._focused,
         )
@@ -1262,13 +1283,18 @@ class TurnChecker(Checker):
             players=self.players,
             on_focus=self._focused,
         )
-        self.after = MeldsEditor(
+        self.after = TableEditor(
             self.variant,
             _("Table after"),
             on_change=self.clear_verdict,
             players=self.players,
             on_focus=self._focused,
+            moves=True,
         )
+        self._mirrored: list[list[str]] = []
+        """The table before last copied into the table after (which follows the table before
+        until it is changed)."""
+        self._heap_mirrored: list[str] = []
         self.heap = PieceKeyboard(
             self.variant,
             _("Table after (all pieces)"),
@@ -1286,7 +1312,7 @@ class TurnChecker(Checker):
         self.took: ChoiceChips | None = None
         self.discard: PieceKeyboard | None = None
         controls: list[ft.Control] = []
-        if self.variant == "rummy101":  # no heap: Rummy 101 melds are only added to
+        if not self.described.judges_table_turns:  # Rummy 101, no heap: melds are only added to
             self.after_mode.control.visible = False
             self.opened = ChoiceChips(
                 [
@@ -1317,7 +1343,7 @@ class TurnChecker(Checker):
                 self.took.control,
                 self.discard_box,
             ]
-        if self.variant in ("tile_rummy", "my_rummy"):
+        if self.described.has_option("initial_meld"):  # Tile Rummy, My Rummy
             self.opened = ChoiceChips(
                 [
                     ("yes", _("Had made the initial meld")),
@@ -1330,9 +1356,9 @@ class TurnChecker(Checker):
                 ft.Text(_("Before this turn the player…"), size=15, weight=ft.FontWeight.W_500),
                 self.opened.control,
             ]
-        if self.variant == "tile_rummy" and self.game is None:
+        if len(self.described.joker_rules) > 1 and self.game is None:  # Tile Rummy's levels
             self.level = ChoiceChips(
-                [(r, str(i)) for i, r in enumerate(JOKER_RULES)],
+                [(r, str(i)) for i, r in enumerate(self.described.joker_rules)],
                 self.rules.typed.joker_rule,
                 on_change=self._level_changed,
             )
@@ -1373,7 +1399,13 @@ class TurnChecker(Checker):
                 _("At least every piece played this turn."),
             ),
             self.rack.control,
-            self._section_header(_("Table after"), _("The table as it lies now.")),
+            self._section_header(
+                _("Table after"),
+                _(
+                    "The table as it lies now. It starts as the table before: tap a piece to "
+                    "move it, tap a meld to add to it."
+                ),
+            ),
             self.after_mode.control,
             self.copy_button,
             self.after.control,
@@ -1392,7 +1424,7 @@ class TurnChecker(Checker):
         self.clear_verdict()
 
     # -- which keyboard shows ------------------------------------------------------------------
-    def _focused(self, which: MeldsEditor | PieceKeyboard) -> None:
+    def _focused(self, which: TableEditor | PieceKeyboard) -> None:
         """One keyboard at a time: the one just tapped."""
         for other in (self.before, self.after, self.rack, self.heap, self.discard):
             if other is not None and other is not which:
@@ -1402,6 +1434,28 @@ class TurnChecker(Checker):
         heap = key == "heap"
         self.after.control.visible = not heap
         self.heap_box.visible = heap
+        if heap:
+            self._fill_heap()
+            self.heap.focus()
+        self.clear_verdict()
+
+    def _fill_heap(self) -> None:
+        """The heap gets the pieces of the table after while it was not typed into."""
+        pieces = [p for m in self.after.value for p in m]
+        if self.heap.value == self._heap_mirrored:
+            self.heap.set_pieces(pieces)
+            self._heap_mirrored = pieces
+
+    def _before_changed(self) -> None:
+        """The table after follows the table before until the user changes it."""
+        melds = self.before.value
+        if self.after.value == self._mirrored:
+            self.after.set_melds(melds, self.before.model.declarations() or ())
+            self.after.show_keys(False)
+            self._mirrored = melds
+            if self.heap.value == self._heap_mirrored:
+                self._heap_mirrored = [p for m in melds for p in m]
+                self.heap.set_pieces(self._heap_mirrored)
         self.clear_verdict()
 
     def _level_changed(self, key: str | None) -> None:
@@ -1417,7 +1471,7 @@ class TurnChecker(Checker):
         """Judge with Tile Rummy joker level ``level`` (0–4), as if its chip was tapped."""
         if self.level is None:
             raise ValueError("the joker rule is fixed here")
-        self.level.pick(JOKER_RULES[level])
+        self.level.pick(self.described.joker_rules[level])
 
     def _paint_level(self) -> None:
         if self.level is not None:
@@ -1435,8 +1489,10 @@ class TurnChecker(Checker):
     def copy_before(self) -> None:
         """Fill the table after with the table before (to change only what moved)."""
         melds = self.before.value
-        self.after.set_melds(melds)
-        self.heap.set_pieces([p for m in melds for p in m])
+        self.after.set_melds(melds, self.before.model.declarations() or ())
+        self._mirrored = melds
+        self._heap_mirrored = [p for m in melds for p in m]
+        self.heap.set_pieces(self._heap_mirrored)
         if self.after_mode.value == "heap":
             self.heap.focus()
         else:
@@ -1468,7 +1524,14 @@ class TurnChecker(Checker):
             fields["table_after"] = {"heap": self.heap.value}
         else:
             fields["table_after"] = self.after.value
-        if self.variant == "rummy101" and self.opened is not None:
+        if self.described.declares_jokers:  # Carousel: the jokers' declared cards (RULES.md §6)
+            declared = self.before.declarations()
+            if declared is not None:
+                fields["declared_before"] = declared
+            declared = self.after.declarations()
+            if declared is not None and self.after_mode.value != "heap":
+                fields["declared_after"] = declared
+        if not self.described.judges_table_turns and self.opened is not None:  # Rummy 101
             fields["opened"] = self.opened.value
             took = self.took is not None and self.took.value == "yes"
             if took and self.discard is not None and self.discard.value:
@@ -1553,13 +1616,13 @@ class HandChecker(Checker):
     kind = "hand"
 
     def build_inputs(self) -> list[ft.Control]:
-        gin = self.variant == "gin"
+        sizes = self.described.hand_sizes
         self.keyboard = PieceKeyboard(
             self.variant,
             _("Hand"),
             on_change=self._changed,
             players=self.players,
-            max_pieces=11 if gin else None,
+            max_pieces=max(sizes) if sizes else None,
             show_pieces=False,
         )
         self.check()
@@ -1571,25 +1634,32 @@ class HandChecker(Checker):
     def _changed(self) -> None:
         self.check()
 
+    @property
+    def counts_deadwood(self) -> bool:
+        """The hand is judged by its deadwood (gin: no jokers, gin and big gin), not by its
+        value with the jokers counted (Carousel)."""
+        return not self.described.meld_rules.jokers
+
     def check(self) -> dict[str, Any] | None:
-        """Judge the hand when it is complete (gin: 10 or 11 cards); nothing while the typed
-        text has a problem."""
+        """Judge the hand when it is complete (gin: 10 or 11 cards, the variant's
+        :attr:`~rules.variant.Variant.hand_sizes`); nothing while the typed text has a
+        problem."""
         cards = self.keyboard.value
         if self.keyboard.problem:
             self.clear_verdict()
             return None
-        gin = self.variant == "gin"
-        if (gin and len(cards) not in (10, 11)) or not cards:
+        sizes = self.described.hand_sizes
+        if (sizes and len(cards) not in sizes) or not cards:
             self.clear_verdict()
             n = len(cards)
-            if gin:
+            if sizes:
                 text = ngettext(
-                    "{n} card: a gin hand has 10 (or 11 before the discard: the best discard "
-                    "is found).",
-                    "{n} cards: a gin hand has 10 (or 11 before the discard: the best discard "
-                    "is found).",
+                    "{n} card: a gin hand has {size} (or {more} before the discard: the best "
+                    "discard is found).",
+                    "{n} cards: a gin hand has {size} (or {more} before the discard: the best "
+                    "discard is found).",
                     n,
-                ).format(n=n)
+                ).format(n=n, size=min(sizes), more=max(sizes))
             else:
                 text = _("Enter the cards left in the hand (tap a suit, then the ranks).")
             lines: list[ft.Control] = [ft.Text(text, size=16, color=MUTED)]
@@ -1608,7 +1678,7 @@ class HandChecker(Checker):
         material = self.material
         deadwood = int(a.get("deadwood", 0))
         big = False
-        if self.variant == "gin":
+        if self.counts_deadwood:
             big = bool(a.get("big_gin")) and (
                 getattr(self.rules.typed, "big_gin_bonus", None) is not None
             )
@@ -1647,7 +1717,7 @@ class HandChecker(Checker):
                     spacing=8,
                 )
             )
-        melds = a.get("big_gin_melds") if self.variant == "gin" and big else a.get("melds")
+        melds = a.get("big_gin_melds") if big else a.get("melds")
         if isinstance(melds, list) and melds:
             parts.append(ft.Text(_("Melds"), size=16, weight=ft.FontWeight.W_600))
             parts.append(melds_row([[str(c) for c in m] for m in melds], material))
@@ -1655,13 +1725,13 @@ class HandChecker(Checker):
         if unmatched:
             parts.append(
                 ft.Text(
-                    _("Deadwood cards") if self.variant == "gin" else _("Cards counted"),
+                    _("Deadwood cards") if self.counts_deadwood else _("Cards counted"),
                     size=16,
                     weight=ft.FontWeight.W_600,
                 )
             )
             parts.append(meld_view(unmatched, material, size="s"))
-        rule = a.get("rule") or ("RULES.md §5" if self.variant == "gin" else "RULES.md §6")
+        rule = a.get("rule") or self.described.rule
         parts.append(self.link({**a, "rule": rule}))
         return [panel(parts, good)]
 
@@ -1689,7 +1759,7 @@ def build(app: App, parts: Sequence[str]) -> Any:
         except StoreError:
             return MessageScreen(app, route, _("This game is not here (was it deleted?)."))
     variant = query.get("variant")
-    if variant not in VARIANTS:
+    if not is_variant(variant):
         variant = None
     if len(parts) == 1:
         return CheckHome(app, game, variant)

@@ -20,11 +20,12 @@ import contextlib
 import contextvars
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import flet as ft
 
 from app import i18n, verdict_render
+from app.games import VariantInfo, about
 from app.i18n import _, ngettext
 from app.ui import labels
 from app.ui.breakdown import melds_text, pieces_text
@@ -40,8 +41,30 @@ from rules.variant import meld_rules, piece_set
 Changed = Callable[[], None]
 
 
+ERROR_LINES: Final = 12
+"""Lines a field's complaint may take: it wraps (a copies error in Polish is five lines at
+360 px), never cut short with "…"."""
+
+
 class FormError(ValueError):
-    """The form has problems; each is already flagged at its field."""
+    """The form has problems; each is already flagged at its field.
+
+    Attributes:
+        missing: the problem is only something not filled in yet (an empty field, a choice
+            not made), not something filled in wrong.
+    """
+
+    def __init__(self, message: str = "", missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+def marked_fields(wrong: bool) -> str:
+    """What the form says under its flagged fields: "complete" when they are only empty (or
+    a choice is not made), "correct" when something filled in is wrong."""
+    if wrong:
+        return _("Please correct the marked fields.")
+    return _("Please complete the marked fields.")
 
 
 _TYPED_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("typed_only", default=False)
@@ -63,7 +86,7 @@ def typed_only() -> Iterator[None]:
 def _missing(field: ft.TextField, message: str) -> FormError:
     """An empty field: flagged with ``message`` unless only typed mistakes are shown."""
     field.error = None if _TYPED_ONLY.get() else message
-    return FormError(message)
+    return FormError(message, missing=True)
 
 
 def _int_field(field: ft.TextField, lo: int = 0, hi: int = 10_000) -> int:
@@ -162,7 +185,7 @@ class PiecesInput:
             grid=True,
         )
         self.field = self.keyboard.field
-        self.field.error_max_lines = 3
+        self.field.error_max_lines = ERROR_LINES
         self.field.hint_text = hint
         self.control = self.keyboard.control
         if group is not None:
@@ -253,7 +276,7 @@ class RestInput:
             on_change=self._mode_changed,
         )
         self.value = ft.TextField(
-            error_max_lines=3,
+            error_max_lines=ERROR_LINES,
             # one line, cut with "…" for a long name (a wrapped label overlaps the box)
             label=ft.Text(
                 _("{name}: points left").format(name=name),
@@ -380,6 +403,8 @@ class EntryForm:
         self, variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
     ) -> None:
         self.variant = variant
+        self.about = about(variant)
+        """What the form asks of its variant (hand sizes, the deadwood a player may type)."""
         self.options = dict(options)
         self.players = list(players)
         self.on_change = on_change
@@ -435,7 +460,7 @@ class EntryForm:
             if not _TYPED_ONLY.get():
                 self.error.value = message
                 self.error.visible = True
-            raise FormError(message)
+            raise FormError(message, missing=True)
         return chips.value
 
 
@@ -541,13 +566,14 @@ class Rummy101Form(EntryForm):
     def entry(self) -> dict[str, Any]:
         self.clear_errors()
         finish = self.finish.value or "normal"
-        bad = False
+        bad = wrong = False
         winner = None
         if finish != "stock_out":
             try:
                 winner = self._choose(self.winner, _("Tap who finished the round"))
-            except FormError:
+            except FormError as e:
                 bad = True
+                wrong = wrong or not e.missing
         players: list[dict[str, Any]] = []
         for p in self.players:
             if p == winner:
@@ -566,11 +592,12 @@ class Rummy101Form(EntryForm):
             if opened != "none":
                 try:
                     item.update(self.rests[p].read())
-                except FormError:
+                except FormError as e:
                     bad = True
+                    wrong = wrong or not e.missing
             players.append(item)
         if bad:
-            raise FormError(_("Please complete the marked fields."))
+            raise FormError(marked_fields(wrong))
         return {"finish": finish, "players": players}
 
     def load(self, entry: Mapping[str, Any]) -> None:
@@ -633,6 +660,7 @@ class TilesForm(EntryForm):
         """Per player, the penalty draws as loaded or pre-filled (reason and tiles kept); the
         stepper's count wins, extra draws are ``invalid_turn``."""
         self.rest_boxes: dict[str, ft.Column] = {}
+        tiles = self.about.penalty_tiles or 0
         blocks = []
         for i, p in enumerate(self.players):
             self.rest_boxes[p] = ft.Column(
@@ -645,10 +673,13 @@ class TilesForm(EntryForm):
             self.outcome.control,
             *blocks,
             ft.Text(
-                _(
-                    "Penalty draws (3 tiles each, for an invalid turn or the timer) are "
-                    "recorded with the round; the tiles count in the rack."
-                ),
+                ngettext(
+                    "Penalty draws ({n} tile each, for an invalid turn or the timer) are "
+                    "recorded with the round; the tiles count in the rack.",
+                    "Penalty draws ({n} tiles each, for an invalid turn or the timer) are "
+                    "recorded with the round; the tiles count in the rack.",
+                    tiles,
+                ).format(n=tiles),
                 size=12,
                 color=MUTED,
             ),
@@ -669,7 +700,7 @@ class TilesForm(EntryForm):
 
     def entry(self) -> dict[str, Any]:
         self.clear_errors()
-        bad = False
+        bad = wrong = False
         try:
             outcome = self._choose(self.outcome, _("Tap who emptied the rack, or “Pool ran out”"))
         except FormError:
@@ -681,10 +712,11 @@ class TilesForm(EntryForm):
                 continue
             try:
                 players.append({"name": p, **self.rests[p].read()})
-            except FormError:
+            except FormError as e:
                 bad = True
+                wrong = wrong or not e.missing
         if bad:
-            raise FormError(_("Please complete the marked fields."))
+            raise FormError(marked_fields(wrong))
         entry: dict[str, Any] = {"players": players}
         penalties = []
         for p in self.players:
@@ -754,7 +786,9 @@ class HandInput:
         self.options = options
         self.sizes = sizes
         self.on_change = on_change
-        hint = "AS 2S 3S 7H 7D 7C 9C 10C JC 4D" if variant == "gin" else "3S 4S 5S KD"
+        self.deadwood_shown = about(variant).typed_deadwood is not None
+        """The answer is read as melds and deadwood (gin), not as a hand's value (Carousel)."""
+        hint = "AS 2S 3S 7H 7D 7C 9C 10C JC 4D" if sizes else "3S 4S 5S KD"
         self.pieces = PiecesInput(
             variant,
             players,
@@ -789,7 +823,7 @@ class HandInput:
         if not toks:
             self.info.value = ""
             return None
-        if self.variant == "gin" and len(toks) not in self.sizes:
+        if self.sizes and len(toks) not in self.sizes:
             self.info.value = ngettext("{n} card", "{n} cards", len(toks)).format(n=len(toks))
             return None
         try:
@@ -804,14 +838,14 @@ class HandInput:
             self.info.value = verdict_render.error_message(answer, {"variant": self.variant})
             self.info.color = ERROR_COLOUR
             return None
-        if self.variant == "gin" and answer.get("big_gin") and self.big_gin_bonus is not None:
+        if self.deadwood_shown and answer.get("big_gin") and self.big_gin_bonus is not None:
             # all 11 melded where the preset has big gin: scored as big gin, no discard (§5)
             parts = [
                 _("Melds: {melds}").format(melds=melds_text(answer.get("big_gin_melds"))),
                 _("deadwood {n}").format(n=0),
                 _("big gin!"),
             ]
-        elif self.variant == "gin":
+        elif self.deadwood_shown:
             parts = [
                 _("Melds: {melds}").format(melds=melds_text(answer.get("melds"))),
                 _("deadwood {n}").format(n=answer.get("deadwood")),
@@ -854,6 +888,13 @@ class HandInput:
             self.analyse()
 
 
+def _typed_deadwood(info: VariantInfo) -> tuple[int, int]:
+    """The deadwood (points) a gin form lets a player type: the variant's range (0–100)."""
+    if info.typed_deadwood is None:
+        raise ValueError(f"{info.key}: deadwood is always counted from the cards")
+    return info.typed_deadwood
+
+
 class GinForm(EntryForm):
     """Gin Rummy (RULES.md §5): the knocker, both hands as cards or deadwood typed in."""
 
@@ -872,9 +913,10 @@ class GinForm(EntryForm):
             "cards",
             on_change=lambda _k: self._refresh(),
         )
+        self.typed_deadwood = _typed_deadwood(self.about)
         self.keys = KeyGroup()
         self.hands = {
-            p: HandInput(variant, options, 2, p, (10, 11), self.changed, self.keys)
+            p: HandInput(variant, options, 2, p, self.about.hand_sizes, self.changed, self.keys)
             for p in self.players
         }
         for hand in self.hands.values():
@@ -883,7 +925,7 @@ class GinForm(EntryForm):
             )
         self.deadwood = {
             p: ft.TextField(
-                error_max_lines=3,
+                error_max_lines=ERROR_LINES,
                 label=_("{name}: deadwood").format(name=p),
                 keyboard_type=ft.KeyboardType.NUMBER,
                 dense=True,
@@ -955,7 +997,7 @@ class GinForm(EntryForm):
 
     def entry(self) -> dict[str, Any]:
         self.clear_errors()
-        bad, unchosen = False, ""
+        bad, wrong, unchosen = False, False, ""
         try:
             knocker: str | None = self._choose(self.knocker, _("Tap who knocked, or “Void hand”"))
         except FormError as e:  # the hands are still checked: every problem shows at once
@@ -972,7 +1014,7 @@ class GinForm(EntryForm):
                 if self.mode.value == "deadwood":
                     item: dict[str, Any] = {
                         "name": p,
-                        "deadwood": _int_field(self.deadwood[p], 0, 100),
+                        "deadwood": _int_field(self.deadwood[p], *self.typed_deadwood),
                     }
                     kind = self.gin_kind[p].value
                     if p == knocker and kind in ("gin", "big_gin"):
@@ -980,10 +1022,11 @@ class GinForm(EntryForm):
                 else:
                     item = {"name": p, "hand": self.hands[p].pieces.read()}
                 players.append(item)
-            except FormError:
+            except FormError as e:
                 bad = True
+                wrong = wrong or not e.missing
         if bad:
-            raise FormError(_("Please complete the marked fields."))
+            raise FormError(marked_fields(wrong))
         if unchosen:
             raise FormError(unchosen)
         return {"knocker": knocker, "players": players}
@@ -1035,6 +1078,11 @@ class GinSoloForm(EntryForm):
     ) -> None:
         super().__init__(variant, options, players, on_change)
         self.player = self.players[0]
+        turned = self.about.solo_turned
+        if turned is None:
+            raise ValueError(f"{variant}: no solo mode")
+        self.cards_turned = turned
+        """The cards a round may turn after a knock or gin (1–45)."""
         self.result = ChoiceChips(
             [
                 ("knock", _("{name} knocked").format(name=self.player)),
@@ -1045,7 +1093,7 @@ class GinSoloForm(EntryForm):
             on_change=lambda _k: self._refresh(),
         )
         self.turned = ft.TextField(
-            error_max_lines=3,
+            error_max_lines=ERROR_LINES,
             label=_("Cards turned, the stopping joker included"),
             keyboard_type=ft.KeyboardType.NUMBER,
             dense=True,
@@ -1058,15 +1106,16 @@ class GinSoloForm(EntryForm):
             "cards",
             on_change=lambda _k: self._refresh(),
         )
+        self.typed_deadwood = _typed_deadwood(self.about)
         self.keys = KeyGroup()
         self.hands = {
             self.player: HandInput(
-                variant, options, 1, self.player, (10, 11), self.changed, self.keys
+                variant, options, 1, self.player, self.about.hand_sizes, self.changed, self.keys
             )
         }
         self.hands[self.player].set_knocker(True)
         self.deadwood = ft.TextField(
-            error_max_lines=3,
+            error_max_lines=ERROR_LINES,
             label=_("{name}: deadwood").format(name=self.player),
             keyboard_type=ft.KeyboardType.NUMBER,
             dense=True,
@@ -1109,7 +1158,7 @@ class GinSoloForm(EntryForm):
 
     def entry(self) -> dict[str, Any]:
         self.clear_errors()
-        bad, unchosen = False, ""
+        bad, wrong, unchosen = False, False, ""
         try:
             result = self._choose(self.result, _("Tap how the round ended"))
         except FormError as e:
@@ -1117,19 +1166,21 @@ class GinSoloForm(EntryForm):
         entry: dict[str, Any] = {"result": result}
         if result in ("knock", "gin"):
             try:
-                entry["turned"] = _int_field(self.turned, 1, 45)
-            except FormError:
+                entry["turned"] = _int_field(self.turned, *self.cards_turned)
+            except FormError as e:
                 bad = True
+                wrong = wrong or not e.missing
         item: dict[str, Any] = {"name": self.player}
         try:
             if self.mode.value == "deadwood":
-                item["deadwood"] = _int_field(self.deadwood, 0, 100)
+                item["deadwood"] = _int_field(self.deadwood, *self.typed_deadwood)
             else:
                 item["hand"] = self.hands[self.player].pieces.read()
-        except FormError:
+        except FormError as e:
             bad = True
+            wrong = wrong or not e.missing
         if bad:
-            raise FormError(_("Please complete the marked fields."))
+            raise FormError(marked_fields(wrong))
         if unchosen:
             raise FormError(unchosen)
         entry["players"] = [item]
@@ -1182,7 +1233,8 @@ class CarouselForm(EntryForm):
         n = len(self.players)
         self.keys = KeyGroup()
         self.hands = {
-            p: HandInput(variant, options, n, p, (), self.changed, self.keys) for p in self.players
+            p: HandInput(variant, options, n, p, self.about.hand_sizes, self.changed, self.keys)
+            for p in self.players
         }
         blocks = [player_block(i, p, [self.hands[p].control]) for i, p in enumerate(self.players)]
         self.controls = [
@@ -1220,7 +1272,7 @@ class CarouselForm(EntryForm):
         for p in self.players:
             try:
                 players.append({"name": p, "hand": self.hands[p].pieces.read(allow_empty=True)})
-            except FormError:
+            except FormError:  # an empty hand is allowed: what is marked is wrong
                 bad = True
         if bad:
             raise FormError(_("Please correct the marked hands."))
@@ -1259,6 +1311,6 @@ def make_form(
     variant: str, options: Mapping[str, Any], players: Sequence[str], on_change: Changed
 ) -> EntryForm:
     """The entry form for ``variant`` (gin in solo mode: :class:`GinSoloForm`)."""
-    if variant == "gin" and options.get("mode") == "solo":
+    if about(variant).is_solo(options):
         return GinSoloForm(variant, options, players, on_change)
     return FORMS[variant](variant, options, players, on_change)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 import flet as ft
 
 from app import games, i18n
-from app.error_text import describe
+from app.error_text import describe, import_problem
 from app.i18n import _, ngettext
 from app.ui.widgets import ERROR_COLOUR, ChoiceChips
 
@@ -168,9 +168,11 @@ class ImportDialog:
         self.app = app
         self.found: GameSummary | None = None
         self.pending: tuple[Game, str | None] | None = None
+        # the sentence above the box, a short label on it: a label that wraps when it floats
+        # runs over the box's border and the text pasted (Polish, 360 px)
         self.text = ft.TextField(
-            error_max_lines=3,
-            label=_("Or paste the exported JSON here"),
+            error_max_lines=6,
+            label=_("Exported text"),
             multiline=True,
             min_lines=4,
             max_lines=8,
@@ -192,6 +194,7 @@ class ImportDialog:
                     ),
                     self.file_button,
                     self.status,
+                    ft.Text(_("Or paste the exported JSON here"), size=14),
                     self.text,
                 ],
                 tight=True,
@@ -270,7 +273,8 @@ class ImportDialog:
         from app import backup
 
         if isinstance(read, games.GameError):
-            message = _("Not imported. {reason}").format(reason=describe(read))
+            reason = import_problem(read, pasted=pasted)
+            message = _("Not imported. {reason}").format(reason=reason)
             if pasted:
                 self.text.error = message
                 self.app.page_update()

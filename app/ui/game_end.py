@@ -30,7 +30,7 @@ import flet as ft
 
 from app import games
 from app.error_text import describe
-from app.games import Game, GameError
+from app.games import ENDED_KEY, Game, GameError, ended_early
 from app.i18n import _, ngettext
 from app.ui.widgets import number, primary_button, secondary_button
 
@@ -93,12 +93,14 @@ def _keep_agreement(before: Game, after: Game) -> Game:
 
 
 def end_now(game: Game) -> Game:
-    """``game`` ended now (:func:`app.games.end_game`), its starting agreement kept.
+    """``game`` ended now (:func:`app.games.end_game`), its starting agreement kept and the
+    rounds played noted (:data:`ENDED_KEY`).
 
     Raises:
         GameError: it cannot be ended.
     """
-    return _keep_agreement(game, games.end_game(game))
+    ended = _keep_agreement(game, games.end_game(game))
+    return dataclasses.replace(ended, extra={**ended.extra, ENDED_KEY: len(game.rounds)})
 
 
 def one_more_round(game: Game) -> Game | None:
@@ -127,18 +129,20 @@ def replay(game: Game) -> Game:
     rounds, target = agreed_at_start(game)
     options = dict(game.options)
     players = list(game.players)
-    if game.variant in ("tile_rummy", "my_rummy"):
+    about = games.about_game(game)
+    if about.agreed_end == "options":
         options["games"], options["target"] = rounds, target
         rounds = target = None
-    elif game.variant == "gin" and options.get("mode") == "solo":
+    elif about.is_solo(options):
         players = players[:1]  # the solo player; new_game adds "the joker"
+    with_game = about.agreed_end == "game"
     dealer = games.next_dealer(game) if game.rounds else game.first_dealer
     new = games.new_game(
         game.variant,
         players,
         options,
-        agreed_rounds=rounds if game.variant == "rummy101" else None,
-        agreed_target=target if game.variant == "rummy101" else None,
+        agreed_rounds=rounds if with_game else None,
+        agreed_target=target if with_game else None,
     )
     return dataclasses.replace(new, first_dealer=dealer % len(new.players))
 
@@ -244,26 +248,38 @@ class EndActions:
     def play_again(self, _e: Any = None) -> None:
         """Start the same game again and open it."""
         from app.store import StoreError
+        from app.ui import sharing
 
         sheet = self.sheet
+        old = sheet.game
         try:
-            stored = sheet.app.store.create_game(replay(sheet.game))
+            fresh = replay(old)
+            # the same table: its join code stays, so the joined phones keep keeping score
+            fresh = dataclasses.replace(
+                fresh, join_code=sharing.join_code_for_replay(sheet.app, old)
+            )
+            stored = sheet.app.store.create_game(fresh)
         except (GameError, StoreError) as e:
             sheet.app.notify(
                 _("The game could not be started. {reason}").format(reason=describe(e)), error=True
             )
             return
+        # the finished game points to the new one: the phones watching it follow
+        # (app/ui/sharing.py, next_game); a failed save only loses that pointer
+        sharing.point_to_next(sheet.app, old, stored.id)
         sheet.app.notify(_("A new game with the same players"))
         sheet.app.go(f"/game/{stored.id}")
 
 
 __all__ = [
     "AGREED_KEY",
+    "ENDED_KEY",
     "EndActions",
     "agreed_at_start",
     "can_end",
     "end_now",
     "end_preview",
+    "ended_early",
     "one_more_round",
     "replay",
 ]

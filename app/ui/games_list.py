@@ -210,6 +210,12 @@ class GamesList:
             if s.finished
             else ngettext("{n} round", "{n} rounds", s.round_count).format(n=s.round_count)
         )
+        if s.ended_early:  # "End the game now" on its sheet: not played to its agreed end
+            status += " · " + ngettext(
+                "ended by the players after {n} round",
+                "ended by the players after {n} rounds",
+                s.round_count,
+            ).format(n=s.round_count)
 
         def open_game(_e: Any = None) -> None:
             self.app.go(f"/game/{s.id}")
@@ -235,7 +241,7 @@ class GamesList:
             icon_button(
                 ft.Icons.IOS_SHARE,
                 _("Export {title}").format(title=title),
-                lambda _e=None: self._export(s),
+                lambda *_e: self._export(s),
             ),
         ]
         if self.host:  # deleting a game is the host's
@@ -243,7 +249,7 @@ class GamesList:
                 icon_button(
                     ft.Icons.DELETE_OUTLINE,
                     _("Delete {title}").format(title=title),
-                    lambda _e=None: self._delete(s),
+                    lambda *_e: self._delete(s),
                 )
             )
         buttons = ft.Column(actions, spacing=0)

@@ -721,11 +721,91 @@ class PieceKeyboard:
         return pieces_names(self.pieces, self.material)
 
 
+class MeldList:
+    """The melds of a list being edited and the one chosen (pure logic, no Flet).
+
+    Subclasses keeping more lists parallel to :attr:`melds` (the turn checker's jokers'
+    declarations) extend :meth:`_keep` and :meth:`_append`, through which every meld is
+    dropped, reordered or added here.
+
+    Attributes:
+        melds: the melds in notation; the chosen one may be empty while it is being built.
+        active: index of the meld chosen (the keys edit it).
+        faults: indexes of :attr:`melds` drawn with a red frame; they follow their melds when
+            empty ones are dropped.
+    """
+
+    def __init__(self) -> None:
+        self.melds: list[list[str]] = [[]]
+        self.active = 0
+        self.faults: set[int] = set()
+
+    @property
+    def value(self) -> list[list[str]]:
+        """The melds (empty ones left out)."""
+        return [list(m) for m in self.melds if m]
+
+    def set_melds(self, melds: Sequence[Sequence[str]]) -> None:
+        """Show ``melds`` (each in notation); the last one is chosen, no faults."""
+        self.melds = [list(m) for m in melds] or [[]]
+        self.active = len(self.melds) - 1
+        self.faults = set()
+
+    def set_pieces(self, pieces: Sequence[str]) -> None:
+        """The chosen meld is now ``pieces``."""
+        self.melds[self.active] = list(pieces)
+
+    def select(self, i: int) -> None:
+        """Choose meld ``i`` (empty melds other than it are forgotten).
+
+        Raises:
+            IndexError: there is no meld ``i``.
+        """
+        if not 0 <= i < len(self.melds):
+            raise IndexError(i)
+        self.active = self._drop_empty(keep=i)
+
+    def new_meld(self) -> None:
+        """Start a new, empty meld at the end and choose it."""
+        self._drop_empty()
+        if self.melds[-1]:
+            self._append()
+        self.active = len(self.melds) - 1
+
+    def remove_meld(self) -> None:
+        """Remove the chosen meld (the last one left is emptied instead)."""
+        self._keep([i for i in range(len(self.melds)) if i != self.active])
+        if not self.melds:
+            self._append()
+        self.active = min(self.active, len(self.melds) - 1)
+
+    def _drop_empty(self, keep: int | None = None) -> int:
+        """Forget empty melds other than ``keep`` (a meld left empty is not a meld).
+
+        Returns:
+            The new index of meld ``keep`` (0 when None).
+        """
+        kept = [i for i, m in enumerate(self.melds) if m or i == keep] or [0]
+        self._keep(kept)
+        return kept.index(keep) if keep is not None and keep in kept else 0
+
+    def _keep(self, kept: list[int]) -> None:
+        """Keep only the melds at ``kept`` (old indexes, in order)."""
+        self.melds = [self.melds[i] for i in kept]
+        self.faults = {kept.index(i) for i in self.faults if i in kept}
+
+    def _append(self) -> None:
+        """Add an empty meld at the end."""
+        self.melds.append([])
+
+
 class MeldsEditor:
     """A list of melds (a table, an opening) with one keyboard editing the chosen meld.
 
     Each meld is drawn as it lies; tap one to edit it, "New meld" starts another, "Remove meld"
-    takes the chosen one away. Copy limits count every meld of the list.
+    takes the chosen one away. Copy limits count every meld of the list. The meld list itself
+    is :attr:`model` (a :class:`MeldList`); the turn checker's table editor
+    (:class:`app.ui.turn_table.TableEditor`) builds on this class with a richer model.
 
     Args:
         variant: the variant.
@@ -736,9 +816,8 @@ class MeldsEditor:
             other keyboards).
 
     Attributes:
-        melds: the melds in notation (the chosen one may be empty while being built).
-        active: index of the meld the keyboard edits.
-        faults: indexes drawn with a red frame (set by the screen after a verdict).
+        model: the melds, the one chosen, the faults.
+        changed: True once the user changed the melds.
     """
 
     def __init__(
@@ -747,19 +826,18 @@ class MeldsEditor:
         title: str,
         on_change: Changed | None = None,
         players: int | None = None,
-        on_focus: Callable[[MeldsEditor], None] | None = None,
+        on_focus: Callable[[Any], None] | None = None,
     ) -> None:
         self.variant = variant
         self.title = title
         self.material = material_of(variant)
         self.on_change = on_change
         self.on_focus = on_focus
-        self.melds: list[list[str]] = [[]]
-        self.active = 0
-        self.faults: set[int] = set()
+        self.model = self._new_model()
+        self.changed = False
         self.keyboard = PieceKeyboard(
             variant,
-            _("{title}: meld {n}").format(title=title, n=1),
+            self._meld_label(),
             on_change=self._keyboard_changed,
             players=players,
             show_pieces=False,
@@ -775,6 +853,15 @@ class MeldsEditor:
             on_click=self._remove_clicked,
             height=44,
         )
+        self.control = self._layout(players)
+        self._paint()
+
+    def _new_model(self) -> MeldList:
+        return MeldList()
+
+    def _layout(self, players: int | None) -> ft.Column:
+        """Build :attr:`keys_box` and return the whole control (``players``: for the keys a
+        subclass adds)."""
         self.keys_box = ft.Column(
             [
                 ft.Row([self.new_button, self.remove_button], wrap=True, spacing=8),
@@ -783,16 +870,94 @@ class MeldsEditor:
             spacing=8,
             visible=True,
         )
-        self.control = ft.Column([self.rows, self.keys_box], spacing=8)
+        return ft.Column([self.rows, self.keys_box], spacing=8)
+
+    # -- reading --------------------------------------------------------------------------------
+    @property
+    def melds(self) -> list[list[str]]:
+        """The melds in notation (the chosen one may be empty while being built)."""
+        return self.model.melds
+
+    @property
+    def active(self) -> int:
+        """Index of the meld the keyboard edits."""
+        return self.model.active
+
+    @property
+    def faults(self) -> set[int]:
+        """Indexes of :attr:`melds` drawn with a red frame (set by the screen after a verdict)."""
+        return self.model.faults
+
+    @faults.setter
+    def faults(self, faults: set[int]) -> None:
+        self.model.faults = faults
+
+    @property
+    def value(self) -> list[list[str]]:
+        """The melds entered (empty ones left out)."""
+        return self.model.value
+
+    @property
+    def problem(self) -> str | None:
+        """What is wrong with the text typed into the meld being edited, else ``None``."""
+        return self.keyboard.problem
+
+    # -- changing -------------------------------------------------------------------------------
+    def select(self, i: int) -> None:
+        """Edit meld ``i`` with the keyboard."""
+        self.model.select(i)
+        self._load_active()
+        self.focus()
+
+    def new_meld(self) -> None:
+        """Start a new, empty meld at the end and edit it."""
+        self.model.new_meld()
+        self._load_active()
+        self.focus()
+        self._notify()
+
+    def remove_meld(self) -> None:
+        """Remove the meld being edited."""
+        self.model.remove_meld()
+        self.faults = set()
+        self._load_active()
+        self._notify()
+
+    def set_melds(self, melds: Sequence[Sequence[str]]) -> None:
+        """Show ``melds`` (each in notation); the last one is then edited."""
+        self.model.set_melds(melds)
+        self._load_active()
+
+    def focus(self) -> None:
+        """Show this list's keyboard (and tell the screen)."""
+        self.show_keys(True)
+        if self.on_focus is not None:
+            self.on_focus(self)
+
+    def show_keys(self, visible: bool) -> None:
+        """Show or hide the keyboard (the melds stay)."""
+        self.keys_box.visible = visible
+        self._paint()
+
+    def set_faults(self, faults: set[int]) -> None:
+        """Frame the melds at ``faults`` (indexes into :attr:`value`) in red."""
+        # map indexes of value (non-empty melds) onto indexes of self.melds
+        full = [i for i, m in enumerate(self.melds) if m]
+        self.faults = {full[j] for j in faults if 0 <= j < len(full)}
         self._paint()
 
     # -- handlers -------------------------------------------------------------------------------
-    def _keyboard_changed(self) -> None:
-        self.melds[self.active] = self.keyboard.value
-        self.faults.discard(self.active)
-        self._paint()
+    def _notify(self) -> None:
+        self.changed = True
         if self.on_change is not None:
             self.on_change()
+
+    def _keyboard_changed(self) -> None:
+        self.model.set_pieces(self.keyboard.value)
+        self.faults.discard(self.active)
+        self._meld_loaded()
+        self._paint()
+        self._notify()
 
     def _other_pieces(self) -> list[str]:
         return [p for i, m in enumerate(self.melds) if i != self.active for p in m]
@@ -803,101 +968,34 @@ class MeldsEditor:
     def _remove_clicked(self, _e: Any = None) -> None:
         self.remove_meld()
 
-    def _select_handler(self, i: int) -> Callable[[Any], None]:
+    def _meld_tapped(self, i: int) -> None:
+        self.select(i)
+
+    def _meld_handler(self, i: int) -> Callable[[Any], None]:
         def handler(_e: Any = None) -> None:
-            self.select(i)
+            self._meld_tapped(i)
 
         return handler
 
-    def select(self, i: int) -> None:
-        """Edit meld ``i`` with the keyboard."""
-        if not 0 <= i < len(self.melds):
-            raise IndexError(i)
-        self.active = self._drop_empty(keep=i)
-        self._load_active()
-        self.focus()
-
-    def new_meld(self) -> None:
-        """Start a new, empty meld at the end and edit it."""
-        self._drop_empty()
-        if self.melds[-1]:
-            self.melds.append([])
-        self.active = len(self.melds) - 1
-        self._load_active()
-        self.focus()
-        if self.on_change is not None:
-            self.on_change()
-
-    def remove_meld(self) -> None:
-        """Remove the meld being edited."""
-        if len(self.melds) <= 1:
-            self.melds = [[]]
-        else:
-            del self.melds[self.active]
-        self.faults = set()
-        self.active = min(self.active, len(self.melds) - 1)
-        self._load_active()
-        if self.on_change is not None:
-            self.on_change()
-
-    def set_melds(self, melds: Sequence[Sequence[str]]) -> None:
-        """Show ``melds`` (each in notation); the last one is then edited."""
-        self.melds = [list(m) for m in melds] or [[]]
-        self.active = len(self.melds) - 1
-        self.faults = set()
-        self._load_active()
-
-    def focus(self) -> None:
-        """Show this list's keyboard (and tell the screen)."""
-        self.show_keys(True)
-        if self.on_focus is not None:
-            self.on_focus(self)
-
-    def show_keys(self, visible: bool) -> None:
-        """Show or hide the keyboard."""
-        self.keys_box.visible = visible
-        self._paint()
-
-    @property
-    def value(self) -> list[list[str]]:
-        """The melds entered (empty ones left out)."""
-        return [list(m) for m in self.melds if m]
-
-    @property
-    def problem(self) -> str | None:
-        """What is wrong with the text typed into the meld being edited, else ``None``."""
-        return self.keyboard.problem
-
-    def set_faults(self, faults: set[int]) -> None:
-        """Frame the melds at ``faults`` (indexes into :attr:`value`) in red."""
-        # map indexes of value (non-empty melds) onto indexes of self.melds
-        full = [i for i, m in enumerate(self.melds) if m]
-        self.faults = {full[j] for j in faults if 0 <= j < len(full)}
-        self._paint()
-
     # -- inside ---------------------------------------------------------------------------------
-    def _drop_empty(self, keep: int | None = None) -> int:
-        """Forget empty melds other than ``keep`` (a meld left empty is not a meld).
-
-        Returns:
-            The new index of meld ``keep`` (0 when None).
-        """
-        kept = [i for i, m in enumerate(self.melds) if m or i == keep]
-        if not kept:
-            kept = [0]
-        self.melds = [self.melds[i] for i in kept]
-        self.faults = {kept.index(i) for i in self.faults if i in kept}
-        return kept.index(keep) if keep is not None and keep in kept else 0
+    def _meld_label(self) -> str:
+        return _("{title}: meld {n}").format(title=self.title, n=self.active + 1)
 
     def _load_active(self) -> None:
-        self.keyboard.label = _("{title}: meld {n}").format(title=self.title, n=self.active + 1)
+        """Put the chosen meld into the keyboard and draw."""
+        self.keyboard.label = self._meld_label()
         self.keyboard.field.label = self.keyboard.label
         self.keyboard.set_pieces(self.melds[self.active])
+        self._meld_loaded()
         self._paint()
+
+    def _meld_loaded(self) -> None:
+        """Called when the chosen meld was loaded into the keys or changed by them (before
+        drawing): for what a subclass keeps in step with it."""
 
     def _paint(self) -> None:
         rows: list[ft.Control] = []
-        editing = bool(self.keys_box.visible) if hasattr(self, "keys_box") else True
+        editing = bool(self.keys_box.visible)
         for i, meld in enumerate(self.melds):
             chosen = i == self.active and editing
             fault = i in self.faults
@@ -922,7 +1020,7 @@ class MeldsEditor:
                 spoken += " " + _("(editing)")
             if fault:
                 spoken += " " + _("(at fault)")
-            tap = self._select_handler(i)
+            tap = self._meld_handler(i)
             rows.append(
                 ft.Semantics(  # one name for the row: "Table before, meld 1: red 5, red 6"
                     label=spoken,
@@ -958,4 +1056,4 @@ class MeldsEditor:
         self.remove_button.disabled = len(self.melds) <= 1 and not self.melds[0]
 
 
-__all__ = ["KEY_HEIGHT", "MeldsEditor", "PieceKeyboard"]
+__all__ = ["KEY_HEIGHT", "MeldList", "MeldsEditor", "PieceKeyboard"]

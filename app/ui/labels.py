@@ -6,15 +6,20 @@ an option this table does not know yet is still shown, under its own name.
 
 from __future__ import annotations
 
+from app.games.variants import VARIANT_KEYS, about, is_variant
 from app.i18n import N_, _
 
-VARIANT_NAMES: dict[str, str] = {
-    "rummy101": N_("Rummy 101"),
-    "tile_rummy": N_("Tile Rummy"),
-    "my_rummy": N_("My Rummy"),
-    "gin": N_("Gin Rummy"),
-    "carousel": N_("Carousel rummy"),
-}
+DISPLAY_NAMES: tuple[str, ...] = (
+    N_("Rummy 101"),
+    N_("Tile Rummy"),
+    N_("My Rummy"),
+    N_("Gin Rummy"),
+    N_("Carousel rummy"),
+)
+"""The variants' names (:attr:`rules.variant.Variant.display_name`), for the translators."""
+VARIANT_NAMES: dict[str, str] = {k: about(k).display_name for k in VARIANT_KEYS}
+"""variant -> its English name (from the variant's description; translated by
+:func:`variant_name`)."""
 
 VARIANT_BLURBS: dict[str, str] = {
     "rummy101": N_("Tiles, 2–4 players, open with 101 or 5 pairs"),
@@ -112,8 +117,14 @@ OPENED_NAMES: dict[str, str] = {
 
 
 def variant_name(variant: str) -> str:
-    """The variant's name in the language in force."""
-    return _(VARIANT_NAMES.get(variant, variant))
+    """The variant's name in the language in force (an unknown name as it is)."""
+    return _(about(variant).display_name) if is_variant(variant) else variant
+
+
+def variant_blurb(variant: str) -> str:
+    """One line on the variant for the new-game form, in the language in force."""
+    blurb = VARIANT_BLURBS.get(variant)
+    return _(blurb) if blurb else ""
 
 
 def preset_name(preset: str) -> str:

@@ -9,6 +9,7 @@ import flet as ft
 
 from app import games
 from app.error_text import describe
+from app.games import variants
 from app.i18n import _
 from app.ui import labels
 from app.ui.frame import frame
@@ -22,13 +23,11 @@ from app.ui.widgets import (
     primary_button,
     show_error,
 )
-from rules.options import DEFAULT_PRESET, PRESETS, VARIANTS
-from rules.variant import PLAYER_COUNTS
 
 if TYPE_CHECKING:
     from app.ui.shell import App
 
-MAX_SEATS = max(hi for _lo, hi in PLAYER_COUNTS.values())
+MAX_SEATS = variants.MAX_SEATS
 SUGGESTED_PLAYERS = 3
 
 
@@ -60,11 +59,11 @@ class NewGame:
     def __init__(self, app: App) -> None:
         self.app = app
         self.known: list[str] = list(app.store.known_players())
-        last_variant = app.store.get_setting("last_variant", "rummy101")
-        if last_variant not in VARIANTS:
-            last_variant = "rummy101"
+        last_variant = app.store.get_setting("last_variant", variants.DEFAULT_VARIANT)
+        if not variants.is_variant(last_variant):
+            last_variant = variants.DEFAULT_VARIANT
         self.variant = ChoiceChips(
-            [(v, labels.variant_name(v)) for v in VARIANTS],
+            [(v, labels.variant_name(v)) for v in variants.VARIANT_KEYS],
             last_variant,
             on_change=self._variant_changed,
         )
@@ -77,7 +76,7 @@ class NewGame:
         )
         self.options_visible = False
 
-        lo, hi = PLAYER_COUNTS[last_variant]  # type: ignore[index]
+        lo, hi = variants.about(last_variant).players
         self.count = Stepper(
             _("Number of players"),
             max(lo, min(hi, SUGGESTED_PLAYERS)),
@@ -152,29 +151,30 @@ class NewGame:
     @property
     def variant_key(self) -> str:
         """The chosen variant."""
-        return self.variant.value or "rummy101"
+        return self.variant.value or variants.DEFAULT_VARIANT
 
     def _variant_changed(self, key: str | None) -> None:
-        v = key or "rummy101"
+        v = key or variants.DEFAULT_VARIANT
+        info = variants.about(v)
         if self.variant.value != v:
             self.variant.set(v)
-        self.variant_blurb.value = _(labels.VARIANT_BLURBS[v])
-        presets = PRESETS[v]  # type: ignore[index]
-        self.preset.set_choices([(p, labels.preset_name(p)) for p in presets], DEFAULT_PRESET[v])  # type: ignore[index]
+        self.variant_blurb.value = labels.variant_blurb(v)
+        presets = info.presets
+        self.preset.set_choices([(p, labels.preset_name(p)) for p in presets], info.default_preset)
         self.preset.control.visible = len(presets) > 1
-        self.options = OptionsForm(v, DEFAULT_PRESET[v])  # type: ignore[index]
+        self.options = OptionsForm(v, info.default_preset)
         self.options.on_change = self._options_changed
         self._options_changed()
         self.options_box.controls = [self.options.summary, self.options.control]
         self.options.control.visible = self.options_visible
-        lo, hi = PLAYER_COUNTS[v]  # type: ignore[index]
+        lo, hi = info.players
         self.count.lo, self.count.hi = lo, hi
         self.count.set(self.count.value)
         self.count.control.visible = lo != hi
-        self.end_box.visible = v == "rummy101"
+        self.end_box.visible = info.agreed_end == "game"  # kept with the game: asked here
         self.dealer_label.value = (
             _("Who deals first (then in turn)")
-            if v in ("gin", "carousel")
+            if info.deals
             else _("Who starts first (then in turn)")
         )
         self._count_changed(self.count.value)
@@ -217,9 +217,10 @@ class NewGame:
         self._names_changed()
 
     def solo(self) -> bool:
-        """Gin in solo mode is chosen (one player against "the joker", RULES.md §5)."""
+        """A solo mode is chosen (gin: one player against "the joker", RULES.md §5)."""
         field = self.options.fields.get("mode") if self.options is not None else None
-        return self.variant_key == "gin" and field is not None and field.read() == "solo"
+        info = variants.about(self.variant_key)
+        return field is not None and info.is_solo({"mode": field.read()})
 
     def seat_names(self) -> list[str]:
         """The names typed, trimmed, one per seat in play."""
@@ -234,7 +235,7 @@ class NewGame:
             current = "0"
         self.dealer.set_choices([(str(i), n) for i, n in enumerate(shown)], current)
         taken = {n.casefold() for n in names if n}
-        self.known_chips.controls = [
+        chips: list[ft.Control] = [
             ft.Chip(
                 label=ft.Text(name),
                 leading=ft.Icon(ft.Icons.PERSON_ADD_ALT, size=18),
@@ -242,7 +243,8 @@ class NewGame:
             )
             for name in self.known
             if name.casefold() not in taken
-        ][:12]
+        ]
+        self.known_chips.controls = chips[:12]
         self.known_chips.visible = bool(self.known_chips.controls)
         for name, f in zip(names, self.names, strict=False):
             f.error = name_problem(name)  # at once: too long, or characters it cannot show
@@ -315,7 +317,7 @@ class NewGame:
             self.error_from_options = True
             return
         agreed_rounds = agreed_target = None
-        if self.variant_key == "rummy101":
+        if variants.about(self.variant_key).agreed_end == "game":
             try:
                 agreed_rounds = self._int_or_none(self.end_rounds)
                 agreed_target = self._int_or_none(self.end_target)

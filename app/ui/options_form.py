@@ -16,11 +16,12 @@ from typing import Any
 import flet as ft
 
 from app.error_text import describe
+from app.games.variants import VariantInfo, about
 from app.i18n import _
 from app.ui import labels
 from app.ui.widgets import MUTED, ChoiceChips
 from rules.errors import OptionError
-from rules.options import JOKER_RULES, PRESETS, options_for
+from rules.options import options_for
 
 
 def _on_off(value: bool) -> str:
@@ -161,13 +162,10 @@ class OptionField:
             self.text.error = message or None
 
 
-def _kind(variant: str, name: str, hint: Any) -> tuple[str, tuple[str, ...]]:
-    if name == "joker_rule":
-        if variant == "my_rummy":
-            return "fixed", ()
-        return "choice", tuple(JOKER_RULES)
-    if typing.get_origin(hint) is typing.Literal:
-        return "choice", tuple(str(a) for a in typing.get_args(hint))
+def _kind(info: VariantInfo, name: str, hint: Any) -> tuple[str, tuple[str, ...]]:
+    choices = info.option_choices(name)  # joker_rule: My Rummy has only its own
+    if choices is not None:
+        return ("choice", choices) if len(choices) > 1 else ("fixed", ())
     if hint is bool:
         return "bool", ()
     if hint is int:
@@ -187,14 +185,15 @@ class OptionsForm:
 
     def __init__(self, variant: str, preset: str) -> None:
         self.variant = variant
+        self.info = about(variant)
         self.preset = preset
-        base = PRESETS[variant][preset]  # type: ignore[index]
+        base = self.info.preset(preset)
         hints = typing.get_type_hints(type(base))
         self.fields: dict[str, OptionField] = {}
         for f in dataclasses.fields(base):
             if f.name == "preset":
                 continue
-            kind, choices = _kind(variant, f.name, hints[f.name])
+            kind, choices = _kind(self.info, f.name, hints[f.name])
             self.fields[f.name] = OptionField(
                 f.name, kind, choices, getattr(base, f.name), self._field_changed
             )
@@ -207,7 +206,7 @@ class OptionsForm:
     def set_preset(self, preset: str) -> None:
         """Show the preset's values (dropping changes)."""
         self.preset = preset
-        base = PRESETS[self.variant][preset]  # type: ignore[index]
+        base = self.info.preset(preset)
         for name, field in self.fields.items():
             field.set_default(getattr(base, name))
             field.set(getattr(base, name))

@@ -2,29 +2,40 @@
 
 A :class:`PhotoButton` opens the device's file picker (on a phone it offers the camera; it
 works over plain http, the picture travels over the app's own connection). The photo is read
-in a worker thread (:func:`asyncio.to_thread`), so other players' screens never wait. A
+in a worker process (:mod:`app.ui.photo_worker`), so other players' screens never wait. A
 :class:`PhotoReview` then shows the photo with a box on every tile found (orange where the
 reading is unsure) and the tiles read, row by row, in the tile keyboard: tap a row to correct
 it, add a missed tile, delete a false one. Nothing is used until the player taps "Use these
 tiles"; then ``on_confirm(rows)`` gets the rows in notation (``[["R5", "R6", "R7"], ...]``).
 
 Handlers only change control values (no ``.update()``), so the review works in logic tests
-without a page: build it with :meth:`PhotoReview.from_bytes` and call ``confirm``/``cancel``.
+without a page: build it from :func:`read_safely`'s answer and call ``confirm``/``cancel``.
 """
 
 from __future__ import annotations
 
-import asyncio
+import base64
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import cv2
 import flet as ft
-import numpy as np
 
 from app.i18n import _, ngettext
 from app.ui.keyboard import MeldsEditor
+from app.ui.photo_worker import read_in_worker, read_safely, warm_up
+from app.ui.pieces import piece_name
 from app.ui.widgets import ERROR_COLOUR, MUTED
+
+__all__ = [
+    "PhotoButton",
+    "PhotoReview",
+    "error_text",
+    "flat",
+    "for_keyboard",
+    "for_melds",
+    "image_source",
+    "read_safely",
+]
 
 Confirmed = Callable[[list[list[str]]], None]
 
@@ -46,38 +57,32 @@ def error_text(code: str) -> str:
     return f() if f else _("The photo could not be read. Try another one.")
 
 
-def read_safely(data: bytes) -> dict[str, Any]:
-    """Read a photo; never raises: ``{"ok": true, "reading": Reading, "preview": png bytes}``
-    or ``{"ok": false, "error": code}``. Meant for a worker thread."""
-    from app.vision import VisionError, read_photo
-    from app.vision.imageio import decode
+def image_source(picture: bytes) -> str:
+    """``picture`` (PNG or JPEG bytes) as an ``ft.Image`` source that the web client draws
+    everywhere: base64 text.
+
+    Measured with flet-web 1.0.5 in Chromium, CanvasKit and skwasm alike: on a page that is
+    not a secure context (a phone opening ``http://<LAN address>``) an image from raw bytes
+    stays blank and the same picture as base64 text is drawn (tests/browser/test_photo.py).
+    The client hands both to Flutter's ``Image.memory``; the likely difference is that there
+    the browser has no ``ImageDecoder`` (secure contexts only) and the fallback decoder is
+    given the raw bytes as a view into the whole received message, while base64 text decodes
+    into bytes of their own. The picture travels inside the session's own connection: no
+    address another phone could fetch it from, nothing on disk to delete.
+    """
+    return base64.b64encode(picture).decode("ascii")
+
+
+def _portrait(picture: bytes) -> bool:
+    """Is the picture taller than wide (from its header)?"""
+    from app.vision import VisionError
+    from app.vision.imageio import sniff
 
     try:
-        reading = read_photo(data)
-        img, scale, _size = decode(data, work_side=900)
-    except VisionError as e:
-        return {"ok": False, "error": e.code}
-    except Exception:  # noqa: BLE001 - a bad photo must not break the screen
-        return {"ok": False, "error": "internal"}
-    return {"ok": True, "reading": reading, "preview": _preview(img, scale, reading)}
-
-
-def _preview(img: np.ndarray, scale: float, reading: Any) -> bytes:
-    """The photo (900 px) with a numbered box on every tile; unsure ones orange."""
-    from app.vision import LOW_CONFIDENCE
-
-    out = img.copy()
-    th = max(2, out.shape[1] // 300)
-    for t in reading.tiles:
-        pts = np.array(t.corners, np.float32) / scale if t.corners else None
-        colour = (0, 200, 0) if t.confidence >= LOW_CONFIDENCE else (0, 140, 255)
-        if pts is not None and len(pts) == 4:
-            cv2.polylines(out, [pts.astype(np.int32)], True, colour, th, cv2.LINE_AA)
-        else:
-            x, y, w, h = (int(v / scale) for v in t.box)
-            cv2.rectangle(out, (x, y), (x + w, y + h), colour, th)
-    ok, buf = cv2.imencode(".png", out)
-    return buf.tobytes() if ok else b""
+        _fmt, w, h = sniff(picture)
+    except VisionError:
+        return False
+    return h > w
 
 
 class PhotoReview:
@@ -86,7 +91,7 @@ class PhotoReview:
     Args:
         variant: the variant (tile copies and jokers as in its rules).
         reading: an :class:`app.vision.Reading`.
-        preview: the photo with boxes (PNG bytes).
+        preview: the photo with boxes (PNG or JPEG bytes).
         on_confirm: gets the rows in notation when the player confirms.
         on_close: called after confirm or cancel (the owner closes the dialog).
         players: player count.
@@ -110,25 +115,32 @@ class PhotoReview:
         self.editor = MeldsEditor(variant, _("Tiles read"), players=players)
         self.editor.set_melds(rows)
         unsure = [
-            (n + 1, reading.tiles[i].tile)
+            (n + 1, k + 1, reading.tiles[i].tile)
             for n, r in enumerate(reading.rows)
-            for i in r
+            for k, i in enumerate(r)
             if reading.tiles[i].confidence < LOW_CONFIDENCE
         ]
         self.unsure = unsure
+        """The tiles read with low confidence: (meld, place in it, tile), counted from 1."""
         n = len(reading.tiles)
         summary = ngettext("{n} tile found.", "{n} tiles found.", n).format(n=n)
-        if unsure:
-            check = ", ".join(_("{tile} (row {row})").format(tile=t, row=row) for row, t in unsure)
+        if unsure:  # named as the rows below are: "red 7 (meld 1, tile 3)"
+            check = ", ".join(
+                _("{tile} (meld {row}, tile {place})").format(
+                    tile=piece_name(t, "tiles"), row=row, place=place
+                )
+                for row, place, t in unsure
+            )
             summary += " " + _("Check these: {tiles}").format(tiles=check)
         self.summary = ft.Text(
             summary, size=14, color=ERROR_COLOUR if unsure else MUTED, selectable=False
         )
         self.image = ft.Image(
-            src=preview,
+            src=image_source(preview),
             fit=ft.BoxFit.CONTAIN,
             semantics_label=_("The photo with a box on every tile found"),
-            height=260,
+            # a landscape photo as wide as the dialog, a portrait one at most 300 px high
+            height=300 if _portrait(preview) else None,
         )
         self.confirm_button = ft.Button(
             content=_("Use these tiles"), icon=ft.Icons.CHECK, on_click=self._confirm_clicked
@@ -193,6 +205,7 @@ class PhotoButton:
         self.on_confirm = on_confirm
         self.review: PhotoReview | None = None
         self.dialog: ft.AlertDialog | None = None
+        self._picking: object | None = None  # the pick now open, if any
         name = _("From a photo")
         self.button = ft.OutlinedButton(
             content=name,
@@ -205,7 +218,13 @@ class PhotoButton:
         self.control = ft.Column([self.button, self.status], spacing=2, tight=True)
 
     async def _clicked(self, e: Any = None) -> None:
+        page = getattr(e, "page", None) if e is not None else None
         picker = ft.FilePicker()
+        self.status.visible = False  # an earlier photo's message no longer applies
+        picking = object()
+        self._picking = picking
+        unwatch = self._watch_reconnect(page, picking)
+        warm_up()  # the reader's process starts while the player chooses the photo
         try:
             files = await picker.pick_files(
                 dialog_title=_("Take or choose a photo of the tiles"),
@@ -215,19 +234,60 @@ class PhotoButton:
             )
         except Exception:  # noqa: BLE001 - a picker the device lacks
             self._say(_("This device cannot open a photo here."), error=True)
-            if e is not None and getattr(e, "page", None) is not None:
-                e.page.update()
+            if page is not None:
+                page.update()
             return
+        finally:
+            if self._picking is picking:
+                self._picking = None
+            unwatch()
         if not files or files[0].bytes is None:
             return
-        await self.read(files[0].bytes, e.page if e is not None else None)
+        await self.read(files[0].bytes, page)
+
+    def _watch_reconnect(self, page: Any, picking: object) -> Callable[[], None]:
+        """Say what went wrong when the connection starts again while the picker is open;
+        returns what puts ``page.on_connect`` back (when nobody chained onto it since).
+
+        The picked photo travels in one message of at most ``HOST_FRAME_MAX`` bytes (8 MB,
+        app/guard.py; a phone camera's usual 12-megapixel photo is 2–6 MB): the server closes
+        the connection on a bigger one, the page connects again and the answer never comes.
+        A phone that slept while its camera app was open connects again too, and then its
+        answer still comes; so the message says "if", and the review replaces it.
+        """
+        if page is None:
+            return lambda: None
+        from app.guard import HOST_FRAME_MAX
+
+        was_connect: Any = page.on_connect
+
+        def connected(ev: Any = None) -> None:
+            if callable(was_connect):
+                was_connect(ev)
+            if self._picking is picking:
+                mb = HOST_FRAME_MAX // (1024 * 1024)
+                self._say(
+                    _(
+                        "If the photo does not appear, it was too large to send (over {mb} MB):"
+                        " set the camera to a lower resolution and try again."
+                    ).format(mb=mb),
+                    error=True,
+                )
+                page.update()
+
+        def unwatch() -> None:
+            if page.on_connect is connected:
+                page.on_connect = was_connect
+
+        page.on_connect = connected
+        return unwatch
 
     async def read(self, data: bytes, page: Any = None) -> dict[str, Any]:
         """Read ``data`` in a worker thread and open the review (on ``page`` when given)."""
         self._say(_("Reading the photo…"))
         if page is not None:
             page.update()
-        result = await asyncio.to_thread(read_safely, data)
+        result = await read_in_worker(data, ".jpg")
         if not result["ok"]:
             self._say(error_text(result["error"]), error=True)
             if page is not None:  # the status lies outside the button the event updates

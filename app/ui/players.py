@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 import flet as ft
-import flet_charts as fch  # type: ignore[import-untyped]
+import flet_charts as fch
 
 from app import i18n, people, stats
 from app.i18n import _, ngettext

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app import games, verdict_render
-from app.error_text import describe
+from app import games
+from app.error_text import describe, round_problem
 from app.i18n import _, ngettext
 from app.ui import entry_forms
 from app.ui.breakdown import breakdown_panel, pieces_text
@@ -201,22 +201,6 @@ def draft_applies(draft: Any, game: Game) -> bool:
     )
 
 
-def problem_text(game: Game, result: RoundResult) -> str:
-    """Why a round cannot be saved, in the player's language (:mod:`app.verdict_render`): a round
-    the rules say cannot have happened, or an entry the judge cannot read; the app's own
-    checks keep their message."""
-    answer = dict(result.breakdown)
-    if answer.get("error"):
-        return verdict_render.error_message({**answer, "ok": False}, {"variant": game.variant})
-    if answer.get("reason") or (result.reason and not result.input_error):
-        answer.setdefault("reason", result.reason)
-        answer.setdefault("message", result.message or "")
-        return verdict_render.verdict_message(
-            {**answer, "ok": True, "valid": False}, {"variant": game.variant}
-        )
-    return result.message or _("The round is not valid")
-
-
 class RoundEntry:
     """The round entry screen.
 
@@ -252,7 +236,8 @@ class RoundEntry:
             assert isinstance(self.form, TilesForm)
             self.form.set_penalties(games.pending_penalties(game))
         dealer = game.players[games.dealer_for_round(game, n - 1)]
-        role = _("dealt") if game.variant in ("gin", "carousel") else _("started")
+        about = games.about_game(game)
+        role = _("dealt") if about.deals else _("started")
         self.error = error_box()
         self.preview = ft.Column([], spacing=8)
         self.check_button = primary_button(_("Show the scores"), self._check, ft.Icons.CALCULATE)
@@ -265,7 +250,7 @@ class RoundEntry:
         self.draft_note = muted(_("Your draft of this round is back."), size=14)
         self.draft_note.visible = False
         self._built = True
-        solo = game.variant == "gin" and game.options.get("mode") == "solo"
+        solo = about.is_solo(game.options)
         controls: list[ft.Control] = [
             muted(
                 _("{name} against the joker.").format(name=game.players[0])
@@ -301,7 +286,8 @@ class RoundEntry:
     def _openings_line(self) -> list[ft.Control]:
         """Rummy 101 with the rising threshold: the openings recorded in the checker during
         this round (RULES.md §3)."""
-        if self.game.variant != "rummy101" or self.game.options.get("threshold_mode") != "rising":
+        rising = self.game.options.get("threshold_mode") == "rising"
+        if not (games.about_game(self.game).rules.has_option("threshold_mode") and rising):
             return []
         n = self.index if self.index is not None else len(self.game.rounds)
         got = round_openings(self.game, n)
@@ -447,7 +433,7 @@ class RoundEntry:
             return False
         result = games.score_round(self.game, entry)
         if not result.valid:
-            message = problem_text(self.game, result)
+            message = round_problem(result, self.game.variant)
             self.form.flag_judge(message, result.breakdown)
             show_error(self.error, message)
             return False
@@ -577,7 +563,7 @@ class RoundDetail:
             muted(
                 (
                     _("{name} dealt. Entered {time}.")
-                    if game.variant in ("gin", "carousel")
+                    if games.about_game(game).deals
                     else _("{name} started. Entered {time}.")
                 ).format(name=dealer, time=when(r.time)),
                 size=14,

@@ -16,7 +16,7 @@ from app import games, verdict_render
 from app.error_text import describe
 from app.games import Game
 from app.i18n import _, ngettext
-from app.ui import labels
+from app.ui import game_end, labels
 from app.ui.chart import TotalsChart
 from app.ui.export import ExportDialog
 from app.ui.frame import frame
@@ -189,6 +189,34 @@ def describe_change(game: Game, step: games.UndoStep) -> str:
     return _("bring back round {n}, deleted last").format(n=n)
 
 
+def ended_text(game: Game, sentence: bool = False) -> str:
+    """How a game ended from its sheet is told (:func:`app.ui.game_end.ended_early`): "ended
+    early after 3 rounds" when an end had been agreed at the start, else "ended by the
+    players after 3 rounds"; ``sentence``: as a sentence of its own."""
+    n = len(game.rounds)
+    rounds, target = game_end.agreed_at_start(game)
+    if rounds is not None or target is not None:
+        if sentence:
+            text = ngettext(
+                "The players ended the game early, after {n} round.",
+                "The players ended the game early, after {n} rounds.",
+                n,
+            )
+        else:
+            text = ngettext("ended early after {n} round", "ended early after {n} rounds", n)
+    elif sentence:
+        text = ngettext(
+            "The players ended the game after {n} round.",
+            "The players ended the game after {n} rounds.",
+            n,
+        )
+    else:
+        text = ngettext(
+            "ended by the players after {n} round", "ended by the players after {n} rounds", n
+        )
+    return text.format(n=n)
+
+
 class ScoreSheet:
     """The game's main screen.
 
@@ -347,7 +375,7 @@ class ScoreSheet:
         bar = self.view.appbar
         if isinstance(bar, ft.AppBar):
             if bar.actions is not None and _same_control(bar.actions, actions):
-                self.undo_button = bar.actions[actions.index(self.undo_button)]
+                self.undo_button: ft.Control = bar.actions[actions.index(self.undo_button)]
             else:  # kept when the same: a save then sends no app bar
                 bar.actions = actions
                 changed.append(bar)
@@ -365,9 +393,9 @@ class ScoreSheet:
         self.total_texts: dict[str, ft.Text] = {}
         controls: list[ft.Control] = []
         self.editable = sharing.can_edit(app, game.id)
-        banner = sharing.access_banner(app, game)
-        if banner is not None:
-            controls.append(banner)
+        for banner in (sharing.next_game_banner(app, game), sharing.access_banner(app, game)):
+            if banner is not None:
+                controls.append(banner)
 
         if st.finished:
             controls.append(self._winner_banner())
@@ -379,7 +407,7 @@ class ScoreSheet:
         if not st.finished:
             n = len(game.rounds) + 1
             dealer = players[games.next_dealer(game)]
-            role = _("deals") if game.variant in ("gin", "carousel") else _("starts")
+            role = _("deals") if games.about_game(game).deals else _("starts")
             controls.append(
                 muted(_("Round {n}: {name} {role}").format(n=n, name=dealer, role=role), size=15)
             )
@@ -398,7 +426,7 @@ class ScoreSheet:
             )
         )
         self.timer_button = None
-        if game.variant in ("tile_rummy", "my_rummy") and not st.finished:
+        if games.about_game(game).turn_times is not None and not st.finished:
             from app.ui.timer import pending_text  # the turn timer (app/ui/timer.py)
 
             self.timer_button = ft.OutlinedButton(
@@ -457,7 +485,7 @@ class ScoreSheet:
             icon_button(  # the table display (app/ui/table_display.py, issue 12)
                 ft.Icons.FULLSCREEN,
                 _("Show on the table"),
-                lambda _e=None: app.go(f"/game/{game.id}/table"),
+                lambda *_e: app.go(f"/game/{game.id}/table"),
             ),
             self.undo_button,
             icon_button(ft.Icons.IOS_SHARE, _("Export this game"), self._export),
@@ -538,6 +566,8 @@ class ScoreSheet:
             "rounds": _("The agreed number of rounds is played."),
             "target": _("The agreed target score is reached."),
         }.get(st.finished_by or "")
+        if game_end.ended_early(self.game):
+            why = ended_text(self.game, sentence=True)
         if why:
             lines.append(ft.Text(why, size=15))
         bonus = [f"{p} {signed(b)}" for p, b in st.bonuses.items() if b]
@@ -582,15 +612,17 @@ class ScoreSheet:
             self.total_texts[p] = big
             tag = (_("winner") if st.finished else _("leader")) if lead else ""
             name_col = ft.Column(
-                [
-                    ft.Text(
-                        p,
-                        size=20,
-                        weight=ft.FontWeight.W_600,
-                        max_lines=1,
-                        overflow=ft.TextOverflow.ELLIPSIS,
-                    )
-                ]
+                list[ft.Control](
+                    [
+                        ft.Text(
+                            p,
+                            size=20,
+                            weight=ft.FontWeight.W_600,
+                            max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS,
+                        )
+                    ]
+                )
                 + (
                     [
                         ft.Text(
@@ -716,9 +748,7 @@ class ScoreSheet:
     def _rules_line(self) -> ft.Control:
         g = self.game
         changed = []
-        from rules.options import PRESETS
-
-        base = PRESETS.get(g.variant, {}).get(g.preset)  # type: ignore[call-overload]
+        base = games.about_game(g).find_preset(g.preset)
         for k, v in g.options.items():
             if k != "preset" and base is not None and getattr(base, k, v) != v:
                 label, _note = labels.option_label(k)
@@ -727,7 +757,9 @@ class ScoreSheet:
         if changed:
             text += " · " + "; ".join(changed)
         limit, target = games.game_limits(g)
-        if limit:
+        if game_end.ended_early(g):  # not "N rounds agreed": the players stopped
+            text += " · " + ended_text(g)
+        elif limit:
             text += " · " + ngettext("{n} round agreed", "{n} rounds agreed", limit).format(n=limit)
         if target:
             text += " · " + _("to {n} points").format(n=target)

@@ -192,19 +192,7 @@ class SettingsScreen:
     def choose_theme(self, choice: str) -> None:
         """Use the theme ``choice`` (:data:`THEMES`) on this phone and remember it (this
         browser; the store's default)."""
-        choice = apply_theme(self.app, choice)
-        try:
-            self.app.store.set_setting("theme", choice)
-        except Exception:  # noqa: BLE001 - the session's theme is set; the default can wait
-            log.warning("cannot store the theme setting", exc_info=True)
-
-        async def remember() -> None:
-            try:
-                await ft.SharedPreferences().set(THEME_KEY, choice)
-            except Exception:  # noqa: BLE001 - a browser that refuses storage
-                log.debug("cannot keep the theme in the browser", exc_info=True)
-
-        self.app.run(remember)
+        self._keep("theme", THEME_KEY, apply_theme(self.app, choice))
 
     def _language_picked(self, code: str | None) -> None:
         if code is None or code == self.app.language:
@@ -215,19 +203,24 @@ class SettingsScreen:
     def choose(self, code: str) -> None:
         """Use ``code`` on this phone from now on and remember it (this browser; the store's
         default)."""
-        code = self.app.set_language(code)
+        from app.main import DEVICE_KEY
+
+        self._keep("language", DEVICE_KEY, self.app.set_language(code))
+
+    def _keep(self, setting: str, browser_key: str, value: str) -> None:
+        """Remember ``value`` (already in force for this session) as the store's default
+        ``setting`` and in this browser's storage under ``browser_key``; a refusal of either
+        is only logged (the session keeps it)."""
         try:
-            self.app.store.set_setting("language", code)
-        except Exception:  # noqa: BLE001 - the session's language is set; the default can wait
-            log.warning("cannot store the language setting", exc_info=True)
+            self.app.store.set_setting(setting, value)
+        except Exception:  # noqa: BLE001 - the session's choice is set; the default can wait
+            log.warning("cannot store the %s setting", setting, exc_info=True)
 
         async def remember() -> None:
-            from app.main import DEVICE_KEY
-
             try:
-                await ft.SharedPreferences().set(DEVICE_KEY, code)
+                await ft.SharedPreferences().set(browser_key, value)
             except Exception:  # noqa: BLE001 - a browser that refuses storage
-                log.debug("cannot keep the language in the browser", exc_info=True)
+                log.debug("cannot keep the %s in the browser", setting, exc_info=True)
 
         self.app.run(remember)
 

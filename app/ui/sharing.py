@@ -26,7 +26,7 @@ import logging
 import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlencode
 
 import flet as ft
@@ -58,6 +58,10 @@ if TYPE_CHECKING:
     from app.ui.shell import App, Screen
 
 log = logging.getLogger("app")
+
+NEXT_GAME_KEY: Final = "next_game"
+""":attr:`Game.extra` key of a finished game: the id of the game the host started after it
+with the same players ("Play again", :mod:`app.ui.game_end`); watching phones follow it."""
 
 _ACCESS: dict[int, tuple[Any, live.Access]] = {}
 _CONFLICTS: weakref.WeakKeyDictionary[App, ConflictDialog] = weakref.WeakKeyDictionary()
@@ -238,7 +242,10 @@ def on_change(app: App, change: Change) -> str:
 
     Returns:
         ``refreshed`` (the screen was rebuilt from the store), ``noted`` (a round is being
-        entered here: only a short message), or ``ignored`` (the screen does not show it).
+        entered here: only a short message), ``followed`` (the game is over and the host
+        started the next one with the same players, "Play again": the score sheet or the
+        table display of that game is shown instead, :func:`_follow_next`), or ``ignored``
+        (the screen does not show it).
     """
     parts = [p for p in app.route.split("/") if p]
     if not parts:
@@ -253,6 +260,8 @@ def on_change(app: App, change: Change) -> str:
         return "ignored"
     if change.game_id != parts[1] and not (change.kind == "access" and change.game_id is None):
         return "ignored"
+    if parts[2:] == ["table"] and change.kind == "game":  # the table display: follow only
+        return "followed" if _follow_next(app, change, "/table") else "ignored"
     if not _live_route(parts) and not _entry_route(parts):
         return "ignored"  # the timer, the checkers, the rule book: nothing to redraw
     if _entry_route(parts):
@@ -264,10 +273,92 @@ def on_change(app: App, change: Change) -> str:
                     text += " " + _("Yours will be round {n}.").format(n=len(game.rounds) + 1)
                 app.notify(text)
         return "noted"
+    if change.kind == "game" and len(parts) == 2 and _follow_next(app, change):
+        return "followed"
     if change.kind == "game" and len(parts) == 2 and _update_sheet(app, change):
         return "refreshed"
     _refresh(app)
     return "refreshed"
+
+
+def next_game(app: App, game: Game) -> str | None:
+    """The game the host started after ``game`` with the same players ("Play again",
+    :data:`NEXT_GAME_KEY`), when ``game`` is over and that game is still stored and this
+    session may see it; else None."""
+    gid = game.extra.get(NEXT_GAME_KEY)
+    if not isinstance(gid, str) or not gid or gid == game.id:
+        return None
+    if not games.standings(game).finished:
+        return None  # opened again by undo: these players are still at it
+    try:
+        here = any(s.id == gid for s in app.store.list_games())
+        ss = session_of(app)
+        return gid if here and (ss is None or ss.can_view(gid)) else None
+    except StoreError:
+        return None
+
+
+def point_to_next(app: App, old: Game, new_id: str) -> bool:
+    """Store in the finished game ``old`` that its players go on in ``new_id``
+    (:data:`NEXT_GAME_KEY`): the phones watching ``old`` follow (:func:`_follow_next`), and
+    its sheet links there. Not an undo step; a save that fails (someone changed the game
+    meanwhile, the disk) only loses the pointer. Returns whether it was stored."""
+    pointer = dataclasses.replace(old, extra={**old.extra, NEXT_GAME_KEY: new_id})
+    pointer._cache = old._cache  # the same rounds: the same standings
+    try:
+        stored = app.store.save_game(pointer, old.version)
+    except StoreError:
+        log.info("the next game's pointer was not saved", exc_info=True)
+        return False
+    _remember(app, stored)
+    return True
+
+
+def carry_join(app: App, old_id: str, new_id: str) -> None:
+    """A phone that joined ``old_id`` joins ``new_id`` too when the host gave the new game the
+    same join code ("Play again" keeps the table's code): it keeps keeping score without
+    typing the code again. Nothing happens for the host, a phone that only watched, or a
+    code changed since."""
+    ss = session_of(app)
+    if ss is None or ss.is_host or ss.can_edit(new_id):
+        return
+    code = ss.visitor.joined.get(old_id)
+    if not code or not ss.access.holds(old_id, code) or not ss.access.holds(new_id, code):
+        return  # (checked first: a join with a wrong code would count as a wrong try)
+    with contextlib.suppress(AccessError, StoreError):
+        if ss.join(new_id, code, ss.visitor.name) is not None:
+            remember_joins(app)
+
+
+def join_code_for_replay(app: App, game: Game) -> str | None:
+    """The join code a game started by "Play again" after ``game`` gets: the same as
+    ``game``'s (the same table: its phones keep keeping score, :func:`carry_join`), or None
+    (a fresh one is made) when this session cannot tell it."""
+    ss = session_of(app)
+    if ss is None:
+        return game.join_code
+    try:
+        return ss.access.code_for(game.id) if ss.is_host else None
+    except StoreError:
+        return None
+
+
+def _follow_next(app: App, change: Change, suffix: str = "") -> bool:
+    """When ``change`` made the game shown point to the next game with the same players
+    (:func:`next_game`), show that game (its sheet, or ``suffix``: ``/table``) with a short
+    message, carrying this phone's join over (:func:`carry_join`). False otherwise."""
+    parts = [p for p in app.route.split("/") if p]
+    try:
+        game = _changed_game(app, change)
+    except StoreError:
+        return False
+    nxt = next_game(app, game)
+    if nxt is None or parts[1:2] != [game.id]:
+        return False
+    carry_join(app, game.id, nxt)
+    app.notify(_("The same players started a new game: here it is."))
+    app.go(f"/game/{nxt}{suffix}")
+    return True
 
 
 def _changed_game(app: App, change: Change) -> Game:
@@ -650,6 +741,34 @@ def share_button(app: App, game_id: str | None = None) -> ft.Control | None:
     return icon_button(ft.Icons.KEY, _("Join with a code"), join)
 
 
+def next_game_banner(app: App, game: Game) -> ft.Control | None:
+    """On a finished game whose players started a new one ("Play again"): say so, with the
+    way there (:func:`next_game`). None otherwise."""
+    nxt = next_game(app, game)
+    if nxt is None:
+        return None
+
+    def open_next(_e: Any = None) -> None:
+        carry_join(app, game.id, nxt)
+        app.go(f"/game/{nxt}")
+
+    return card(
+        ft.Column(
+            [
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.REPLAY, color=MUTED),
+                        ft.Text(_("The same players started a new game."), size=15, expand=True),
+                    ]
+                ),
+                primary_button(_("Open the new game"), open_next, ft.Icons.ARROW_FORWARD),
+            ],
+            spacing=8,
+        ),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER,
+    )
+
+
 def access_banner(app: App, game: Game) -> ft.Control | None:
     """On a game a visitor may only look at: say so, and offer the join code."""
     if can_edit(app, game.id):
@@ -820,10 +939,9 @@ QR_SIZE = 240
 def qr_matrix(text: str, border: int = 3) -> list[list[bool]]:
     """The QR code of ``text`` as rows of modules (``True`` = dark), quiet zone included.
 
-    Same settings as :func:`app.live.qr_png`: error correction M, smallest version that fits,
-    ``border`` light modules around it.
+    Error correction M, the smallest version that fits, ``border`` light modules around it.
     """
-    import qrcode  # type: ignore[import-untyped]
+    import qrcode
 
     qr = qrcode.QRCode(border=border, error_correction=qrcode.constants.ERROR_CORRECT_M)
     qr.add_data(text)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 from urllib.parse import parse_qsl
 
 import flet as ft
@@ -213,14 +213,14 @@ class App:
 
     # -- feedback -----------------------------------------------------------------------------
     def notify(self, text: str, error: bool = False) -> None:
-        """A short message at the bottom of the screen."""
+        """A short message at the bottom of the screen, for :data:`NOTICE_SECONDS`."""
         self.messages.append(text)
         if self.page is not None:
             self.page.show_dialog(
                 ft.SnackBar(
                     ft.Text(text, size=15),
                     bgcolor=ft.Colors.ERROR if error else None,
-                    duration=ft.Duration(seconds=4),
+                    duration=ft.Duration(seconds=NOTICE_SECONDS),
                 )
             )
             self.page_update()
@@ -282,11 +282,24 @@ class App:
             self.page_update()
 
     def close_dialog(self) -> None:
-        """Close the open dialog."""
+        """Close the open dialog: the top one that is not a short message. (Flet's
+        ``pop_dialog`` closes whatever opened last, so "Close" tapped while "Copied" still
+        showed closed the message and left the export dialog open.)"""
         self.dialog = None
-        if self.page is not None:
-            self.page.pop_dialog()
-            self.page_update()
+        page = self.page
+        if page is None:
+            return
+        shown = getattr(getattr(page, "_dialogs", None), "controls", None)
+        if not isinstance(shown, list):
+            page.pop_dialog()
+        else:
+            top = next(
+                (d for d in reversed(shown) if d.open and not isinstance(d, ft.SnackBar)), None
+            )
+            if top is not None:
+                top.open = False
+                top.update()
+        self.page_update()
 
     # -- services (clipboard, download) -------------------------------------------------------
     def run(self, make: Callable[[], Awaitable[Any]]) -> None:
@@ -342,7 +355,7 @@ class App:
                     await view.scroll_to(offset=0, duration=0)
                     return
                 await asyncio.sleep(0.15)  # let the client lay the new content out first
-                await view.scroll_to(scroll_key=ft.ScrollKey(key), duration=250)
+                await view.scroll_to(scroll_key=ft.ScrollKey(key), duration=250)  # type: ignore[call-arg]
             except Exception:  # noqa: BLE001 - scrolling is a nicety
                 log.debug("scroll failed", exc_info=True)
 
@@ -355,6 +368,10 @@ class App:
                 self.page.update()
             except Exception:  # noqa: BLE001 - session already closed
                 log.debug("update after close", exc_info=True)
+
+
+NOTICE_SECONDS: Final = 4
+"""How long a short message (:meth:`App.notify`) stays on the screen."""
 
 
 def parent_route(route: str) -> str:

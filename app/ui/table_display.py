@@ -40,7 +40,6 @@ log = logging.getLogger("app")
 MIN_TOTAL: Final = 48
 """Smallest total, px (readable from 2 m)."""
 MAX_TOTAL: Final = 160
-TIMER_VARIANTS: Final = ("tile_rummy", "my_rummy")
 _DIGIT_WIDTH: Final = 0.6
 """Width of one digit (or minus sign) of the bundled font, in font sizes (Roboto ≈ 0.56)."""
 
@@ -61,8 +60,9 @@ def total_size(texts: list[str], width: float = 360, height: float = 740, extra:
 
 
 def timer_on(game: Game) -> bool:
-    """Does the table display show the turn timer? (Tile Rummy, My Rummy with ``turn_time``.)"""
-    return game.variant in TIMER_VARIANTS and bool(game.options.get("turn_time"))
+    """Does the table display show the turn timer? (A variant with a turn timer, Tile Rummy
+    and My Rummy, and a ``turn_time`` set.)"""
+    return games.about_game(game).turn_times is not None and bool(game.options.get("turn_time"))
 
 
 class TableDisplay:
@@ -148,7 +148,7 @@ class TableDisplay:
             )
         if st.finished:
             who = _("Game over")
-        elif game.variant in ("gin", "carousel"):
+        elif games.about_game(game).deals:
             who = _("{name} deals").format(name=self.dealer)
         else:
             who = _("{name} starts").format(name=self.dealer)

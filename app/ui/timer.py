@@ -56,7 +56,8 @@ import flet as ft
 
 from app import games
 from app.error_text import describe
-from app.i18n import _
+from app.games.variants import TIMED_VARIANTS, TURN_TIMES, about, about_game
+from app.i18n import _, ngettext
 from app.store import ConflictError, StoreError
 from app.ui import labels
 from app.ui.frame import frame
@@ -76,19 +77,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app")
 
-MIN_SECONDS: Final = 20
-"""Shortest turn (RULES.md §4: 20 s – 2 min)."""
-MAX_SECONDS: Final = 120
+MIN_SECONDS: Final = TURN_TIMES[0]
+"""Shortest turn (the rules' ``turn_time`` range, RULES.md §4: 20 s – 2 min)."""
+MAX_SECONDS: Final = TURN_TIMES[1]
 """Longest turn."""
 DEFAULT_SECONDS: Final = 120
 """A turn when the game's ``turn_time`` is off: the seed's 2 minutes."""
 WARN_SECONDS: Final = 10
 """The countdown turns to the warning colour at this many seconds left."""
-CHOICES: Final = (20, 30, 45, 60, 90, 120)
+CHOICES: Final = (MIN_SECONDS, 30, 45, 60, 90, MAX_SECONDS)
 """Turn lengths offered (the game's own ``turn_time`` is added when it is another)."""
 TICK: Final = 0.25
 """Longest sleep of the countdown task, in seconds (how soon it notices a change)."""
-TIMER_VARIANTS: Final = ("tile_rummy", "my_rummy")
+TIMER_VARIANTS: Final = TIMED_VARIANTS
+"""The variants with a turn timer (their rules have a ``turn_time`` option)."""
 
 READY: Final = "ready"
 RUNNING: Final = "running"
@@ -321,25 +323,45 @@ def reason_text(reason: str) -> str:
     return _("time ran out") if reason == "timeout" else _("invalid turn")
 
 
+def penalty_tiles(variant: str) -> int:
+    """Tiles a penalty draw takes in ``variant`` (RULES.md §4: 3; 0 where there are none)."""
+    return about(variant).penalty_tiles or 0
+
+
 def reminder_text(variant: str, name: str, reason: str) -> str:
-    """What happens now (RULES.md §4): the table goes back and the player draws 3 tiles."""
-    if variant == "my_rummy":
+    """What happens now (RULES.md §4): the table goes back (My Rummy: the player takes back
+    the tiles that could not be placed) and the player draws the penalty tiles."""
+    n = penalty_tiles(variant)
+    if about(variant).penalty_takes_back:
         if reason == "timeout":
-            return _(
+            text = ngettext(
                 "Time is up: {name} takes back the tiles that could not be placed "
-                "and draws 3 penalty tiles."
-            ).format(name=name)
-        return _(
-            "Invalid turn: {name} takes back the tiles that could not be placed "
-            "and draws 3 penalty tiles."
-        ).format(name=name)
-    if reason == "timeout":
-        return _("Time is up: the table goes back as it was and {name} draws 3 tiles.").format(
-            name=name
+                "and draws {n} penalty tile.",
+                "Time is up: {name} takes back the tiles that could not be placed "
+                "and draws {n} penalty tiles.",
+                n,
+            )
+        else:
+            text = ngettext(
+                "Invalid turn: {name} takes back the tiles that could not be placed "
+                "and draws {n} penalty tile.",
+                "Invalid turn: {name} takes back the tiles that could not be placed "
+                "and draws {n} penalty tiles.",
+                n,
+            )
+    elif reason == "timeout":
+        text = ngettext(
+            "Time is up: the table goes back as it was and {name} draws {n} tile.",
+            "Time is up: the table goes back as it was and {name} draws {n} tiles.",
+            n,
         )
-    return _("Invalid turn: the table goes back as it was and {name} draws 3 tiles.").format(
-        name=name
-    )
+    else:
+        text = ngettext(
+            "Invalid turn: the table goes back as it was and {name} draws {n} tile.",
+            "Invalid turn: the table goes back as it was and {name} draws {n} tiles.",
+            n,
+        )
+    return text.format(name=name, n=n)
 
 
 def penalty_text(p: dict[str, Any]) -> str:
@@ -522,11 +544,15 @@ class TimerScreen:
             muted(rule, size=13),
             self.alert_switch,
             muted(
-                _(
+                ngettext(
                     "Round {n}: {name} starts, then the seats in turn. An invalid turn or time "
-                    "running out: the table goes back and the player draws 3 penalty tiles. "
-                    "Penalties recorded here fill in the next round entry."
-                ).format(n=n_round, name=starter),
+                    "running out: the table goes back and the player draws {tiles} penalty "
+                    "tile. Penalties recorded here fill in the next round entry.",
+                    "Round {n}: {name} starts, then the seats in turn. An invalid turn or time "
+                    "running out: the table goes back and the player draws {tiles} penalty "
+                    "tiles. Penalties recorded here fill in the next round entry.",
+                    penalty_tiles(game.variant),
+                ).format(n=n_round, name=starter, tiles=penalty_tiles(game.variant)),
                 size=13,
             ),
         ]
@@ -591,14 +617,15 @@ class TimerScreen:
         self.alert_box.visible = expired
         self.reminder.value = reminder_text(self.game.variant, name, "timeout")
         done = _("Penalty recorded for {name}").format(name=name)
+        n = penalty_tiles(self.game.variant)
         timeout_text = self.timeout_button.content
         assert isinstance(timeout_text, ft.Text)
         timeout_text.value = (
-            done if c.penalized else _("Record penalty: {name} draws 3").format(name=name)
+            done if c.penalized else _("Record penalty: {name} draws {n}").format(name=name, n=n)
         )
         self.timeout_button.disabled = c.penalized or self._busy
         self.invalid_button.content = (
-            done if c.penalized else _("Invalid turn: {name} draws 3").format(name=name)
+            done if c.penalized else _("Invalid turn: {name} draws {n}").format(name=name, n=n)
         )
         self.invalid_button.disabled = c.penalized or self._busy
         self.player_chips.set(str(c.current))
@@ -780,7 +807,7 @@ class TimerScreen:
         return True
 
     def record_penalty(self, reason: str) -> bool:
-        """Record a penalty draw of 3 tiles for the current player (``timeout`` or
+        """Record a penalty draw (3 tiles) for the current player (``timeout`` or
         ``invalid_turn``) and store it at once; True when stored (one per turn)."""
         if self.clock.penalized or self._busy:
             return False
@@ -803,9 +830,12 @@ class TimerScreen:
         self._after_change(outcome, self._recorded_text(name, reason))
 
     def _recorded_text(self, name: str, reason: str) -> str:
-        return _("Recorded: {name} draws 3 tiles ({reason})").format(
-            name=name, reason=reason_text(reason)
-        )
+        n = penalty_tiles(self.game.variant)
+        return ngettext(
+            "Recorded: {name} draws {n} tile ({reason})",
+            "Recorded: {name} draws {n} tiles ({reason})",
+            n,
+        ).format(name=name, n=n, reason=reason_text(reason))
 
     async def _timeout_clicked(self, _e: Any = None) -> None:
         await self._record_async("timeout")
@@ -851,14 +881,15 @@ def _without(game: Game, item: dict[str, Any]) -> Game:
 
 def timer_screen(app: App, game: Game) -> Screen:
     """The turn timer for ``game`` (Tile Rummy and My Rummy; a message for the others)."""
-    if game.variant not in TIMER_VARIANTS:
+    if about_game(game).turn_times is None:
         from app.ui.router import error_screen
 
         return error_screen(
             app,
             f"/game/{game.id}/timer",
-            _("The turn timer is for Tile Rummy and My Rummy; {variant} has none.").format(
-                variant=labels.variant_name(game.variant)
+            _("The turn timer is for {variants}; {variant} has none.").format(
+                variants=", ".join(labels.variant_name(v) for v in TIMED_VARIANTS),
+                variant=labels.variant_name(game.variant),
             ),
         )
     return TimerScreen(app, game)

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 from app.vision.imageio import VisionError
 from app.vision.reader import LOW_CONFIDENCE, read_photo
@@ -32,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
                 data = f.read(64 * 1024 * 1024 + 1)
         reading = read_photo(data)
     except OSError as e:
-        out = {
+        out: dict[str, Any] = {
             "ok": False,
             "error": "unreadable_file",
             "message": f"Cannot open the file: {e.strerror}",

@@ -7,12 +7,15 @@ colour on a light face. The steps:
    ink (black, blue, red, orange all have one dark channel). Compared with the brightest
    ``min`` nearby (a local maximum over about 1/14 of the picture), a pixel is *face* when it
    is almost as bright and colourless, *ink* when it is much darker and either coloured or
-   nearly black (grey shadows between tiles are neither).
+   nearly black (grey shadows between tiles are neither). Where the locally brightest
+   surface is warm but may be a tile face (ivory, cream: an Okey set), pixels of about its
+   colour are face too, and pixels of a clearly other hue on it (a pale periwinkle ink) ink.
 2. **Marks.** Connected ink regions of a plausible size that are mostly surrounded by face;
    a region that fails (ink joined to a neighbour through a shadow) is opened step by step
    and its parts are tried again.
 3. **Numbers.** Marks inside another (a joker's eyes and mouth) join it; small marks beside a
-   much larger one on the same tile (logos, an Okey tile's suit sign) are dropped; two marks
+   much larger one on the same tile (logos, an Okey tile's suit sign, also when it sits in a
+   hollow that breaks the face around it) are dropped; two marks
    of the same size side by side across their height are a two-digit number. One mark wider
    than a digit may be two digits whose ink ran together: the reader cuts it at its waist
    (:func:`split_joined`) and keeps the cut where the classifier reads a number better.
@@ -85,10 +88,10 @@ class Planes:
 
 def white_balance(img: np.ndarray) -> np.ndarray:
     """Scale the channels so the brightest (tile-face) pixels come out grey."""
-    mn = img.min(axis=2)
-    sub = mn[::4, ::4]
+    q = img[::4, ::4]
+    sub = q.min(axis=2)
     t = np.percentile(sub, 97)
-    sel = img[::4, ::4][sub >= t]
+    sel = q[sub >= t]
     if len(sel) < 20:
         return img
     ref = sel.reshape(-1, 3).astype(np.float32).mean(axis=0)
@@ -99,12 +102,54 @@ def white_balance(img: np.ndarray) -> np.ndarray:
     return cv2.merge([cv2.LUT(img[:, :, c], lut[c]) for c in range(3)])
 
 
+TINT_WARM = 0.37
+"""The warmest tile face taken for one, as ``(R − B) ÷ R``: ivory and cream faces (an Okey set)
+reach about 0.33; wood and pink or tan racks start about 0.42."""
+
+
+def _near_tint(
+    img: np.ndarray, small: np.ndarray, lm_s: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(near, far): pixels of about the colour of the locally brightest surface, and pixels
+    of a clearly other hue, where that colour may be a tile face (:data:`TINT_WARM`, not
+    strongly coloured): a cream or ivory face lit warm, which the fixed colourless test
+    misses, and a pale ink on it (an Okey set's periwinkle blue), which the fixed test takes
+    for face. ``small`` is ``min(B, G, R)`` at a quarter scale, ``lm_s`` its local maximum,
+    ``k`` the neighbourhood's side there."""
+    h, w = img.shape[:2]
+    sw, sh = small.shape[1], small.shape[0]
+    col = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    cand = ((small.astype(np.int16) * 100 >= lm_s.astype(np.int16) * 85) & (lm_s > 95)).astype(
+        np.float32
+    )
+    cnt = cv2.blur(cand, (k, k))
+    tint = [cv2.blur(col[:, :, c] * cand, (k, k)) / np.maximum(cnt, 1e-3) for c in range(3)]
+    tmx = np.maximum(np.maximum(tint[0], tint[1]), tint[2])
+    tmn = np.minimum(np.minimum(tint[0], tint[1]), tint[2])
+    ok = (
+        (cnt > 0.02)
+        & ((tint[2] - tint[0]) < TINT_WARM * tmx)
+        & (tmx - tmn < 0.45 * tmx)
+        & (tint[2] >= tint[0])  # a warm tint; a cold one passes the fixed test
+    )
+    if not ok.any():
+        return np.zeros((h, w), bool), np.zeros((h, w), bool)
+    n = []
+    for c in range(3):
+        t = np.where(ok, 1.0 / np.maximum(tint[c], 1.0), 0.0).astype(np.float32)
+        n.append(cv2.multiply(img[:, :, c], cv2.resize(t, (w, h)), dtype=cv2.CV_32F))
+    nmx = cv2.max(cv2.max(n[0], n[1]), n[2])
+    nmn = cv2.min(cv2.min(n[0], n[1]), n[2])
+    return (nmn > 0.84 * nmx) & (nmx > 0), (nmn < 0.6 * nmx) & (nmx > 0)
+
+
 def planes(img: np.ndarray) -> Planes:
     """Compute the face and ink planes of a BGR picture (see the module text)."""
     h, w = img.shape[:2]
     img = white_balance(img)
-    mn = img.min(axis=2)
-    mx = img.max(axis=2)
+    b, g, r = cv2.split(img)
+    mn = cv2.min(cv2.min(b, g), r)
+    mx = cv2.max(cv2.max(b, g), r)
     k = max(9, int(max(h, w) / 14 / 4)) | 1
     small = cv2.resize(mn, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     lm_s = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
@@ -115,11 +160,13 @@ def planes(img: np.ndarray) -> Planes:
     chroma = mx.astype(np.int16) - mni
     bright = lm > 95
     mxi = mx.astype(np.int16)
-    warm = img[:, :, 2].astype(np.int16) - img[:, :, 0].astype(np.int16)
+    warm = r.astype(np.int16) - b.astype(np.int16)
+    near, far = _near_tint(img, small, lm_s, k)
     face = bright & (mni * 100 > lmi * 62) & (chroma * 100 < mxi * 35) & (warm * 100 < mxi * 30)
+    face = (face | (bright & (mni * 100 > lmi * 62) & near)) & ~far
     dark = mx.astype(np.int16) * 100 < lmi * 45
     coloured = (mni * 100 < lmi * 60) & (chroma > 45)
-    ink = (bright & (dark | coloured)).astype(np.uint8)
+    ink = (bright & (dark | coloured | (far & (mni * 100 < lmi * 85)))).astype(np.uint8)
     return Planes(img, face, ink, lm)
 
 
@@ -135,7 +182,9 @@ def _make_mark(pl: Planes, comp: np.ndarray, x0: int, y0: int) -> Mark | None:
     big = max(bh, bw)
     if big < 8 or big > max(H, W) / 4:
         return None
-    pts = np.column_stack([xs, ys]).astype(np.float32)
+    # the turned box of the pixels is that of their outer outline (fewer points, same hull)
+    cont, _h = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pts = np.vstack([c.reshape(-1, 2) for c in cont]).astype(np.float32)
     (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
     a = math.radians(ang)
     if rw >= rh:
@@ -268,11 +317,25 @@ def _same_face(pl: Planes, a: Mark, b: Mark) -> bool:
     return True
 
 
+def _below(m: Mark, k: Mark) -> bool:
+    """Whether small mark ``m`` lies just above or below mark ``k`` along ``k``'s long axis,
+    as an Okey tile's suit sign lies under its number (sunk in a hollow, so the face between
+    them is broken). The next tile up or down a rack lies further than this."""
+    dx, dy = m.cx - k.cx, m.cy - k.cy
+    d = math.hypot(dx, dy) or 1.0
+    return (
+        abs(k.long - k.short) > 0.25 * k.long
+        and abs(dx * k.axis[0] + dy * k.axis[1]) > 0.9 * d
+        and d < 1.25 * k.long
+    )
+
+
 def tidy(marks: list[Mark], pl: Planes | None = None) -> list[Mark]:
     """Join marks lying inside a larger one (a joker's features); drop small ones beside a much
     larger one on the same tile (logo letters, an Okey tile's suit sign). Without the planes
     ``pl`` a small mark near a larger one is dropped even on the next tile."""
     marks = sorted(marks, key=lambda m: -m.long)
+    typical = float(np.median([m.long for m in marks])) if marks else 0.0
     kept: list[Mark] = []
     for m in marks:
         host = None
@@ -292,10 +355,16 @@ def tidy(marks: list[Mark], pl: Planes | None = None) -> list[Mark]:
         small = False
         for k in kept:
             if (
-                0.4 * k.long < m.long < 0.62 * k.long
+                m.long < 0.62 * k.long
                 and k.short >= m.short  # not beside a thin bar (a rack's edge, a shadow)
-                and math.hypot(m.cx - k.cx, m.cy - k.cy) < 1.6 * k.long
-                and (pl is None or _same_face(pl, m, k))
+                and (
+                    (
+                        m.long > 0.4 * k.long
+                        and math.hypot(m.cx - k.cx, m.cy - k.cy) < 1.6 * k.long
+                        and (pl is None or _same_face(pl, m, k))
+                    )
+                    or (m.long > 0.2 * k.long and k.long < 2 * typical and _below(m, k))
+                )
             ):
                 small = True
                 break
@@ -413,8 +482,9 @@ def smooth_axes(groups: list[list[Mark]]) -> list[tuple[float, float] | None]:
             out.append(axes[i])
             continue
         # mean of doubled angles (axes have no sign)
-        sx = sum(math.cos(2 * math.atan2(axes[j][1], axes[j][0])) for _d, j in near)  # type: ignore[index]
-        sy = sum(math.sin(2 * math.atan2(axes[j][1], axes[j][0])) for _d, j in near)  # type: ignore[index]
+        near_axes = [ax for _d, j in near if (ax := axes[j]) is not None]
+        sx = sum(math.cos(2 * math.atan2(ax[1], ax[0])) for ax in near_axes)
+        sy = sum(math.sin(2 * math.atan2(ax[1], ax[0])) for ax in near_axes)
         if math.hypot(sx, sy) < 0.7 * len(near):  # neighbours disagree: keep its own
             out.append(axes[i])
             continue
@@ -581,15 +651,20 @@ def rows_of(groups: list[Group]) -> list[list[int]]:
     left: dict[int, int] = {}
     best: list[tuple[float, int, int]] = []
     for i, a in enumerate(groups):
-        rd = (-a.up[1], a.up[0])
         for j, b in enumerate(groups):
             if i == j:
                 continue
             if a.up[0] * b.up[0] + a.up[1] * b.up[1] < 0.85:
                 continue
+            # the pair's frame: the mean of the two ups (each may be off its tile's by a few
+            # degrees, which over a wide gap would put the next tile off the line)
+            ux, uy = a.up[0] + b.up[0], a.up[1] + b.up[1]
+            un = math.hypot(ux, uy)
+            ux, uy = ux / un, uy / un
+            rd = (-uy, ux)
             dx, dy = b.cx - a.cx, b.cy - a.cy
             along = dx * rd[0] + dy * rd[1]
-            across = dx * a.up[0] + dy * a.up[1]
+            across = dx * ux + dy * uy
             h = (a.height + b.height) / 2
             if along <= 0.3 * h or along > 9 * h:
                 continue
@@ -619,20 +694,20 @@ def rows_of(groups: list[Group]) -> list[list[int]]:
     # split rows at wide gaps when every part is a possible meld
     steps = []
     for row in rows:
-        for a, b in zip(row, row[1:], strict=False):
-            ga, gb = groups[a], groups[b]
+        for ia, ib in zip(row, row[1:], strict=False):
+            ga, gb = groups[ia], groups[ib]
             steps.append(math.hypot(gb.cx - ga.cx, gb.cy - ga.cy) / ((ga.height + gb.height) / 2))
     pitch = float(np.median(steps)) if steps else 1.0
     out: list[list[int]] = []
     for row in rows:
         parts = [[row[0]]]
-        for a, b in zip(row, row[1:], strict=False):
-            ga, gb = groups[a], groups[b]
+        for ia, ib in zip(row, row[1:], strict=False):
+            ga, gb = groups[ia], groups[ib]
             s = math.hypot(gb.cx - ga.cx, gb.cy - ga.cy) / ((ga.height + gb.height) / 2)
             if s > 1.45 * pitch:
-                parts.append([b])
+                parts.append([ib])
             else:
-                parts[-1].append(b)
+                parts[-1].append(ib)
         melds = sum(len(p) >= 3 for p in parts)
         if len(parts) > 1 and (melds == len(parts) or melds >= 2):
             out.extend(parts)
@@ -647,13 +722,24 @@ def rows_of(groups: list[Group]) -> list[list[int]]:
         out.sort(
             key=lambda r: (
                 -round(
-                    np.mean([groups[i].cx * ux + groups[i].cy * uy for i in r])
-                    / max(1.0, np.mean([groups[i].height for i in r]) * 1.2)
+                    float(np.mean([groups[i].cx * ux + groups[i].cy * uy for i in r]))
+                    / max(1.0, float(np.mean([groups[i].height for i in r])) * 1.2)
                 ),
                 np.mean([groups[i].cx * -uy + groups[i].cy * ux for i in r]),
             )
         )
     return out
+
+
+def ink_strength(pl: Planes, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """How strongly each pixel (xs, ys) is inked, 0.05–1: its darkest channel's drop below
+    the local face brightness, or its colourfulness, whichever is larger (0.35 or less: a
+    pale blur; 0.8 or more: full ink)."""
+    px = pl.img[ys, xs].astype(np.float32)
+    mn, mx = px.min(axis=1), px.max(axis=1)
+    lm = np.maximum(pl.lm[ys, xs].astype(np.float32), 1.0)
+    s = np.maximum((lm - mn) / lm, (mx - mn) / np.maximum(mx, 1.0))
+    return np.asarray(np.clip((s - 0.35) / 0.45, 0.05, 1.0))
 
 
 def split_joined(
@@ -669,6 +755,7 @@ def split_joined(
     ys, xs = np.nonzero(m.mask)
     if len(ys) < 40 or m.members:
         return []
+    strength = ink_strength(pl, xs + m.x, ys + m.y)
     out: list[tuple[list[Mark], float, bool]] = []
     for own, ax in ((True, axis), (False, (-axis[1], axis[0]))):
         rd = (-ax[1], ax[0])
@@ -680,9 +767,12 @@ def split_joined(
         if length < 0.6 * height:
             continue  # no wider than one digit
         nb = int(math.ceil(length))
-        counts = np.bincount(np.clip((t - t0).astype(np.int32), 0, nb - 1), minlength=nb)
-        hist: np.ndarray = counts.astype(np.float32)
-        if nb >= 5:
+        # each ink pixel counts by its strength: where two digits' ink ran together through
+        # a blur, the bridge is paler than the strokes
+        hist: np.ndarray = np.bincount(
+            np.clip((t - t0).astype(np.int32), 0, nb - 1), weights=strength, minlength=nb
+        ).astype(np.float32)
+        if nb >= 30:  # smoothed only where one column is a small share of a digit
             hist = np.convolve(hist, np.ones(3, np.float32) / 3, mode="same")
         lo, hi = max(1, int(0.2 * nb)), min(nb - 1, int(math.ceil(0.8 * nb)))
         valleys = [

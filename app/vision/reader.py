@@ -1,5 +1,14 @@
 """The tile reader: a photo's bytes → the tiles on it, each with a box and a confidence, and the
-rows they lie in. No Flet here; :func:`read_photo` is safe to call from a worker thread."""
+rows they lie in. No Flet here; :func:`read_photo` is safe to call from a worker thread.
+
+Each number found (:mod:`app.vision.find`) is read by the classifier turned upright by its
+estimated up, a little turned either way (:data:`TURNS`: a steep view slants the digits) and
+upside down. Then the photo's numbers check each other: one read far from the way most of
+the photo's numbers face is read again in that way (:func:`_follow_the_photo`), one turned
+away from its neighbours' common up again in theirs (:func:`_agree_turns`); readings that
+are no tile are dropped (a bar or blob on a tile's edge, a speck far smaller than the
+photo's numbers, a suit sign under a number); a 6 or 9 the face did not orient follows its
+neighbours' turn."""
 
 from __future__ import annotations
 
@@ -33,6 +42,13 @@ from app.vision.imageio import VisionError, decode
 
 LOW_CONFIDENCE = 0.6
 """Tiles read with less confidence than this are marked for the player to check."""
+
+OWN_TURN = 0.85
+"""How much a number's reading in its own turn counts against one in its neighbours' turn."""
+
+MIN_HEIGHT = 0.4
+MAX_HEIGHT = 2.4
+"""The smallest and largest number read, as shares of the photo's median number height."""
 
 _DIG = {c: i for i, c in enumerate(classifier.CLASSES)}
 
@@ -92,15 +108,62 @@ def _decode(probs: np.ndarray) -> tuple[str, float]:
     return str(10 + k), float(p1[1] * second[k])
 
 
-def _classify(g: Group, flip_allowed: bool, typical: float = 0.0) -> tuple[str, float, bool]:
-    """(number or JK or "", score, flipped) for a group, trying it upside down when allowed."""
-    ups = [g.up] if not flip_allowed else [g.up, (-g.up[0], -g.up[1])]
-    best = ("", 0.0, False)
+TURNS: tuple[tuple[float, float], ...] = (
+    (0.0, 1.0),
+    (-15.0, 0.85),
+    (15.0, 0.85),
+    (-30.0, 0.6),
+    (30.0, 0.6),
+)
+"""Turns (degrees) tried around a number's estimated axis, with the prior weight of each: under
+a strong perspective a digit is slanted (sheared), so its ink's long axis (a 7's or a 4's
+diagonal) and its neighbours' may miss its tile's up by 20–30°."""
+
+
+NEAR_TURNS: tuple[tuple[float, float], ...] = (
+    (0.0, 1.0),
+    (-12.0, 0.95),
+    (12.0, 0.95),
+    (-24.0, 0.9),
+    (24.0, 0.9),
+)
+"""Turns tried around the neighbours' common up (:func:`_agree_turns`): their up is good
+evidence, but perspective still turns the up from one tile to the next."""
+
+
+NO_DIGIT = 0.95
+"""A mark the classifier takes for no digit (``X``) this surely in a frame is not tried turned
+in that frame (:data:`TURNS`): turned far enough, a suit sign or a letter looks like a 1."""
+
+
+def _turned(up: tuple[float, float], deg: float) -> tuple[float, float]:
+    a = math.radians(deg)
+    c, s = math.cos(a), math.sin(a)
+    return (c * up[0] - s * up[1], s * up[0] + c * up[1])
+
+
+def _classify(
+    g: Group,
+    flip_allowed: bool,
+    typical: float = 0.0,
+    turns: tuple[tuple[float, float], ...] = TURNS,
+) -> tuple[str, float, bool, tuple[float, float]]:
+    """(number or JK or "", score, flipped, up) for a group, trying it a little turned either
+    way (``turns``, unless it is no digit: :data:`NO_DIGIT`) and upside down when allowed;
+    ``up`` is the direction read best."""
+    bases = [g.up] if not flip_allowed else [g.up, (-g.up[0], -g.up[1])]
+    best: tuple[str, float, bool, tuple[float, float]] = ("", 0.0, False, g.up)
     best_w = 0.0
-    for k, up in enumerate(ups):
+    cands = [(k, deg, _turned(b, deg), prior) for k, b in enumerate(bases) for deg, prior in turns]
+    no_digit: set[int] = set()
+    for k, deg, up, prior in cands:
+        if k in no_digit:
+            continue
         reading = (-up[1], up[0])
         ms = sorted(g.marks, key=lambda m: m.cx * reading[0] + m.cy * reading[1])
         probs = classifier.predict(_crops(ms, up)).copy()
+        if deg == 0 and float(probs[:, _DIG["X"]].max()) >= NO_DIGIT:
+            no_digit.add(k)  # no digit in this frame: not turned until it looks like one
         for i, m in enumerate(ms):
             # a bare bar (no foot) is a 1 whatever the font's flag looks like
             if (
@@ -112,9 +175,9 @@ def _classify(g: Group, flip_allowed: bool, typical: float = 0.0) -> tuple[str, 
                 probs[i, _DIG["1"]] = max(float(probs[i, _DIG["1"]]), 0.8)
         text, score = _decode(probs)
         # priors: the tile face's hint, and photos are more often taken upright
-        w = score * (1.0 - 0.12 * up[1]) * (1.25 if k == 0 and g.up_sure else 1.0)
+        w = score * prior * (1.0 - 0.12 * up[1]) * (1.25 if k == 0 and g.up_sure else 1.0)
         if w > best_w:
-            best, best_w = (text, score, k == 1), w
+            best, best_w = (text, score, k == 1, up), w
     return best
 
 
@@ -127,7 +190,7 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
     paired = pair_digits(marks)
     for members, axis in zip(paired, smooth_axes(paired), strict=True):
         g = orient(pl, members, axis)
-        text, score, flipped = _classify(g, flip_allowed=True, typical=typical)
+        text, score, _f, up = _classify(g, flip_allowed=True, typical=typical)
         if len(members) == 1 and not members[0].members:
             # two digits whose ink ran together: read the halves as a two-digit number. A
             # mark wider than tall is no single digit (digits are narrower; a joker's face is
@@ -136,30 +199,42 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
             best_w = score
             for parts, wide, own in split_joined(pl, m0, axis or m0.axis):
                 g2 = orient(pl, parts)
-                t2, s2, f2 = _classify(g2, flip_allowed=True, typical=typical)
+                t2, s2, _f2, up2 = _classify(g2, flip_allowed=True, typical=typical)
+                # cut across the number's own up (the mark's axis, or the way the whole mark
+                # read best when it is too square to have one)
+                own = own or abs(up2[0] * up[0] + up2[1] * up[1]) > 0.94
                 w2 = s2 * (3.0 if own and wide > 0.95 and text != "JK" else 1.0)
                 if w2 > best_w:
-                    g, text, score, flipped, best_w = g2, t2, s2, f2, w2
+                    g, text, score, up, best_w = g2, t2, s2, up2, w2
         if len(members) == 2 and score < 0.02:
             # not a two-digit number after all: two single marks
             for m in members:
                 g1 = orient(pl, [m])
-                t1, s1, f1 = _classify(g1, flip_allowed=True, typical=typical)
-                if f1:
-                    g1.up = (-g1.up[0], -g1.up[1])
-                    g1.marks.sort(key=lambda k: k.cx * -g1.up[1] + k.cy * g1.up[0])
+                t1, s1, _f1, up1 = _classify(g1, flip_allowed=True, typical=typical)
+                _set_up(g1, up1)
                 g1.token, g1.confidence = t1, s1
                 groups.append(g1)
             continue
-        if flipped:
-            g.up = (-g.up[0], -g.up[1])
-            g.marks.sort(key=lambda k: k.cx * -g.up[1] + k.cy * g.up[0])
+        _set_up(g, up)
         g.token, g.confidence = text, score
         groups.append(g)
     junk = sum(1 for g in groups if not g.token or g.confidence < 0.25)
     groups = [g for g in groups if g.token and g.confidence >= 0.25]
+    _follow_the_photo(groups, typical)
+    _agree_turns(groups, typical)
+    junk += sum(1 for g in groups if _round_one(g))
+    groups = [g for g in groups if not _edge_like(g)]
+    if len(groups) >= 3:
+        # a number far smaller than the photo's others is a speck (a piece of a suit sign,
+        # a logo's letter), not a tile further away; far larger, a shadow or a hole
+        typical_h = float(np.median([g.height for g in groups]))
+        groups = [g for g in groups if MIN_HEIGHT <= g.height / typical_h <= MAX_HEIGHT]
+        groups = [
+            g for g in groups if g.height > 0.75 * typical_h or not _under_a_number(g, groups)
+        ]
     pl.junk = junk
     _settle_turns(pl, groups)
+    _smooth_ups(groups)
     inks = {id(g): ink_rgb(pl, g) for g in groups if g.token != "JK"}
     split = warm_split(list(inks.values()))
     for g in groups:
@@ -177,6 +252,140 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
         x1, y1 = q.max(axis=0) * scale
         g.box = (int(x0), int(y0), int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0)))
     return [g for g in groups if g.token], pl
+
+
+EDGE_FACE = 0.6
+"""The least share of tile face around a 1 or a joker: a bar or a round blob with less face
+around it lies on a tile's edge (the edge's shadow, a hole in a rack), not on its face."""
+
+
+def _round_one(g: Group) -> bool:
+    """Whether a group read as a 1 is a round mark (a club, a blot): a 1 is a bar."""
+    return g.token == "1" and g.marks[0].long < 1.4 * g.marks[0].short
+
+
+def _edge_like(g: Group) -> bool:
+    """Whether a group read as a 1 or a joker lies half off the tile face (:data:`EDGE_FACE`),
+    a 1 is round or a joker's face long (a 1 is a bar; a joker's face about as wide as high:
+    a long dark blob is the shadow in a gap), or any number with tile face on barely half its
+    sides (a mark on a tile's edge) is not read for sure."""
+    if g.token == "JK" and g.marks[0].long > 1.5 * g.marks[0].short:
+        return True
+    if _round_one(g):
+        return True
+    face = min(m.ring_face for m in g.marks)
+    if face < 0.5 and g.confidence < 0.95:
+        return True  # any number with face on barely half its sides needs a sure reading
+    return g.token in ("1", "JK") and face < EDGE_FACE
+
+
+def _under_a_number(g: Group, groups: list[Group]) -> bool:
+    """Whether ``g`` (smaller than the photo's numbers) is a mark just under a larger number
+    on the same tile (an Okey tile's suit sign, below a two-digit number that
+    :func:`app.vision.find.tidy` saw only digit by digit)."""
+    for o in groups:
+        if o is g or g.height > 0.62 * o.height:
+            continue
+        dx, dy = g.cx - o.cx, g.cy - o.cy
+        d = math.hypot(dx, dy) or 1.0
+        below = -(dx * o.up[0] + dy * o.up[1])
+        if below > 0.85 * d and d < 1.4 * o.height:
+            return True
+    return False
+
+
+def _set_up(g: Group, up: tuple[float, float]) -> None:
+    """Give a group the up direction it was read best in; its marks in reading order."""
+    g.up = up
+    g.marks.sort(key=lambda k: k.cx * -up[1] + k.cy * up[0])
+
+
+def _follow_the_photo(groups: list[Group], typical: float) -> None:
+    """When most of a photo's numbers face one way (a rack, melds laid by one player), a
+    number read more than 60° away from that way is read again in it, and keeps that reading
+    when it is a number (a tile's face that ran on into the rack's tier above it, so its
+    number was read upside down as another)."""
+    if len(groups) < 4:
+        return
+    ang = np.array([math.atan2(g.up[1], g.up[0]) for g in groups])
+    wt = np.array([g.confidence for g in groups])
+    hist = np.zeros(36)
+    np.add.at(hist, ((np.degrees(ang) + 360) % 360 / 10).astype(int) % 36, wt)
+    win = hist + np.roll(hist, 1) + np.roll(hist, -1) + np.roll(hist, 2) + np.roll(hist, -2)
+    k = int(np.argmax(win))
+    if win[k] < 0.6 * hist.sum():
+        return  # no one way
+    near = [
+        (math.cos(a), math.sin(a), w)
+        for a, w in zip(ang, wt, strict=True)
+        if abs((math.degrees(a) - (k * 10 + 5) + 180) % 360 - 180) <= 30
+    ]
+    sx, sy = sum(c * w for c, _s, w in near), sum(s_ * w for _c, s_, w in near)
+    norm = math.hypot(sx, sy) or 1.0
+    common = (sx / norm, sy / norm)
+    for g in groups:
+        if g.token == "JK" or g.up[0] * common[0] + g.up[1] * common[1] > 0.5:
+            continue
+        old = g.up
+        g.up = common
+        text, score, _f, up = _classify(g, flip_allowed=False, typical=typical)
+        if text and text != "JK" and score >= 0.3:
+            _set_up(g, up)
+            g.token, g.confidence = text, score
+        else:
+            g.up = old
+
+
+def _agree_turns(groups: list[Group], typical: float) -> None:
+    """A number turned away from its neighbours' common up (a slanted 7 read along its
+    diagonal as a 1) is read again in their frame, and takes that reading when it is a
+    number read better than :data:`OWN_TURN` × the first. Tiles side by side in a rack or a
+    meld face the same way; the neighbours' up is taken from the first reading of each."""
+    first = [(g.up, g.confidence) for g in groups]
+    for i, g in enumerate(groups):
+        reach = 3.5 * g.height
+        near = sorted(
+            (math.hypot(o.cx - g.cx, o.cy - g.cy), j)
+            for j, o in enumerate(groups)
+            if j != i and o.token != "JK"
+        )
+        near = [(d, j) for d, j in near if d < reach][:4]
+        if len(near) < 2:
+            continue
+        sx = sum(first[j][0][0] * first[j][1] for _d, j in near)
+        sy = sum(first[j][0][1] * first[j][1] for _d, j in near)
+        total = sum(first[j][1] for _d, j in near)
+        norm = math.hypot(sx, sy)
+        if total <= 0 or norm < 0.8 * total:
+            continue  # the neighbours do not agree among themselves
+        common = (sx / norm, sy / norm)
+        if g.up[0] * common[0] + g.up[1] * common[1] > math.cos(math.radians(8)):
+            continue
+        g.up = common
+        text, score, _f, up = _classify(g, False, typical, NEAR_TURNS)
+        if text and text != "JK" and score >= 0.3 and score > OWN_TURN * g.confidence:
+            _set_up(g, up)
+            g.token, g.confidence = text, score
+        else:
+            g.up = first[i][0]
+
+
+def _smooth_ups(groups: list[Group]) -> None:
+    """Each number's up, for its box and its row, averaged with its near neighbours' where
+    they face about the same way: the turn that read a digit best (:data:`TURNS`) may be off
+    its tile's own by 15°, which on a long rack row would throw a far neighbour off the row.
+    """
+    first = [g.up for g in groups]
+    for g, own in zip(groups, first, strict=True):
+        sx, sy, n = 0.0, 0.0, 0
+        for o, u in zip(groups, first, strict=True):
+            if math.hypot(o.cx - g.cx, o.cy - g.cy) < 3.5 * g.height and (
+                u[0] * own[0] + u[1] * own[1] > 0.8
+            ):
+                sx, sy, n = sx + u[0], sy + u[1], n + 1
+        norm = math.hypot(sx, sy)
+        if n >= 3 and norm > 0:
+            _set_up(g, (sx / norm, sy / norm))
 
 
 def _settle_turns(pl: Planes, groups: list[Group]) -> None:
@@ -217,15 +426,12 @@ def read_photo(data: bytes) -> Reading:
     order = [i for r in rows for i in r]
     tiles = [
         TileRead(
-            groups[i].token,
-            groups[i].box,
-            float(groups[i].confidence),
-            [
-                (float(x), float(y))
-                for x, y in (groups[i].quad if groups[i].quad is not None else [])
-            ],
+            g.token,
+            g.box,
+            float(g.confidence),
+            [(float(x), float(y)) for x, y in (g.quad if g.quad is not None else [])],
         )
-        for i in order
+        for g in (groups[i] for i in order)
     ]
     pos = {g: k for k, g in enumerate(order)}
     return Reading(tiles, [[pos[i] for i in r] for r in rows], time.perf_counter() - t0, size)

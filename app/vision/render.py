@@ -48,6 +48,13 @@ INKS: Final[dict[str, tuple[int, int, int]]] = {
     "K": (35, 30, 30),
     "Y": (30, 130, 235),
 }
+LIGHT_INKS: Final[dict[str, tuple[int, int, int]]] = {
+    "R": (70, 60, 215),
+    "B": (225, 150, 115),
+    "K": (60, 55, 55),
+    "Y": (40, 165, 245),
+}
+"""Paler inks (an Okey set's periwinkle blue and bright orange)."""
 BACKGROUNDS: Final = ("wood", "dark", "cloth", "gingham", "grey", "rack")
 TRAIN_BACKGROUNDS: Final = ("wood", "dark", "gingham", "grey", "rack")
 TEST_BACKGROUNDS: Final = ("wood", "cloth", "dark", "rack")
@@ -123,7 +130,7 @@ def _texture(rng: np.random.Generator, h: int, w: int, kind: str) -> np.ndarray:
     else:  # rack: a dark plastic
         v = rng.uniform(25, 55)
         img = np.full((h, w, 3), v, np.float32) + rng.normal(0, 5, (h, w, 1)).astype(np.float32)
-    return img
+    return np.asarray(img)
 
 
 @dataclass
@@ -155,8 +162,10 @@ def _draw_tile(
     th: int,
     face0: np.ndarray,
     num_frac: float = 0.4,
+    style: Style | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[tuple[float, float, float, float]]]:
     """Draw a tile facing up: (BGR image, alpha mask, digit boxes x,y,w,h in tile pixels)."""
+    style = style or Style()
     face = np.clip(face0 + rng.normal(0, 3, 3), 0, 255).astype(np.float32)
     img = np.broadcast_to(face, (th, tw, 3)).astype(np.float32).copy()
     # soft shading across the face
@@ -166,13 +175,13 @@ def _draw_tile(
     rad = max(2, int(tw * rng.uniform(0.06, 0.14)))
     cv2.rectangle(alpha, (rad, 0), (tw - 1 - rad, th - 1), 255, -1)
     cv2.rectangle(alpha, (0, rad), (tw - 1, th - 1 - rad), 255, -1)
-    for cx, cy in (
+    for corner in (
         (rad, rad),
         (tw - 1 - rad, rad),
         (rad, th - 1 - rad),
         (tw - 1 - rad, th - 1 - rad),
     ):
-        cv2.circle(alpha, (cx, cy), rad, 255, -1)
+        cv2.circle(alpha, corner, rad, 255, -1)
     # darker rim
     rim = cv2.erode(alpha, np.ones((3, 3), np.uint8), iterations=max(1, tw // 30))
     img[(alpha > 0) & (rim == 0)] *= rng.uniform(0.7, 0.92)
@@ -189,10 +198,21 @@ def _draw_tile(
         (face * 0.9).tolist(),
         max(1, th // 40),
     )
+    inks = LIGHT_INKS if style.light_inks else INKS
     ink = np.array(
-        INKS[token[0]] if token != "JK" else INKS[str(rng.choice(["R", "K", "B", "Y"]))], np.float32
+        inks[token[0]] if token != "JK" else inks[str(rng.choice(["R", "K", "B", "Y"]))], np.float32
     )
     ink = np.clip(ink + rng.normal(0, 12, 3), 0, 255)
+    if style.suit and token != "JK":
+        # an Okey tile: a suit sign sunk in a round hollow under the number
+        sy = int(th * rng.uniform(0.7, 0.78))
+        hr = max(2, int(tw * rng.uniform(0.22, 0.3)))
+        cv2.circle(img, (tw // 2, sy), hr, (face * rng.uniform(0.78, 0.9)).tolist(), -1)
+        cv2.circle(img, (tw // 2, sy), max(1, hr - max(1, hr // 5)), face.tolist(), -1)
+        sm = glyph(available((SUIT_FONT,))[0], style.suit)
+        ss = max(4, int(hr * rng.uniform(0.9, 1.2)))
+        sm = cv2.resize(sm, (max(2, int(sm.shape[1] * ss / sm.shape[0])), ss))
+        _paint(img, sm, tw // 2 - sm.shape[1] // 2, sy - ss // 2, ink)
     boxes: list[tuple[float, float, float, float]] = []
     if token == "JK":
         size = int(tw * rng.uniform(0.6, 0.8))
@@ -203,8 +223,10 @@ def _draw_tile(
         _paint(img, m, x0, y0, ink)
     else:
         text = token[1:]
+        if style.suit:  # the number higher up, above the suit's hollow
+            num_frac = min(num_frac, 0.4)
         nh = int(th * num_frac * rng.uniform(0.97, 1.03))
-        cy = th * rng.uniform(0.33, 0.42)
+        cy = th * (rng.uniform(0.27, 0.33) if style.suit else rng.uniform(0.33, 0.42))
         masks = [glyph(font, ch) for ch in text]
         scale = nh / max(mm.shape[0] for mm in masks)
         stroke = rng.uniform(-0.04, 0.05)
@@ -233,6 +255,27 @@ def _draw_tile(
     return np.clip(img, 0, 255).astype(np.uint8), alpha, boxes
 
 
+@dataclass
+class Style:
+    """What a varied (training) photo adds to the plain renders: ivory or cream faces, Okey
+    tiles (a suit sign under the number), light inks, a steep camera angle (keystone)."""
+
+    cream: bool = False
+    suit: str = ""
+    light_inks: bool = False
+    keystone: float = 0.0  # how much one side of the picture is narrowed (0–0.3 of its length)
+
+    @staticmethod
+    def draw(rng: np.random.Generator) -> Style:
+        """A random style: each variation with its own chance."""
+        return Style(
+            cream=bool(rng.random() < 0.3),
+            suit=str(rng.choice(list("♠♥♦♣"))) if rng.random() < 0.2 else "",
+            light_inks=bool(rng.random() < 0.2),
+            keystone=float(rng.uniform(0.1, 0.32)) if rng.random() < 0.35 else 0.0,
+        )
+
+
 def _paint(img: np.ndarray, m: np.ndarray, x0: int, y0: int, ink: np.ndarray) -> None:
     h, w = m.shape
     H, W = img.shape[:2]
@@ -246,7 +289,7 @@ def _paint(img: np.ndarray, m: np.ndarray, x0: int, y0: int, ink: np.ndarray) ->
 
 def _rot(v: np.ndarray, a: float) -> np.ndarray:
     c, s = math.cos(a), math.sin(a)
-    return np.array([[c, -s], [s, c]]) @ v
+    return np.asarray(np.array([[c, -s], [s, c]]) @ v)
 
 
 def random_tokens(rng: np.random.Generator, n: int, jokers: float = 0.06) -> list[str]:
@@ -271,6 +314,8 @@ def render_scene(
     effects: bool = True,
     tile_width: int | None = None,
     vary_numbers: bool = False,
+    varied: bool = False,
+    style: Style | None = None,
 ) -> Scene:
     """Render one photo of tiles.
 
@@ -287,11 +332,16 @@ def render_scene(
         tile_width: a tile's width before fitting the picture, px (default random 38–95).
         vary_numbers: draw each tile's number at its own random size (training variety)
             instead of one size for the whole set.
+        varied: add the variations of :class:`Style` (training variety; the default renders
+            are the benchmark's plain set, unchanged).
+        style: these variations instead of random ones (for tests).
 
     Returns:
         A :class:`Scene`.
     """
     rng = np.random.default_rng(seed)
+    drawn = Style.draw(rng) if varied else Style()
+    style = style or drawn
     fonts = fonts or available(TRAIN_FONTS)
     font = str(rng.choice(fonts))
     W, H = size or (int(rng.integers(800, 1400)), int(rng.integers(600, 1050)))
@@ -332,10 +382,13 @@ def render_scene(
     tw2, th2 = max(14, int(tw * sc)), max(19, int(th * sc))
     centre = np.array([W / 2 + rng.uniform(-0.05, 0.05) * W, H / 2 + rng.uniform(-0.05, 0.05) * H])
     face0 = np.array(rng.uniform([195, 215, 225], [245, 248, 252]), np.float32)
+    if style.cream:
+        red = float(rng.uniform(200, 245))
+        face0 = np.array((red - rng.uniform(35, 75), red - rng.uniform(5, 22), red), np.float32)
     truths: list[TileTruth] = []
     for t, x, yy, _r in placed:
         frac = float(rng.uniform(0.28, 0.52)) if vary_numbers else num_frac
-        timg, alpha, boxes = _draw_tile(rng, t, font, tw2, th2, face0, frac)
+        timg, alpha, boxes = _draw_tile(rng, t, font, tw2, th2, face0, frac, style)
         # tile-space -> scene: translate tile origin to its layout place, rotate about centre
         ox = (x * sc) - lw * sc / 2
         oy = (yy * sc) - lh * sc / 2
@@ -360,7 +413,7 @@ def render_scene(
             img[ya:yb, xa:xb] = roi * (1 - wa) + warped * wa
 
         def tr(pts: np.ndarray, M: np.ndarray = M) -> np.ndarray:
-            return (M[:, :2] @ pts.T).T + M[:, 2]
+            return np.asarray((M[:, :2] @ pts.T).T + M[:, 2])
 
         digits = [
             tr(np.array([[bx, by], [bx + bw_, by], [bx + bw_, by + bh_], [bx, by + bh_]], float))
@@ -376,8 +429,15 @@ def render_scene(
     img = np.clip(img, 0, 255)
     if perspective > 0:
         d = perspective * min(W, H)
-        src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+        src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
         dst = src + rng.uniform(-d, d, (4, 2)).astype(np.float32)
+        if style.keystone:
+            # a steep view: one side of the picture further from the camera, narrowed
+            side = int(rng.integers(0, 4))
+            a_, b_ = side, (side + 1) % 4
+            mid = (dst[a_] + dst[b_]) / 2
+            dst[a_] += (mid - dst[a_]) * style.keystone * 2
+            dst[b_] += (mid - dst[b_]) * style.keystone * 2
         P = cv2.getPerspectiveTransform(src, dst)
         border = tuple(float(v) for v in img[H // 2, 0])
         img = cv2.warpPerspective(img, P, (W, H), borderMode=cv2.BORDER_REPLICATE)
@@ -411,7 +471,9 @@ def render_scene(
         img = np.clip(img.astype(np.float32) + rng.normal(0, rng.uniform(1, 5), img.shape), 0, 255)
         img = img.astype(np.uint8)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # the JPEG just written
+        img = decoded
     else:
         img = img.astype(np.uint8)
     return Scene(img, truths, rows_idx, "rack" if rack else "table")
@@ -443,4 +505,4 @@ def render_cards(seed: int) -> np.ndarray:
         warped = cv2.warpAffine(card, M, (W, H))
         mask = cv2.warpAffine(np.full((ch, cw), 1.0, np.float32), M, (W, H))
         img = img * (1 - mask[:, :, None]) + warped * mask[:, :, None]
-    return np.clip(img, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(img, 0, 255).astype(np.uint8))

@@ -10,7 +10,10 @@ holds the mark's centre, a joker, or ``X`` for anything else) and cut upright by
 true "up", a little turned at random; digits 2, 3, 4, 5 and 7 upside down are added as ``X``,
 so the reader can tell a wrong turn. Two digits whose ink ran together are cut where the reader
 cuts them (:func:`app.vision.find.split_joined`) and each half is labelled by its own digit.
-Playing-card photos add suit signs and letters as ``X``.
+Playing-card photos add suit signs and letters as ``X``. Half the photos are varied
+(:class:`app.vision.render.Style`: cream faces, Okey suit signs, pale inks, steep views); a
+digit is also cut slanted and narrowed as a steep view shows it (:func:`slant`), and as the
+reader first sees it, turned by its own long axis (a slanted 7 along its diagonal).
 """
 
 from __future__ import annotations
@@ -37,6 +40,33 @@ def _turn(up: tuple[float, float], deg: float) -> tuple[float, float]:
     return (c * up[0] - s * up[1], s * up[0] + c * up[1])
 
 
+def slant(crop: np.ndarray, shear: float, squash: float) -> np.ndarray:
+    """An upright mark as a steep perspective shows it: slanted (the top moved ``shear`` × its
+    height to the right) and narrowed to ``squash`` of its width; cropped to its ink."""
+    h, w = crop.shape
+    M = np.array([[squash, -shear, max(0.0, shear * h) + 2], [0, 1, 2]], np.float32)
+    ow = int(math.ceil(squash * w + abs(shear) * h)) + 4
+    r = cv2.warpAffine(crop, M, (ow, h + 4), flags=cv2.INTER_LINEAR)
+    ys, xs = np.nonzero(r > 100)
+    if len(ys) == 0:
+        return crop
+    return np.ascontiguousarray(r[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+
+
+def long_axis(crop: np.ndarray) -> tuple[float, float] | None:
+    """The long side's direction of a mask's turned bounding box, pointing up (y < 0); None
+    for a mask about as wide as high."""
+    pts = cv2.findNonZero((crop > 100).astype(np.uint8))
+    if pts is None:
+        return None
+    (_cx, _cy), (rw, rh), ang = cv2.minAreaRect(pts)
+    if abs(rw - rh) < 0.15 * max(rw, rh):
+        return None
+    a = math.radians(ang)
+    ax = (math.cos(a), math.sin(a)) if rw >= rh else (-math.sin(a), math.cos(a))
+    return ax if ax[1] <= 0 else (-ax[0], -ax[1])
+
+
 def samples_from_scene(seed: int, rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
     """Feature rows and class indexes for the marks found on one training photo."""
     sc = render_scene(
@@ -44,6 +74,7 @@ def samples_from_scene(seed: int, rng: np.random.Generator) -> tuple[list[np.nda
         fonts=available(TRAIN_FONTS),
         backgrounds=TRAIN_BACKGROUNDS,
         vary_numbers=seed % 2 == 0,
+        varied=seed % 2 == 1,
     )
     pl = planes(sc.image)
     found = tidy(find_marks(pl))
@@ -83,9 +114,24 @@ def samples_from_scene(seed: int, rng: np.random.Generator) -> tuple[list[np.nda
                     ch = "JK" if t.token == "JK" else t.token[1:][k]
                     label = classifier.CLASSES.index(ch)
                     up = t.up
-        for _rep in range(2):
+        for rep in range(2):
             u = _turn(up, float(rng.normal(0, 8)))
-            xs.append(features(upright(m.mask, u)))
+            crop = upright(m.mask, u)
+            if rep == 1 and rng.random() < 0.75:
+                crop = slant(crop, float(rng.uniform(-0.5, 0.5)), float(rng.uniform(0.55, 1.25)))
+                if label != classifier.CLASSES.index("X"):
+                    # and as the reader first sees a slanted digit: along its own long axis
+                    ax = long_axis(crop)
+                    if ax is not None and -ax[1] < 0.985:
+                        xs.append(features(upright(crop, ax)))
+                        ys.append(label)
+            xs.append(features(crop))
+            ys.append(label)
+        # as the reader first sees it: turned by the mark's own long axis (a slanted 7 or 4
+        # along its diagonal), that axis's sign taken from the truth
+        ax = m.axis if m.axis[0] * up[0] + m.axis[1] * up[1] >= 0 else (-m.axis[0], -m.axis[1])
+        if label != classifier.CLASSES.index("X") and ax[0] * up[0] + ax[1] * up[1] < 0.985:
+            xs.append(features(upright(m.mask, ax)))
             ys.append(label)
         ch = classifier.CLASSES[label]
         if ch in "23457" and len(ch) == 1:
@@ -197,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     acc = float((p.argmax(1) == y_arr[perm[:cut]]).mean())
     print(f"held-out mark accuracy {acc:.4f}; {time.perf_counter() - t0:.0f} s")
     model = {k: v.astype(np.float16) if k.startswith("w") else v for k, v in model.items()}
-    np.savez_compressed(a.out, **model)
+    np.savez_compressed(a.out, allow_pickle=True, **model)
     print("wrote", a.out)
     return 0
 

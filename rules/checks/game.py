@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from rules.checks.round import MODULES
 from rules.request import Request
+from rules.variant import find_variant
 
 
 def answer(req: Request) -> dict[str, Any]:
-    """Answer a ``game`` request with the variant module's ``game_answer``."""
-    result: dict[str, Any] = importlib.import_module(MODULES[req.variant]).game_answer(req)
-    return result
+    """Answer a ``game`` request with the variant's :meth:`~rules.variant.Variant.score_game`."""
+    return find_variant(req.variant).score_game(req)

@@ -8,6 +8,7 @@ from rules.errors import RequestError
 from rules.melds import MeldKind, read_meld
 from rules.pieces import Card, Tile
 from rules.request import Request
+from rules.variant import find_variant
 
 
 def answer(req: Request) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def answer(req: Request) -> dict[str, Any]:
         as_ = req.string("as", choices=kinds)  # type: ignore[assignment]
     declared: list[Card | Tile | None] | None = None
     if req.has("declare"):
-        if req.variant != "carousel":
+        if not find_variant(req.variant).declares_jokers:
             raise RequestError.keyed("req.declare_not_carousel", "bad_field")
         raw = req.items("declare", limit=4)
         declared = []

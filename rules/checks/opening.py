@@ -5,14 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.request import Request
+from rules.variant import find_variant
 
 
 def answer(req: Request) -> dict[str, Any]:
-    """Answer an ``opening`` request with the variant module's ``opening_answer``."""
-    if req.variant == "rummy101":
-        from rules.variants.rummy101 import opening_answer
-
-        return opening_answer(req)
-    from rules.variants.tiles import opening_answer as tiles_opening
-
-    return tiles_opening(req)
+    """Answer an ``opening`` request with the variant's
+    :meth:`~rules.variant.Variant.judge_opening`."""
+    return find_variant(req.variant).judge_opening(req)

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from rules.notation import format_pieces
 from rules.pieces import JOKER
 from rules.request import Request
 from rules.search.split import find_split, isolated_piece
+from rules.variant import find_variant
 from rules.verdict import add_line, line, rule_ref
-
-RULE: Final = {
-    "tile_rummy": "RULES.md §2, §4",
-    "my_rummy": "RULES.md §2, §4",
-    "rummy101": "RULES.md §2, §3",
-    "carousel": "RULES.md §2, §6",
-}
-"""Where the rule stands: the meld rules (§2) and the variant's table rule."""
 
 
 def answer(req: Request) -> dict[str, Any]:
@@ -39,7 +32,7 @@ def answer(req: Request) -> dict[str, Any]:
         RulesError: missing ``tiles``, a bad token, more copies than the set holds.
     """
     pieces = req.pieces("tiles")
-    rule = RULE.get(req.variant, "RULES.md §2")
+    rule = find_variant(req.variant).table_rule  # the meld rules (§2) and its table rule
     melds = find_split(pieces, req.rules)
     if melds is None:
         m = req.rules.material

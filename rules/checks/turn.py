@@ -36,6 +36,7 @@ from rules.options import CarouselOptions, TileRummyOptions
 from rules.pieces import JOKER, Card, Piece, Tile
 from rules.request import MAX_MELDS, Request
 from rules.table import Declared, judge_turn, judge_turn_heap
+from rules.variant import find_variant
 
 
 def _declarations(
@@ -44,7 +45,7 @@ def _declarations(
     """Read ``declared_before`` / ``declared_after`` (Carousel), parallel to ``melds``."""
     if not req.has(name):
         return None
-    if req.variant != "carousel":
+    if not find_variant(req.variant).declares_jokers:
         raise RequestError.keyed("req.declare_field_not_carousel", "bad_field", field=name)
     if melds is None:
         raise RequestError.keyed("req.declare_needs_melds", "bad_field", field=name)
@@ -86,22 +87,26 @@ def _declarations(
 
 
 def answer(req: Request) -> dict[str, Any]:
-    """Answer a ``turn`` request (see the module docstring for the fields).
+    """Answer a ``turn`` request with the variant's :meth:`~rules.variant.Variant.judge_turn`:
+    :func:`table_turn` for Tile Rummy, My Rummy and Carousel, Rummy 101's own
+    :func:`rules.variants.rummy101.turn_answer`."""
+    return find_variant(req.variant).judge_turn(req)
+
+
+def table_turn(req: Request) -> dict[str, Any]:
+    """Answer a ``turn`` request on a shared table (see the module docstring for the fields).
 
     Raises:
         RulesError: missing or bad fields, bad tokens, too many copies, a table before that
             holds an invalid meld.
     """
-    if req.variant == "rummy101":
-        from rules.variants.rummy101 import turn_answer
-
-        return turn_answer(req)
     options = req.options
     assert isinstance(options, TileRummyOptions | CarouselOptions)
     rack = req.pieces("rack")
     before = req.melds("table_before")
-    opened = True if req.variant == "carousel" else req.boolean("opened")
-    if req.variant == "carousel" and req.has("opened"):
+    initial_meld = find_variant(req.variant).answers("opening")
+    opened = req.boolean("opened") if initial_meld else True
+    if not initial_meld and req.has("opened"):
         req.boolean("opened")  # type-checked, not used: Carousel has no initial meld
     pset = req.piece_set()
     pset.check_copies([*rack, *(p for m in before for p in m)], "in the rack and table_before")

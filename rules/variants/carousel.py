@@ -45,11 +45,11 @@ from rules.scoring import (
     sign,
     top_names,
 )
-from rules.variant import PLAYER_COUNTS
+from rules.variant import CAROUSEL
 from rules.verdict import Line, add_line, line, rule_ref
 
-RULE: Final = "RULES.md §6"
-RULE_SEED: Final = "RULES.md §6, seed 003"
+RULE: Final = CAROUSEL.rule
+RULE_SEED: Final = CAROUSEL.rule_seed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,7 +442,7 @@ def hand_answer(req: Request) -> dict[str, Any]:
     assert isinstance(req.options, CarouselOptions)
     players = None
     if req.has("players"):
-        lo, hi = PLAYER_COUNTS["carousel"]
+        lo, hi = CAROUSEL.players
         players = req.integer("players", lo=lo, hi=hi)
     return assess_hand(req.pieces("hand", players=players), req.options).to_json()
 
@@ -471,3 +471,20 @@ def game_answer(req: Request) -> dict[str, Any]:
     assert isinstance(req.options, CarouselOptions)
     names, rounds = request_game(req)
     return score_game(names, [GameRound(s, w) for s, w in rounds], req.options).to_json()
+
+
+__all__ = [
+    "RULE",
+    "RULE_SEED",
+    "CarouselPlayer",
+    "GameRound",
+    "HandAssessment",
+    "assess_hand",
+    "game_answer",
+    "hand_answer",
+    "hand_value",
+    "round_answer",
+    "round_winners",
+    "score_game",
+    "score_round",
+]

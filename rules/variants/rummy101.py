@@ -57,11 +57,11 @@ from rules.scoring import (
     top_names,
 )
 from rules.table import TurnVerdict
-from rules.variant import meld_rules
+from rules.variant import RUMMY101, meld_rules
 from rules.verdict import Line, line, rule_ref
 
-RULE: Final = "RULES.md §3"
-RULE_SEED: Final = "RULES.md §3, seed 000"
+RULE: Final = RUMMY101.rule
+RULE_SEED: Final = RUMMY101.rule_seed
 REF_OPENING: Final = rule_ref(RULE, "rummy101", "opening")
 
 Opened = Literal["none", "melds", "pairs"]
@@ -1072,6 +1072,7 @@ def _judge_matching(
     previous: tuple[PreviousOpening, ...],
 ) -> TurnVerdict:
     rules = meld_rules("rummy101")
+    discard_text = None if taken_discard is None else str(taken_discard)
 
     def ref_b(b: int) -> Line:
         return Line(
@@ -1083,22 +1084,46 @@ def _judge_matching(
             "turn.meld", {"field": f"table_after[{a}]", "tiles": tiles_text(table_after[a])}
         )
 
+    def wrong_tile(b: int, a: int) -> TurnVerdict:
+        """A joker of meld ``b`` taken back, or moved, without its exact tile in its place."""
+        mb = table_before[b]
+        return bad(
+            "joker_wrong_tile",
+            Line(
+                "r101.turn.joker_wrong_tile",
+                {"before": ref_b(b), "tile": _stood_line(mb), "after": ref_a(a)},
+            ),
+            "jokers",
+            meld=b,
+            after=a,
+            tile=_joker_stood_for(mb),
+        )
+
+    def at_meld(
+        reason: str, section: str, played: Sequence[Piece], *, before: int = -1, after: int = -1
+    ) -> TurnVerdict:
+        """A turn refused for one meld (message ``r101.turn.<reason>``), named as it lay
+        ``before`` the turn or ``after`` it."""
+        where = {"before": ref_b(before)} if before >= 0 else {"after": ref_a(after)}
+        ln = Line(f"r101.turn.{reason}", where)
+        return bad(reason, ln, section, played, meld=before if before >= 0 else after)
+
+    def discard_unused(key: str, played: Sequence[Piece]) -> TurnVerdict:
+        """The taken discard was not laid this turn."""
+        return bad(
+            "discard_not_used",
+            Line(key, {"tile": discard_text}),
+            "discard",
+            played,
+            taken_discard=discard_text,
+        )
+
     # 2. jokers taken back, and lay-offs
     changes: list[_Change] = []
     for b, a in enumerate(matching):
         mb, ma = table_before[b], table_after[a]
         if JOKER in mb and not _jokers_kept(mb, ma):
-            return bad(
-                "joker_wrong_tile",
-                Line(
-                    "r101.turn.joker_wrong_tile",
-                    {"before": ref_b(b), "tile": _stood_line(mb), "after": ref_a(a)},
-                ),
-                "jokers",
-                meld=b,
-                after=a,
-                tile=_joker_stood_for(mb),
-            )
+            return wrong_tile(b, a)
         if Counter(mb) == Counter(ma):
             continue
         added: Counter[Piece] = Counter(p for p in ma if p is not JOKER)
@@ -1110,17 +1135,7 @@ def _judge_matching(
         if removed:
             got = _retrieval(mb, added, removed)
             if got is None:
-                return bad(
-                    "joker_wrong_tile",
-                    Line(
-                        "r101.turn.joker_wrong_tile",
-                        {"before": ref_b(b), "tile": _stood_line(mb), "after": ref_a(a)},
-                    ),
-                    "jokers",
-                    meld=b,
-                    after=a,
-                    tile=_joker_stood_for(mb),
-                )
+                return wrong_tile(b, a)
             used = got
             added.subtract(used)
             added = +added
@@ -1191,35 +1206,16 @@ def _judge_matching(
     # 6. the opening
     state: Opened = opened
     opening: OpeningVerdict | None = None
-    discard_text = None if taken_discard is None else str(taken_discard)
     if opened == "none":
         if not new:
             if retrieved:
                 c = next(c for c in changes if c.retrieved)
-                return bad(
-                    "joker_before_opening",
-                    Line("r101.turn.joker_before_opening", {"before": ref_b(c.b)}),
-                    "jokers",
-                    played,
-                    meld=c.b,
-                )
+                return at_meld("joker_before_opening", "jokers", played, before=c.b)
             if lay_offs:
                 c = next(c for c in changes if c.laid_off)
-                return bad(
-                    "lay_off_before_opening",
-                    Line("r101.turn.lay_off_before_opening", {"before": ref_b(c.b)}),
-                    "after_opening",
-                    played,
-                    meld=c.b,
-                )
+                return at_meld("lay_off_before_opening", "after_opening", played, before=c.b)
             if taken_discard is not None:
-                return bad(
-                    "discard_not_used",
-                    Line("opening.discard_not_used", {"tile": discard_text}),
-                    "discard",
-                    played,
-                    taken_discard=discard_text,
-                )
+                return discard_unused("opening.discard_not_used", played)
         else:
             opening = check_opening(
                 [table_after[j] for j in new],
@@ -1265,30 +1261,12 @@ def _judge_matching(
         for j in new:
             kind = readings[j].kind
             if state == "pairs" and kind != "pair":
-                return bad(
-                    "pairs_opener_run",
-                    Line("r101.turn.pairs_opener_run", {"after": ref_a(j)}),
-                    "after_opening",
-                    played,
-                    meld=j,
-                )
+                return at_meld("pairs_opener_run", "after_opening", played, after=j)
             if state == "melds" and kind == "pair" and not pairs_opened:
-                return bad(
-                    "pairs_not_allowed",
-                    Line("r101.turn.pairs_not_allowed", {"after": ref_a(j)}),
-                    "after_opening",
-                    played,
-                    meld=j,
-                )
+                return at_meld("pairs_not_allowed", "after_opening", played, after=j)
     # 8. the taken discard is used at once
     if opening is None and taken_discard is not None and taken_discard not in played:
-        return bad(
-            "discard_not_used",
-            Line("r101.turn.discard_not_used", {"tile": discard_text}),
-            "discard",
-            played,
-            taken_discard=discard_text,
-        )
+        return discard_unused("r101.turn.discard_not_used", played)
     if opening is not None:
         params["opening"] = opening.by
         if opening.by == "pairs":
@@ -1363,3 +1341,36 @@ def turn_answer(req: Request) -> dict[str, Any]:
         previous=_previous(req),
     )
     return verdict.to_json()
+
+
+__all__ = [
+    "FINISHES",
+    "JOKER_IN_HAND",
+    "MAX_HAND",
+    "MULTIPLIER",
+    "NOT_OPENED_PENALTY",
+    "OPENED",
+    "REF_OPENING",
+    "RULE",
+    "RULE_SEED",
+    "TURN_RULE",
+    "WINNER_GAIN",
+    "Finish",
+    "Opened",
+    "OpeningRecord",
+    "PreviousOpening",
+    "Rummy101Player",
+    "Thresholds",
+    "check_opening",
+    "game_answer",
+    "judge_turn_101",
+    "max_hand_value",
+    "next_thresholds",
+    "opening_answer",
+    "penalty",
+    "penalty_line",
+    "round_answer",
+    "score_game",
+    "score_round",
+    "turn_answer",
+]

@@ -55,12 +55,12 @@ from rules.scoring import (
     tiles_text,
     top_names,
 )
+from rules.variant import TILE_RUMMY, find_variant
 from rules.verdict import Line, line, rule_ref
 
-RULE: Final = "RULES.md §4"
-SEEDS: Final[dict[str, str]] = {"tile_rummy": "seed 001", "my_rummy": "seed 004"}
-PENALTY_TILES: Final = 3
-"""Tiles drawn for an invalid turn or a timeout (RULES.md §4)."""
+RULE: Final = TILE_RUMMY.rule
+PENALTY_TILES: Final[int] = TILE_RUMMY.penalty_tiles or 0
+"""Tiles drawn for an invalid turn or a timeout (RULES.md §4: 3; :attr:`Variant.penalty_tiles`)."""
 
 PenaltyReason = Literal["invalid_turn", "timeout"]
 PENALTY_REASONS: Final[tuple[PenaltyReason, ...]] = get_args(PenaltyReason)
@@ -68,17 +68,15 @@ TileVariant = Literal["tile_rummy", "my_rummy"]
 
 
 def _rule(variant: str) -> str:
-    return f"{RULE}, {SEEDS.get(variant, 'seed 001')}"
+    return find_variant(variant).rule_seed
 
 
 def _options(variant: TileVariant, options: TileRummyOptions | None) -> TileRummyOptions:
     if options is not None:
         return options
-    if variant == "my_rummy":
-        return TileRummyOptions(
-            preset="my_rummy", joker_rule="my_rummy", turn_time=120, winner_collects=False
-        )
-    return TileRummyOptions()
+    got = find_variant(variant).preset()  # the variant's default preset
+    assert isinstance(got, TileRummyOptions)
+    return got
 
 
 # ---------------------------------------------------------------------------------------------
@@ -430,7 +428,7 @@ def score_round(
                 parts = " + ".join(str(d) for d in diffs.values()) or "0"
                 key = "tiles.collects_racks" if not pool_out else "tiles.collects_differences"
                 why = line(key, head=head, parts=parts, points=sign(gain))
-            elif variant == "my_rummy":
+            elif not _options(variant, None).winner_collects:  # the variant's own rule
                 why = line("tiles.collects_nothing_my_rummy", head=head)
             else:
                 why = line("tiles.collects_nothing", head=head)

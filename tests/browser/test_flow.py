@@ -47,6 +47,15 @@ GIN = {
 }
 
 
+OLA_OUT = {  # RULES.md §3: Ola goes out (+101), Ala had opened and keeps 20 (−20)
+    "finish": "normal",
+    "players": [
+        {"name": "Ola", "winner": True},
+        {"name": "Ala", "opened": "melds", "hand_value": 20, "jokers": 0},
+    ],
+}
+
+
 def series() -> games.Game:
     game = games.new_game("tile_rummy", PLAYERS)
     for entry in ROUNDS:
@@ -73,6 +82,8 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Seeded]:
     for _ in range(2):
         gin = games.add_round(gin, GIN)
     ids["gin"] = store.create_game(gin).id
+    r101 = games.new_game("rummy101", ["Ala", "Ola"], agreed_rounds=5)  # ended early below
+    ids["r101"] = store.create_game(games.add_round(r101, OLA_OUT)).id
     files = {
         "here": folder / "here.json",
         "new": folder / "new.json",
@@ -277,3 +288,98 @@ def test_in_polish_the_end_buttons_fit_a_phone(chromium: Any, seeded: Seeded) ->
         phone.shot("flow-14-pl-import")
     finally:
         context.close()
+
+
+# -- leftovers: a game ended early says so; the phones follow "Play again" ---------------------
+def test_a_rummy101_game_ended_early_says_so(phone: Phone, seeded: Seeded) -> None:
+    phone.open(f"/game/{seeded.ids['r101']}")
+    phone.wait_text(re.compile("5 rounds agreed"))
+    phone.tap("End the game now")
+    phone.dialog("End the game now?")
+    phone.tap("End the game")
+    phone.wait_text("Ola wins!")
+    phone.wait_text("The players ended the game early, after 1 round.")
+    phone.wait_text(re.compile("ended early after 1 round"))
+    assert "rounds agreed" not in labels_text(phone) and "round agreed" not in labels_text(phone)
+    phone.shot("flow-15-ended-early")
+    phone.into_view(phone.text(re.compile("ended early after 1 round")))
+    phone.shot("flow-16-ended-early-rules-line")
+    phone.open("/")  # the games list says so too, not only the sheet
+    card = phone.button(re.compile("Winner: Ola · ended by the players after 1 round · "))
+    card.wait_for(timeout=15_000)
+    phone.into_view(card)
+    phone.shot("flow-17-list-ended-early")
+
+
+@pytest.fixture(scope="module")
+def shared_seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
+    """A shared server (phones on the network) with an ended series whose join code is
+    known."""
+    import dataclasses
+
+    from tests.browser.test_live import SharedServer
+
+    data = tmp_path_factory.mktemp("again") / "games.json"
+    store = Store(data)
+    game = dataclasses.replace(series(), join_code=JOIN_CODE)
+    gid = store.create_game(game).id
+    store.save_game(games.end_game(store.load_game(gid)), 1)
+    store.close()
+    server = SharedServer(data).start()
+    yield server, gid
+    server.stop()
+
+
+JOIN_CODE = "KQ7M2XPD"
+
+
+def test_watching_phones_follow_play_again(chromium: Any, shared_seeded: tuple[Any, str]) -> None:
+    from tests.browser.test_live import VISITOR
+
+    server, gid = shared_seeded
+    contexts = []
+
+    def make(visitor: bool) -> Phone:
+        context = chromium.new_context(
+            viewport=PHONE, device_scale_factor=1, extra_http_headers=VISITOR if visitor else None
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        return Phone(page, server.url)
+
+    try:
+        host = make(False).open(f"/game/{gid}")
+        watcher = make(True).open(f"/game/{gid}")
+        joined = make(True).open(f"/game/{gid}?code={JOIN_CODE}")  # the QR code's address
+        for phone in (host, watcher, joined):
+            phone.wait_text("Ala wins!")
+        watcher.wait_text(re.compile("You are watching"))
+        assert not [x for x in joined.labels() if "You are watching" in x]
+        host.page.bring_to_front()
+        host.tap("Play again with the same players")
+        host.wait_text(re.compile("Enter round 1"))
+        new_id = host.page.url.rstrip("/").rsplit("/", 1)[-1]
+        assert new_id != gid
+        # the watching phone is taken to the new game, with a word why
+        watcher.wait_text(re.compile("Round 1: Ela starts"), timeout=20_000)
+        watcher.wait_text("The same players started a new game: here it is.")
+        assert watcher.page.url.rstrip("/").endswith(new_id)
+        assert not watcher.button(re.compile("^Enter round")).count()
+        watcher.page.bring_to_front()
+        watcher.shot("flow-17-watcher-followed")
+        # the joined phone keeps keeping score: it may enter round 1 of the new game
+        joined.wait_text(re.compile("Enter round 1"), timeout=20_000)
+        assert joined.page.url.rstrip("/").endswith(new_id)
+        joined.page.bring_to_front()
+        joined.shot("flow-18-joined-followed")
+        # the old game, opened later, links to the new one
+        late = make(True).open(f"/game/{gid}")
+        late.wait_text("The same players started a new game.")
+        late.shot("flow-19-old-game-links")
+        late.tap("Open the new game")
+        late.wait_text(re.compile("Round 1: Ela starts"))
+        assert late.page.url.rstrip("/").endswith(new_id)
+    finally:
+        for context in contexts:
+            context.close()
