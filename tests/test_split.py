@@ -539,6 +539,7 @@ def valid_tables(draw: st.DrawFn, rules: MeldRules, most: int = 106) -> list[Pie
     return draw(st.permutations(pieces))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SPLIT_VARIANTS)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -585,6 +586,7 @@ def small_heaps(draw: st.DrawFn, rules: MeldRules) -> list[Piece]:
     return pieces
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SPLIT_VARIANTS)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -604,6 +606,7 @@ def test_small_heaps_agree_with_brute_force(variant: str, data: st.DataObject) -
                 assert_valid_split(pieces, [m.pieces for m in one], rules)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SPLIT_VARIANTS)
 def test_seeded_small_heaps_both_answers(variant: str) -> None:
     """A fixed sample of small heaps near the melds: both answers occur and agree with the

@@ -9,6 +9,7 @@ first: an obstruction in the middle of a heap that no single piece shows, aces l
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -25,6 +26,7 @@ from rules.search.split import (
     _sweep,
     _sweep_one_way,
     _SweepRunner,
+    _tail_says_no,
     _window_says_no,
     find_split,
     isolated_piece,
@@ -51,36 +53,34 @@ def heap(text: str, rules: MeldRules) -> list[Piece]:
 
 
 @contextmanager
-def one_family_dominance() -> Iterator[None]:
-    """The sweep's cheaper dominance test (states differing in one family) everywhere."""
-    old = search._PAIRWISE_MAX
-    search._PAIRWISE_MAX = -1  # type: ignore[misc]
+def without_vector_filter() -> Iterator[None]:
+    """The searches without the per-vector joker filter (``Heap.vector_filter``, ace high)."""
+    old = search._VECTOR_FILTER
+    search._VECTOR_FILTER = False  # type: ignore[misc]
     try:
         yield
     finally:
-        search._PAIRWISE_MAX = old  # type: ignore[misc]
+        search._VECTOR_FILTER = old  # type: ignore[misc]
 
 
 def every_answer(pieces: list[Piece], rules: MeldRules) -> set[bool]:
-    """Whether each search splits the heap: the engine, the sweeps (both ways, both dominance
-    tests) and the depth-first searches (both ways); every split found is checked."""
+    """Whether each search splits the heap: the engine, the sweeps and the depth-first
+    searches over all kept-back vectors (both ways, with and without the per-vector joker
+    filter); every split found is checked."""
     answers: set[bool] = set()
     got = find_split(pieces, rules)
     answers.add(got is not None)
     if got is not None:
         assert_valid_split(pieces, [m.pieces for m in got], rules)
     for mirror in (False, True):
-        for cheap in (False, True):
-            if cheap:
-                with one_family_dominance():
-                    one = _sweep_one_way(pieces, rules, mirror)
-            else:
+        for filtered in (True, False) if rules.ace_high else (True,):
+            with contextlib.nullcontext() if filtered else without_vector_filter():
                 one = _sweep_one_way(pieces, rules, mirror)
-            answers.add(one is not None)
-            if one is not None:
-                assert_valid_split(pieces, [m.pieces for m in one], rules)
-        dfs = _split_one_way(pieces, rules, mirror, 1)
-        answers.add(dfs is not None)
+                dfs = _split_one_way(pieces, rules, mirror, 1)
+            for got_one in (one, dfs):
+                answers.add(got_one is not None)
+                if got_one is not None:
+                    assert_valid_split(pieces, [m.pieces for m in got_one], rules)
     return answers
 
 
@@ -136,6 +136,7 @@ def test_carousel_aces_at_either_end(text: str, splits: bool) -> None:
         assert not _window_says_no(pieces, CAR)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(7))
 def test_adversarial_carousel_heaps_sweep_agrees(index: int) -> None:
     """The slowest Carousel heaps found by hill-climbing (benchmarks/bench_split.py): the
@@ -146,8 +147,10 @@ def test_adversarial_carousel_heaps_sweep_agrees(index: int) -> None:
     assert len(answers) == 1
     if answers == {True}:
         assert not _window_says_no(pieces, CAR)
+        assert not _tail_says_no(pieces, CAR)
 
 
+@pytest.mark.slow
 def test_hard_heaps_of_the_judge_fuzz_answered_by_a_window() -> None:
     """The heaps that took 0.9–2 s before the sweep (tests/test_judge_fuzz.py HARD_HEAPS):
     no split, proved by a window (a stretch of numbers that cannot be laid)."""
@@ -160,6 +163,7 @@ def test_hard_heaps_of_the_judge_fuzz_answered_by_a_window() -> None:
         assert every_answer(pieces, rules) == {False}, name
 
 
+@pytest.mark.slow
 def test_sweep_runner_resumes_to_the_same_answer() -> None:
     """Run a step at a time (the race gives it growing budgets), the sweep reaches the answer
     the sweep run at once gives."""
@@ -188,6 +192,7 @@ def test_sweep_runner_resumes_to_the_same_answer() -> None:
 # Properties
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SPLIT_VARIANTS)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -198,6 +203,7 @@ def test_small_heaps_sweep_agrees_with_brute_force(variant: str, data: st.DataOb
     assert every_answer(pieces, rules) == {want}, texts([pieces])
     if want:
         assert not _window_says_no(pieces, rules), texts([pieces])
+        assert not _tail_says_no(pieces, rules), texts([pieces])
 
 
 @st.composite
@@ -215,6 +221,7 @@ def ace_region_heaps(draw: st.DrawFn) -> list[Piece]:
     return [pool[i] for i in idx] + [JOKER] * draw(st.integers(0, 2))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pieces=ace_region_heaps())
 def test_carousel_ace_heaps_agree_with_brute_force(pieces: list[Piece]) -> None:
@@ -222,23 +229,27 @@ def test_carousel_ace_heaps_agree_with_brute_force(pieces: list[Piece]) -> None:
     assert every_answer(pieces, CAR) == {want}, texts([pieces])
     if want:
         assert not _window_says_no(pieces, CAR), texts([pieces])
+        assert not _tail_says_no(pieces, CAR), texts([pieces])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SPLIT_VARIANTS)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_valid_tables_never_get_a_window_proof(variant: str, data: st.DataObject) -> None:
-    """Random valid tables up to the whole set: no window says "no", and the sweeps split
-    them."""
+    """Random valid tables up to the whole set: no window says "no" (nor a window from 2 to
+    the top), and the sweeps split them."""
     rules = meld_rules(variant)
     pieces = data.draw(valid_tables(rules))
     assert not _window_says_no(pieces, rules)
+    assert not _tail_says_no(pieces, rules)
     for mirror in (False, True):
         one = _sweep_one_way(pieces, rules, mirror)
         assert one is not None
         assert_valid_split(pieces, [m.pieces for m in one], rules)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SPLIT_VARIANTS)
 def test_near_tables_sweep_agrees_with_depth_first(variant: str) -> None:
     """Seeded heaps of 30–60 pieces, a valid table with a piece swapped (both answers occur),
@@ -259,3 +270,98 @@ def test_near_tables_sweep_agrees_with_depth_first(variant: str) -> None:
         if answers == {True}:
             assert not _window_says_no(pieces, rules)
     assert seen == {True, False}
+
+
+def per_vector_answers(pieces: list[Piece], rules: MeldRules) -> set[bool]:
+    """Ace high: whether some kept-back vector's own depth-first search (the one-vector
+    searches of the race) splits the heap, each way; every split found is checked."""
+    answers: set[bool] = set()
+    for mirror in (False, True):
+        h = _Heap(pieces, rules, mirror=mirror)
+        found = False
+        for v in search._kept_vectors(h):
+            got = search._searcher(h, keep=v, start_phase=1)(10**9)
+            if not isinstance(got, str):
+                melds = search._build(h, got)
+                search.check_split(pieces, melds, rules)
+                assert_valid_split(pieces, [m.pieces for m in melds], rules)
+                found = True
+        answers.add(found)
+    return answers
+
+
+@contextmanager
+def tiny_budgets() -> Iterator[None]:
+    """The race with budgets of one state expansion at first (doubling), so that every one of
+    its searches takes turns before one answers, even on small heaps."""
+    old = search._FIRST_BUDGET, search._VECTOR_SLICE
+    search._FIRST_BUDGET, search._VECTOR_SLICE = 1, 1  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        search._FIRST_BUDGET, search._VECTOR_SLICE = old  # type: ignore[misc]
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=ace_region_heaps())
+def test_carousel_one_vector_searches_and_race_agree_with_brute_force(
+    pieces: list[Piece],
+) -> None:
+    """The one-vector searches (some vector splits the heap exactly when it splits) and the
+    race run from budgets of one expansion (every search of it taking turns: whole-heap and
+    one-vector depth-first, sweeps; the answer of whichever finishes first) agree with the
+    brute-force oracle."""
+    want = oracle(pieces, CAR)
+    assert per_vector_answers(pieces, CAR) == {want}, texts([pieces])
+    with tiny_budgets():
+        got = find_split(pieces, CAR)
+    assert (got is not None) == want, texts([pieces])
+    if got is not None:
+        assert_valid_split(pieces, [m.pieces for m in got], CAR)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", SPLIT_VARIANTS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_race_from_tiny_budgets_agrees_with_brute_force(variant: str, data: st.DataObject) -> None:
+    rules = meld_rules(variant)
+    pieces = data.draw(small_heaps(rules))
+    want = oracle(pieces, rules)
+    with tiny_budgets():
+        got = find_split(pieces, rules)
+    assert (got is not None) == want, texts([pieces])
+    if got is not None:
+        assert_valid_split(pieces, [m.pieces for m in got], rules)
+
+
+@pytest.mark.parametrize(
+    ("index", "splits"),
+    [
+        (13, False),
+        (14, False),
+        (15, True),
+        (16, True),
+        (17, True),
+        (18, False),
+        (19, True),
+        (20, False),
+    ],
+)
+def test_heaps_climbed_against_the_race_agree(index: int, splits: bool) -> None:
+    """The heaps climbed against the race of round 3 (benchmarks/bench_split.py; the last two
+    in round 4, the slowest found): the engine and the sweeps both ways agree; the two that
+    needed the most work without the windows from 2 to the top are proved by one, and no such
+    window claims "no" for a heap that splits."""
+    pieces = heap(_bench().ADVERSARIAL["carousel"][index], CAR)
+    got = find_split(pieces, CAR)
+    assert (got is not None) is splits
+    if got is not None:
+        assert_valid_split(pieces, [m.pieces for m in got], CAR)
+    for mirror in (False, True):
+        one = _sweep_one_way(pieces, CAR, mirror)
+        assert (one is not None) is splits
+        if one is not None:
+            assert_valid_split(pieces, [m.pieces for m in one], CAR)
+    assert _tail_says_no(pieces, CAR) is (index in (13, 14))

@@ -30,6 +30,8 @@ Pruning that keeps it exact:
   that failed is not searched;
 * Carousel: the aces kept back for ``Q-K-A`` only matter from 12 on, so numbers 2–11 are
   searched once for a whole set of kept-back vectors (a bit mask) rather than once per vector;
+  a vector leaves the set where the colours' joker bounds, each at its own kept count, sum to
+  more than the jokers left (:meth:`_Heap.vector_filter`);
 * each real piece must have some candidate meld before the search starts.
 
 The same programme also runs breadth-first (the *sweep*, :func:`_sweep_steps`): number by
@@ -42,14 +44,17 @@ Window proofs (:func:`_window_proof`): a stretch of five numbers that cannot be 
 every run it could want arriving from below it, runs left open above it and every joker free
 is a proof that no split exists (the sweep started from the state that dominates all others);
 the tightest few stretches (most empty places, at least three) are tried, each for a few
-dozen states.
+dozen states. With the ace high the window from 2 to the top (the aces at 1 and 14 left out)
+also races with the searches: on many heaps it proves "no" within a hundred or so states,
+where the sweep from 1 first meets the many ways of laying the aces and the numbers after them.
 
 Search order: the depth-first search from 1 up gets a first small budget alone (most heaps are
 answered there); then the window proofs; then the searches race in turns with budgets of state
 expansions that double: without the ace high, depth-first from 1 up and from 13 down (the
-mirrored heap); with it (Carousel), both ways, the one-vector depth-first searches (the
-vectors taking turns in slices, likeliest first, for a quick "yes") and the sweeps (for a
-quick "no"; the narrower one, by states at its current number, runs first). All are exact, the
+mirrored heap); with it (Carousel), both ways, the depth-first search over all vectors, the
+one-vector depth-first searches (the likeliest vectors taking turns in slices, for a quick
+"yes"), the windows from 2 to the top and the sweeps (for a quick "no"; the narrower sweep, by
+states at its current number, runs first). All are exact, the
 first to answer wins, and each keeps its memo or states between its turns (the sweeps and
 windows of one direction share their bound and option memos). Every split returned is
 re-checked meld by meld and against the heap before it is handed out. Memos live for one call
@@ -282,8 +287,10 @@ _FamOpt = tuple[int, int, int, _Move, int]
 jokers, move, kept count)."""
 _FamOpts = tuple[int, int, list[_FamOpt]]
 """A family's options sending ``g`` pieces to groups: (g, cheapest, options cheapest first)."""
-_SweepMemos = tuple[dict[int, int], dict[int, int], dict[int, list[_FamOpts]]]
-"""The sweep's memos of one heap: joker bounds (per kept count, any) and family options."""
+_SweepMemos = tuple[dict[int, int], dict[int, list[_FamOpts]]]
+"""The sweep's memos of one heap: joker bounds for any kept count, and family options."""
+_Bound = Callable[[int, int, int, int], int]
+"""``lb(f, n, s, k)``: see :meth:`_Heap.joker_bound`."""
 
 
 class _Heap:
@@ -295,6 +302,7 @@ class _Heap:
         self.jokers = 0
         self.sweep_memos: _SweepMemos | None = None
         """The memos of :func:`_sweep_steps` on this heap (made by its first sweep)."""
+        self._bound: tuple[_Bound, dict[int, int]] | None = None
         self.last = 14 if rules.ace_high else 13
         # pool[f][n]: the real pieces of family f and number n (aces at n = 1)
         self.pool: list[list[list[Tile | Card]]] = [
@@ -319,6 +327,124 @@ class _Heap:
         if not self.mirror or (number == 1 and self.rules.ace_high):
             return number
         return self.last + 1 - number
+
+    def joker_bound(self) -> tuple[_Bound, dict[int, int]]:
+        """The per-family lower bound on the jokers still needed, and its memo (keyed
+        ``((f << 4 | n) << 6 | s) << 2 | k``), shared by every search of this heap.
+
+        ``lb(f, n, s, k)``: the fewest jokers family ``f`` alone needs from number ``n`` on, in
+        slot state ``s`` (an index into the slot states), keeping ``k`` aces for 14 (ace-high).
+        Runs and pairs only: group jokers are shared, so they count 0, and a number may send
+        pieces of the family to groups when the other families there could make one. The sum
+        over families bounds a whole state: one whose bound exceeds the jokers left is dead.
+        """
+        if self._bound is not None:
+            return self._bound
+        counts = self.counts
+        last = self.last
+        ace_high = self.rules.ace_high
+        pairs = self.rules.pairs
+        J0 = self.jokers
+        sb = _STATE_BITS
+        inf = 99
+        memo: dict[int, int] = {}
+        group_ok = [
+            [
+                (
+                    sum(1 for g in range(_FAMILIES) if g != f and counts[n][g]) + J0 >= 2,
+                    sum(counts[n][g] for g in range(_FAMILIES) if g != f) + J0 >= 4,
+                )
+                for f in range(_FAMILIES)
+            ]
+            for n in range(15)
+        ]
+        closed = [all(x == 3 for x in st) for st in _SLOT_STATES]
+
+        def lb(f: int, n: int, s: int, k: int) -> int:
+            if n > last:
+                return 0 if closed[s] else inf
+            key = ((f << 4 | n) << sb | s) << 2 | k
+            v = memo.get(key)
+            if v is not None:
+                return v
+            if n == 14:
+                t = k
+                ok1 = ok2 = False
+            else:
+                t = counts[n][f] - k if (ace_high and n == 1) else counts[n][f]
+                ok1, ok2 = group_ok[n][f]
+            best = inf
+            for mv in _MOVES[s, t, J0, pairs]:
+                j = mv[_J]
+                if j >= best:
+                    break
+                g = mv[_G]
+                if (g == 1 and not ok1) or (g == 2 and not ok2):
+                    continue
+                if n == 14 and (mv[_P2] or mv[_P1]):
+                    continue
+                v = j + lb(f, n + 1, mv[_NEW], k)
+                if v < best:
+                    best = v
+                    if best == 0:
+                        break
+            memo[key] = best
+            return best
+
+        self._bound = (lb, memo)
+        return self._bound
+
+    def vector_filter(self) -> Callable[[int, int, int, int, int, int], int]:
+        """With the ace high: ``ok(n, s0, s1, s2, s3, J)``, the kept-back vectors (a bit mask
+        over :func:`_kept_ranges`'s product, in its order) with which a state at number ``n``
+        (slot states ``s0``–``s3``, ``J`` jokers left) may still complete: those for which
+        the families' joker bounds (:meth:`joker_bound`, each family at its own kept count)
+        sum to at most ``J``. Exact as a filter: a vector outside it cannot complete."""
+        lb, _memo = self.joker_bound()
+        per_fam = _kept_ranges(self)
+        vectors = list(product(*per_fam))
+        # with_k[f][k]: the vectors keeping k aces of family f
+        with_k = [
+            [sum(1 << i for i, v in enumerate(vectors) if v[f] == k) for k in per_fam[f]]
+            for f in range(_FAMILIES)
+        ]
+        cap = self.jokers
+        memo: dict[int, tuple[int, int, int]] = {}
+        sb = _STATE_BITS
+
+        def exact(f: int, n: int, s: int) -> tuple[int, int, int]:
+            """The vectors whose family ``f`` bound is 0, 1 and 2 jokers."""
+            key = (f << 4 | n) << sb | s
+            got = memo.get(key)
+            if got is None:
+                by_j = [0, 0, 0]
+                for k in per_fam[f]:
+                    j = lb(f, n, s, k)
+                    if j <= cap:
+                        by_j[j] |= with_k[f][k]
+                got = memo[key] = (by_j[0], by_j[1], by_j[2])
+            return got
+
+        def ok(n: int, s0: int, s1: int, s2: int, s3: int, J: int) -> int:
+            base = n << sb
+            a0, a1, a2 = memo.get(base | s0) or exact(0, n, s0)
+            b0, b1, b2 = memo.get(1 << 10 | base | s1) or exact(1, n, s1)
+            c0, c1, c2 = memo.get(2 << 10 | base | s2) or exact(2, n, s2)
+            d0, d1, d2 = memo.get(3 << 10 | base | s3) or exact(3, n, s3)
+            # by the jokers the first two families (x) and the last two (y) need
+            x0 = a0 & b0
+            y0 = c0 & d0
+            if J == 0:
+                return x0 & y0
+            x1 = a1 & b0 | a0 & b1
+            y1 = c1 & d0 | c0 & d1
+            if J == 1:
+                return x0 & (y0 | y1) | x1 & y0
+            x2 = a2 & b0 | a1 & b1 | a0 & b2
+            y2 = c2 & d0 | c1 & d1 | c0 & d2
+            return x0 & (y0 | y1 | y2) | x1 & (y0 | y1) | x2 & y0
+
+        return ok
 
     def too_many(self) -> bool:
         return self.jokers > MAX_JOKERS or any(c > MAX_COPIES for row in self.counts for c in row)
@@ -380,6 +506,8 @@ class _OutOfBudget(Exception):
 
 
 _NO_SPLIT: Final = "no split"
+_NO_PROOF: Final = "no proof"
+"""A window's answer when it can be laid (the heap may or may not split)."""
 
 
 def _searcher(
@@ -428,7 +556,6 @@ def _searcher(
 
     # candidate kept-back vectors: a suit keeps at most as many aces as runs can reach Q and K
     kept_options: list[tuple[int, ...]] = [no_keep]
-    J0 = heap.jokers
     per_fam = _kept_ranges(heap)
     if keep is not None:
         per_fam = [range(keep[f], keep[f] + 1) for f in range(_FAMILIES)]
@@ -448,57 +575,12 @@ def _searcher(
             for d in per_fam[3]
         ]
     kept_bit = {k: i for i, k in enumerate(kept_options)}
+    vfilter = heap.vector_filter() if ace_high and keep is None and _VECTOR_FILTER else None
+    filtered: dict[int, int] = {}  # vfilter's answer per state
 
-    # Per-family lower bound on the jokers still needed (runs and pairs only; group jokers are
-    # shared, so they count 0, and a number may take pieces of the family into groups when the
-    # other families there could make a group). The sum over families is a lower bound for the
-    # whole state: a state whose bound exceeds the jokers left is dead.
-    inf = 99
-    lb_memo: dict[int, int] = {}
-    group_ok = [
-        [
-            (
-                sum(1 for g in range(_FAMILIES) if g != f and counts[n][g]) + J0 >= 2,
-                sum(counts[n][g] for g in range(_FAMILIES) if g != f) + J0 >= 4,
-            )
-            for f in range(_FAMILIES)
-        ]
-        for n in range(15)
-    ]
-    closed = [all(x == 3 for x in st) for st in _SLOT_STATES]
-
-    def lb(f: int, n: int, s: int, k: int) -> int:
-        """Fewest jokers family ``f`` alone needs from number ``n`` on, in slot state ``s``,
-        keeping ``k`` aces for 14 (ace-high)."""
-        if n > last:
-            return 0 if closed[s] else inf
-        key = ((f << 4 | n) << sb | s) << 2 | k
-        v = lb_memo.get(key)
-        if v is not None:
-            return v
-        if n == 14:
-            t = k
-            ok1 = ok2 = False
-        else:
-            t = counts[n][f] - k if (ace_high and n == 1) else counts[n][f]
-            ok1, ok2 = group_ok[n][f]
-        best = inf
-        for mv in moves_table[s, t, J0, pairs]:
-            j = mv[_J]
-            if j >= best:
-                break
-            g = mv[_G]
-            if (g == 1 and not ok1) or (g == 2 and not ok2):
-                continue
-            if n == 14 and (mv[_P2] or mv[_P1]):
-                continue
-            v = j + lb(f, n + 1, mv[_NEW], k)
-            if v < best:
-                best = v
-                if best == 0:
-                    break
-        lb_memo[key] = best
-        return best
+    # the per-family joker bound (shared by every search of the heap: it depends on the heap
+    # only); the sum over families bounds the state
+    lb, lb_memo = heap.joker_bound()
 
     any_memo: dict[int, int] = {}
 
@@ -619,7 +701,6 @@ def _searcher(
                         if (at_top and gi) or not group_jg[gi][J - base]:
                             continue
                         cands.append((base, g0 + g1 + g2 + g3, gi, l0, l1, l2, l3))
-        cands.sort(key=lambda c: (0,))
         for _base, _gs, gi, l0, l1, l2, l3 in cands:
             jg_row = group_jg[gi]
             m1 = l1[0][0]
@@ -660,6 +741,17 @@ def _searcher(
         want &= ~known
         if not want:
             return 0
+        if vfilter is not None and n > 1:
+            # the vectors the joker bounds rule out fail here (the bound memoised per state)
+            okm = filtered.get(key)
+            if okm is None:
+                okm = filtered[key] = vfilter(n, slots[0], slots[1], slots[2], slots[3], J)
+            out = want & ~okm
+            if out:
+                known = bad[key] = known | out
+                want &= ~out
+                if not want:
+                    return 0
         fl = failed_at.get(n << 2 | J)
         if fl:
             d0, d1, d2, d3 = dom[slots[0]], dom[slots[1]], dom[slots[2]], dom[slots[3]]
@@ -763,24 +855,20 @@ the search exact; with the ace high, failures hold for only some kept-back vecto
 the work on the hardest Carousel heaps found by hill-climbing, against 16, and costs nothing
 measurable on random ones)."""
 
-_PAIRWISE_MAX: Final = 2000
-"""Up to this many new states at a number the sweep compares every pair for dominance;
-beyond it only states differing in one family (quicker, prunes less; both exact)."""
-_UP: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(b for b in range(len(_SLOT_STATES)) if b != a and _DOMINATED_BY[a][b])
-    for a in range(len(_SLOT_STATES))
+_DOWN_SELF: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(a for a in range(len(_SLOT_STATES)) if _DOMINATED_BY[a][b])
+    for b in range(len(_SLOT_STATES))
 )
-"""``_UP[a]``: the other slot states that dominate ``a``."""
-_UP_SELF: Final[tuple[tuple[int, ...], ...]] = tuple((a, *_UP[a]) for a in range(len(_UP)))
-"""``_UP_SELF[a]``: the slot states that dominate ``a``, ``a`` first."""
+"""``_DOWN_SELF[b]``: the slot states that ``b`` dominates (``b`` among them)."""
 _FIRST_BUDGET: Final = 100
 _BUDGET_GROWTH: Final = 2
 
 
-_VECTOR_BUDGET_CAP: Final = 200
-"""The one-vector-at-a-time searches of :func:`_race_kept` stop at this budget: a split they
-find at all is found well within it on every heap seen (the first vectors tried usually hold
-it), and past it they would only slow the proof that no split exists."""
+_VECTOR_BUDGET_CAP: Final = 100
+"""The one-vector-at-a-time searches of :func:`_race_kept` stop at this budget (two slices
+of :data:`_VECTOR_SLICE` per direction, the likeliest vectors): they find the quick splits;
+the whole-heap searches (with the per-vector filter) find the others sooner than more slices
+would (on the hill-climbed heaps: 200 cost more work in all, the worst no less)."""
 
 
 def _kept_ranges(heap: _Heap) -> list[range]:
@@ -843,22 +931,30 @@ def _race(
         budget *= _BUDGET_GROWTH
 
 
-_SWEEP_SHARE_KEPT: Final = 2
+_SWEEP_SHARE_KEPT: Final = 1
 """A sweep's budget in :func:`_race_kept`, as a multiple of the budget a depth-first search
-gets in the same turn. Tuned
-on the hill-climbed heaps: with the ace high the sweeps prove "no" sooner than the whole-heap
-depth-first searches (those run only in the first budget there); the one-vector searches
-still find most splits."""
-
-
+gets in the same turn (tuned on the hill-climbed heaps: with the ace high the sweeps prove
+"no" sooner than the depth-first searches, which find most splits)."""
+_WHOLE_SHARE_KEPT: Final = 1.0
+"""A whole-heap depth-first search's budget in a turn of :func:`_race_kept` (each direction),
+as a multiple of the turn's budget."""
 _VECTOR_SLICE: Final = 50
 """State expansions a one-vector search of :func:`_race_kept` gets before the next vector's
-turn (the vectors take turns: a split often has several vectors, one of them quick). 70 did
-better on the heaps stored in ``benchmarks/bench_split.py`` (climbed against 50), but the
-hill-climbing then found heaps needing more work (2537 state expansions, against 2139)."""
+turn (the vectors take turns: a split often has several vectors, one of them quick)."""
 _SWEEP_CHUNK: Final = 16
 """State expansions a sweep of :func:`_race_kept` runs before the two sweeps' widths are
 compared again."""
+_SWEEP_SWITCH: Final = 2.0
+"""The chunks go to the other sweep of :func:`_race_kept` once it has this many times fewer
+states at its current number than the one running (on the hill-climbed heaps 2 cut the worst
+work by a sixth against switching at every change of the lead: both sweeps of a heap are often
+about as wide, and switching back and forth paid for both)."""
+_TAIL_SHARE_KEPT: Final = 0.5
+"""A window from 2 to the top's budget in a turn of :func:`_race_kept` (each direction), as a
+multiple of the turn's budget."""
+_VECTOR_FILTER: Final = True
+"""Whether the searches over all kept-back vectors narrow them by :meth:`_Heap.vector_filter`
+(always, but for tests that cross-check the searches without it)."""
 
 
 def _race_kept(
@@ -869,14 +965,19 @@ def _race_kept(
     heap without high aces; a split usually exists for one of the first vectors tried when it
     exists at all. The depth-first search over all vectors from 1 up gets the first budget
     alone (most heaps are answered within it); then the window proofs (:func:`_window_proof`,
-    a quick "no"). Then each direction runs two exact searches in turns with budgets that
-    double: the depth-first search of one vector at a time, likeliest first (quickest to find
-    "yes"; when every vector of a direction has failed, that too is a "no"; they stop at
-    :data:`_VECTOR_BUDGET_CAP`) and the sweep over all vectors at once (:func:`_sweep_steps`,
-    quickest to prove "no"; each gets :data:`_SWEEP_SHARE_KEPT` times the budget on average:
-    the two sweeps share it in chunks of :data:`_SWEEP_CHUNK`, each chunk going to the sweep
-    with fewer states at its current number, as a sweep costs the width of its levels and one
-    direction is often much narrower). The first answer wins."""
+    a quick "no"). Then each direction runs four exact searches in turns with budgets that
+    double: the depth-first search over all vectors at once (phase 1, the vectors narrowed by
+    :meth:`_Heap.vector_filter`; :data:`_WHOLE_SHARE_KEPT` of the budget), the depth-first
+    search of one vector at a time, likeliest first (quickest to find "yes" when one of the
+    first vectors holds it; when every vector of a direction has failed, that too is a "no";
+    they stop at :data:`_VECTOR_BUDGET_CAP`), the window from 2 to the top
+    (:data:`_TAIL_SHARE_KEPT` of the budget; a "no" when it cannot be laid, out of the race
+    when it can) and the sweep over all vectors at once
+    (:func:`_sweep_steps`, quickest to prove "no"; each gets :data:`_SWEEP_SHARE_KEPT` times
+    the budget on average: the two sweeps share it in chunks of :data:`_SWEEP_CHUNK`, the
+    running one keeping them until the other has :data:`_SWEEP_SWITCH` times fewer states at
+    its current number, as a sweep costs the width of its levels and one direction is often
+    much narrower). The first answer wins."""
     first = _searcher(heap, deadline)  # phase 0 first: most heaps are answered at once
     try:
         got = first(_FIRST_BUDGET)
@@ -888,13 +989,26 @@ def _race_kept(
     if _window_proof(heap, dirs[1], deadline):
         return None
     sweeps = [_SweepRunner(h, deadline) for h in dirs]
+    # the windows from 2 to the top, each way: the sweep without the aces (at 1 and 14) and
+    # from the state that dominates every other, a quick "no" on many heaps
+    tails = [_SweepRunner(h, deadline, start=2) for h in dirs]
+    # the whole-heap depth-first searches, all vectors at once, with the joker bound (phase 1):
+    # from 1 up (the first one, continuing) and from the top down
+    wholes = [first, _searcher(dirs[1], deadline, start_phase=1)]
     # per direction, the vectors still open, likeliest first (a searcher is made when the
     # vector's first turn comes; one out of budget goes to the back)
     queues: list[list[tuple[tuple[int, ...], Callable[[int], list[_Choice] | str] | None]]] = [
         [(v, None) for v in _kept_vectors(h)] for h in dirs
     ]
     budget = _FIRST_BUDGET
+    cur = 0
     while True:
+        for d in (0, 1):
+            try:
+                got = wholes[d](int(budget * _WHOLE_SHARE_KEPT))
+            except _OutOfBudget:
+                continue
+            return None if isinstance(got, str) else (dirs[d], got)
         for d in (0, 1):
             h = dirs[d]
             left = budget if budget <= _VECTOR_BUDGET_CAP else 0
@@ -913,11 +1027,21 @@ def _race_kept(
                     return h, got
                 if not queues[d]:
                     return None  # every vector of this direction failed
-        # the sweeps share their budget: in chunks, to the one with fewer states to expand
-        # at the number it is at (the width of its levels is what it costs)
+        for tail in list(tails):
+            try:
+                got = tail(int(budget * _TAIL_SHARE_KEPT))
+            except _OutOfBudget:
+                continue
+            if got == _NO_SPLIT:
+                return None
+            tails.remove(tail)  # it can be laid: no proof either way
+        # the sweeps share their budget: in chunks, to the one running until the other has
+        # far fewer states to expand at the number it is at (a sweep costs its levels' width)
         left = 2 * budget * _SWEEP_SHARE_KEPT
         while left > 0:
-            d = 0 if sweeps[0].progress[1] <= sweeps[1].progress[1] else 1
+            if sweeps[1 - cur].progress[1] * _SWEEP_SWITCH < sweeps[cur].progress[1]:
+                cur = 1 - cur
+            d = cur
             chunk = min(_SWEEP_CHUNK, left)
             left -= chunk
             try:
@@ -955,15 +1079,21 @@ def _sweep(
 class _SweepRunner:
     """:func:`_sweep_steps` as a resumable runner like :func:`_searcher`'s: ``run(budget)``
     gives the moves, :data:`_NO_SPLIT`, or raises :class:`_OutOfBudget` after ``budget``
-    more state expansions."""
+    more state expansions. From ``start`` > 1 it is a window to the top (see
+    :func:`_sweep_steps`): it gives :data:`_NO_SPLIT` (a proof) or :data:`_NO_PROOF`. Once
+    it has answered it gives the same answer again."""
 
-    def __init__(self, heap: _Heap, deadline: Deadline | None) -> None:
+    def __init__(self, heap: _Heap, deadline: Deadline | None, start: int = 1) -> None:
         self.progress = [0, 1]
         """The number the sweep is at and how many states it expands there."""
-        self.steps = _sweep_steps(heap, deadline, progress=self.progress)
+        self.steps = _sweep_steps(heap, deadline, start=start, progress=self.progress)
         self.done = 0
+        self.start = start
+        self.answer: list[_Choice] | str | None = None
 
     def __call__(self, budget: int) -> list[_Choice] | str:
+        if self.answer is not None:
+            return self.answer
         limit = self.done + budget
         try:
             while True:
@@ -972,7 +1102,13 @@ class _SweepRunner:
                     raise _OutOfBudget
         except StopIteration as end:
             got: list[_Choice] | None = end.value
-            return _NO_SPLIT if got is None else got
+            if got is None:
+                self.answer = _NO_SPLIT
+            elif self.start > 1:
+                self.answer = _NO_PROOF
+            else:
+                self.answer = got
+            return self.answer
 
 
 def _sweep_steps(
@@ -1027,56 +1163,16 @@ def _sweep_steps(
     closed = [all(x == 3 for x in st) for st in _SLOT_STATES]
     size = [sum(st) for st in _SLOT_STATES]
     dom = _DOMINATED_BY
-    ups = _UP_SELF
+    downs = _DOWN_SELF
     no_keep = (0, 0, 0, 0)
-    inf = 99
-    group_ok = [
-        [
-            (
-                sum(1 for g in range(_FAMILIES) if g != f and counts[n][g]) + J0 >= 2,
-                sum(counts[n][g] for g in range(_FAMILIES) if g != f) + J0 >= 4,
-            )
-            for f in range(_FAMILIES)
-        ]
-        for n in range(15)
-    ]
     # the memos depend on the heap only: the sweeps and windows of one heap share them
     if heap.sweep_memos is None:
-        heap.sweep_memos = ({}, {}, {})
-    lb_memo, any_memo, fam_memo = heap.sweep_memos
-
-    def lb(f: int, n: int, s: int, k: int) -> int:
-        """Fewest jokers family ``f`` alone needs from number ``n`` on (see
-        :func:`_searcher`)."""
-        if n > last:
-            return 0 if closed[s] else inf
-        key = ((f << 4 | n) << sb | s) << 2 | k
-        v = lb_memo.get(key)
-        if v is not None:
-            return v
-        if n == 14:
-            t = k
-            ok1 = ok2 = False
-        else:
-            t = counts[n][f] - k if (ace_high and n == 1) else counts[n][f]
-            ok1, ok2 = group_ok[n][f]
-        best = inf
-        for mv in _MOVES[s, t, J0, pairs]:
-            j = mv[_J]
-            if j >= best:
-                break
-            g = mv[_G]
-            if (g == 1 and not ok1) or (g == 2 and not ok2):
-                continue
-            if n == 14 and (g or mv[_P2] or mv[_P1]):
-                continue
-            v = j + lb(f, n + 1, mv[_NEW], k)
-            if v < best:
-                best = v
-                if best == 0:
-                    break
-        lb_memo[key] = best
-        return best
+        heap.sweep_memos = ({}, {})
+    any_memo, fam_memo = heap.sweep_memos
+    lb, _lb_memo = heap.joker_bound()
+    # per-vector joker bounds on the new states (not in a window: it leaves the heap's rest
+    # out of account)
+    vfilter = heap.vector_filter() if ace_high and start == 1 and _VECTOR_FILTER else None
 
     def lb_any(f: int, n: int, s: int) -> int:
         key = (f << 4 | n) << sb | s
@@ -1212,39 +1308,35 @@ def _sweep_steps(
             children.items(),
             key=lambda e: -(size[e[0][0]] + size[e[0][1]] + size[e[0][2]] + size[e[0][3]]),
         )
-        # the kept states by jokers left and first family's slot state: only those whose
-        # first family dominates the new state's are compared with it
-        kept: list[dict[int, list[tuple[_Key, int]]]] = [{} for _ in range(J0 + 1)]
+        # the kept states as bit sets (bit i: the i-th state kept): by jokers left, and per
+        # family and slot state v, those whose slot state in the family dominates v; the
+        # states dominating a new one are then the AND of five sets
+        kept_masks: list[int] = []
+        by_jokers = [0] * (J0 + 1)
+        doms0, doms1, doms2, doms3 = ([0] * len(_SLOT_STATES) for _ in range(_FAMILIES))
         states = {}
-        pairwise = len(children) <= _PAIRWISE_MAX
         for ck, cm in order:
-            if pairwise:
-                d1, d2, d3 = dom[ck[1]], dom[ck[2]], dom[ck[3]]
-                by_first = kept[ck[4]]
-                for b0 in ups[ck[0]]:
-                    for bk, bm in by_first.get(b0, ()):
-                        if cm & bm and d1[bk[1]] and d2[bk[2]] and d3[bk[3]]:
-                            cm &= ~bm
-                            if not cm:
-                                break
-                    if not cm:
-                        break
-            else:
-                # many states: compare only with those differing in one family (dominance is
-                # transitive, so a dominator's vectors count even where it lost them itself)
-                lst = list(ck)
-                for f in range(_FAMILIES):
-                    a = lst[f]
-                    for b in _UP[a]:
-                        lst[f] = b
-                        cm &= ~children.get((lst[0], lst[1], lst[2], lst[3], lst[4]), 0)
-                        if not cm:
-                            break
-                    lst[f] = a
-                    if not cm:
-                        break
+            if vfilter is not None:
+                cm &= vfilter(n + 1, ck[0], ck[1], ck[2], ck[3], ck[4])
+                if not cm:
+                    continue
+            x = by_jokers[ck[4]] & doms0[ck[0]] & doms1[ck[1]] & doms2[ck[2]] & doms3[ck[3]]
+            while x and cm:
+                low = x & -x
+                x ^= low
+                cm &= ~kept_masks[low.bit_length() - 1]
             if cm:
-                kept[ck[4]].setdefault(ck[0], []).append((ck, cm))
+                bit_i = 1 << len(kept_masks)
+                kept_masks.append(cm)
+                by_jokers[ck[4]] |= bit_i
+                for w in downs[ck[0]]:
+                    doms0[w] |= bit_i
+                for w in downs[ck[1]]:
+                    doms1[w] |= bit_i
+                for w in downs[ck[2]]:
+                    doms2[w] |= bit_i
+                for w in downs[ck[3]]:
+                    doms3[w] |= bit_i
                 states[ck] = cm
         if not states:
             break
@@ -1294,25 +1386,37 @@ def _sweep_steps(
 
     def way_back(n: int, key: _Key, bit: int) -> tuple[_Key, _Choice]:
         """A state expanded at ``n`` (with kept-back vector ``bit``) and the choice there
-        that leads to ``key``: the expansion above again, unpruned but for the same bounds."""
+        that leads to ``key``: the expansion above again, unpruned but for the same bounds,
+        each family's options first narrowed to those reaching ``key``'s slot state."""
+        first = n == 1 and ace_high
         for pkey, mask in history[n].items():
-            if not (n == 1 and ace_high) and not mask & bit:
+            if not first and not mask & bit:
                 continue
             J = pkey[4]
-            opts = [family_moves(f, n, pkey[f], J) for f in range(_FAMILIES)]
-            for (g0, _b0, l0), (g1, _b1, l1), (g2, _b2, l2), (g3, _b3, l3) in product(*opts):
-                row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
-                for o in product(l0, l1, l2, l3):
-                    x3 = sum(c[0] for c in o)
-                    if x3 > J or tuple(c[1] for c in o) != key[:4]:
+            per_family: list[list[tuple[int, _FamOpt]]] = []
+            for f in range(_FAMILIES):
+                want_s = key[f]
+                hits = [
+                    (g, o)
+                    for g, _b, lst in family_moves(f, n, pkey[f], J)
+                    for o in lst
+                    if o[1] == want_s
+                ]
+                if not hits:
+                    break
+                per_family.append(hits)
+            else:
+                for (g0, o0), (g1, o1), (g2, o2), (g3, o3) in product(*per_family):
+                    x3 = o0[0] + o1[0] + o2[0] + o3[0]
+                    if x3 > J:
                         continue
-                    kv = (o[0][4], o[1][4], o[2][4], o[3][4]) if n == 1 and ace_high else no_keep
-                    if n == 1 and ace_high and kept_bit.get(kv, -1) != bit.bit_length() - 1:
+                    kv = (o0[4], o1[4], o2[4], o3[4]) if first else no_keep
+                    if first and kept_bit.get(kv, -1) != bit.bit_length() - 1:
                         continue
-                    used = sum(c[2] for c in o)
-                    for jg in row[J - x3]:
+                    used = o0[2] + o1[2] + o2[2] + o3[2]
+                    for jg in _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3][J - x3]:
                         if J - used - jg == key[4]:
-                            return pkey, (n, (o[0][3], o[1][3], o[2][3], o[3][3]), kv, jg)
+                            return pkey, (n, (o0[3], o1[3], o2[3], o3[3]), kv, jg)
         raise RuntimeError("split sweep lost its way back")
 
     for n in range(top, 0, -1):
@@ -1660,6 +1764,15 @@ def _window_says_no(pieces: Sequence[Piece], rules: MeldRules) -> bool:
     return _window_proof(_Heap(pieces, rules), _Heap(pieces, rules, mirror=True))
 
 
+def _tail_says_no(pieces: Sequence[Piece], rules: MeldRules) -> bool:
+    """Whether a window from 2 to the top (either way; the race's tails with the ace high)
+    proves the heap has no split: for tests."""
+    return any(
+        _SweepRunner(_Heap(pieces, rules, mirror=m), None, start=2)(10**9) == _NO_SPLIT
+        for m in (False, True)
+    )
+
+
 def isolated_piece(pieces: Sequence[Piece], rules: MeldRules) -> Tile | Card | None:
     """A piece of the heap that fits in no meld at all with the other pieces (no group, run or
     pair could hold it, whatever else is done), or ``None``. A quick reason for a "no"; a heap
@@ -1680,3 +1793,18 @@ def split_heap(
     if melds is None:
         return None
     return [list(m.pieces) for m in melds]
+
+
+__all__ = [
+    "MAX_COPIES",
+    "MAX_JOKERS",
+    "TIME_BUDGET_S",
+    "Deadline",
+    "MeldKind",
+    "SplitMeld",
+    "TooComplexError",
+    "check_split",
+    "find_split",
+    "isolated_piece",
+    "split_heap",
+]
