@@ -464,3 +464,137 @@ def test_round_entry_rest_filled_from_a_photo() -> None:
     assert rest.mode.value == "tiles"
     assert rest.read() == {"hand": ["R5", "R6", "JK"]}
     assert changed
+
+
+# -- colour, cuts and 6/9 decisions, on constructed inputs ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ink", "colour"),
+    [
+        ((0.30, 0.16, 0.12), "K"),  # a dark ink with a blue cast in its few bright pixels
+        ((0.23, 0.01, 0.19), "K"),  # dark, a magenta fringe
+        ((0.08, 0.14, 0.28), "K"),  # dark, warm light
+        ((0.75, 0.45, 0.20), "B"),  # printed blue, face-balanced (B, G, R)
+        ((0.55, 0.40, 0.25), "B"),  # a dull blue under warm light
+        ((0.20, 0.18, 0.80), "R"),
+        ((0.10, 0.55, 0.95), "Y"),
+    ],
+)
+def test_black_is_told_from_colours_by_strength_not_tint(
+    ink: tuple[float, float, float], colour: str
+) -> None:
+    from app.vision.find import ink_colour
+
+    got, conf = ink_colour(None, None, n=ink)  # type: ignore[arg-type]
+    assert got == colour and 0.5 <= conf <= 1.0
+
+
+def test_a_shallow_waist_is_cut_only_when_asked() -> None:
+    from app.vision.find import SHALLOW, split_joined
+
+    # on a tile face, two upright bars 40 px high joined by a bridge half as high: a waist of
+    # 0.5 of the bars' ink
+    img = np.full((400, 400, 3), (60, 50, 40), np.uint8)
+    img[100:300, 120:280] = (225, 232, 238)
+    img[130:170, 170:178] = 30
+    img[130:170, 202:210] = 30
+    img[130:150, 178:202] = 30
+    pl = planes(img)
+    (m,) = tidy(find_marks(pl))
+    assert split_joined(pl, m, (0.0, -1.0)) == []
+    cuts = [c for c in split_joined(pl, m, (0.0, -1.0), SHALLOW) if c[2]]
+    assert cuts and all(len(parts) == 2 for parts, _w, _own in cuts)
+
+
+def test_a_six_nobody_can_orient_is_marked() -> None:
+    from app.vision.find import Group, Planes
+    from app.vision.reader import LOW_CONFIDENCE, _settle_turns
+
+    lone = Group([], (0.0, -1.0), False, 100.0, 100.0, 30.0, 20.0, token="6", confidence=0.97)
+    sure_six = Group([], (0.0, -1.0), True, 300.0, 100.0, 30.0, 20.0, token="9", confidence=0.9)
+    pl = Planes(
+        np.zeros((1, 1, 3), np.uint8), np.zeros((1, 1), bool), np.zeros((1, 1)), np.zeros(1)
+    )
+    _settle_turns(pl, [lone, sure_six])
+    assert lone.token == "6" and lone.confidence < LOW_CONFIDENCE
+    # a neighbour whose number tells its up (a 7 is no number upside down) settles it
+    seven = Group([], (0.0, 1.0), False, 200.0, 100.0, 30.0, 20.0, token="7", confidence=0.95)
+    six = Group([], (0.0, -1.0), False, 100.0, 100.0, 30.0, 20.0, token="6", confidence=0.97)
+    _settle_turns(pl, [six, seven])
+    assert six.token == "9" and six.up == (-0.0, 1.0) and six.confidence == 0.97
+
+
+# -- rows: tiles lying in one line are one row ----------------------------------------------
+def test_a_meld_with_an_eleven_is_one_row_read_left_to_right() -> None:
+    # an "11" reads the same upside down: read best half turned, it faced against its meld and
+    # was put in a row of its own (R12 R13 | R11)
+    from tests.photo_helpers import meld_jpeg
+
+    for meld in (["R11", "R12", "R13"], ["B10", "B11", "B12", "B13"], ["K1", "K2", "K3"]):
+        r = read_photo(meld_jpeg(meld))
+        assert [[r.tiles[i].tile for i in row] for row in r.rows] == [meld]
+
+
+def test_a_number_that_reads_both_ways_follows_its_neighbours_up() -> None:
+    from app.vision.find import Group, Planes
+    from app.vision.reader import _settle_turns
+
+    pl = Planes(
+        np.zeros((1, 1, 3), np.uint8), np.zeros((1, 1), bool), np.zeros((1, 1)), np.zeros(1)
+    )
+    # face-sure, yet read half turned and slanted: it takes the neighbours' up, keeps its number
+    eleven = Group([], (0.298, 0.955), True, 400.0, 290.0, 41.0, 52.0, token="11", confidence=0.99)
+    twelve = Group([], (0.0, -1.0), True, 486.0, 295.0, 41.0, 52.0, token="12", confidence=0.99)
+    three = Group([], (0.0, -1.0), True, 580.0, 297.0, 39.0, 48.0, token="3", confidence=0.99)
+    _settle_turns(pl, [eleven, twelve, three])
+    assert eleven.token == "11" and eleven.up == (0.0, -1.0)
+    # a far tile's reading says nothing of this one's up
+    one = Group([], (0.0, 1.0), True, 100.0, 100.0, 40.0, 20.0, token="1", confidence=0.99)
+    seven = Group([], (0.0, -1.0), True, 700.0, 100.0, 40.0, 50.0, token="7", confidence=0.99)
+    _settle_turns(pl, [one, seven])
+    assert one.up == (0.0, 1.0)
+
+
+def _tile(cx: float, cy: float, h: float, up: tuple[float, float] = (0.0, -1.0)) -> Any:
+    from app.vision.find import Group
+
+    return Group([], up, True, cx, cy, h, 0.8 * h, token="R5", confidence=0.99)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # (cx, cy, height): 3–5 tiles side by side, a little off the line, sizes a little apart
+        [(400, 290, 41.6), (486, 296, 41.0), (581, 298, 38.6)],
+        [(100, 300, 40), (190, 292, 44), (280, 306, 37), (370, 298, 42)],
+        [(100, 300, 36), (185, 310, 40), (275, 318, 44), (368, 326, 47), (465, 335, 50)],
+        [(100, 300, 40), (190, 300, 40), (280, 300, 40)],
+    ],
+)
+def test_tiles_in_one_line_are_one_row_left_to_right(
+    line: list[tuple[float, float, float]],
+) -> None:
+    from app.vision.find import rows_of
+
+    order = [2, 0, 1, 4, 3][: len(line)] if len(line) == 5 else list(reversed(range(len(line))))
+    groups = [_tile(*line[k]) for k in order]
+    want = sorted(range(len(groups)), key=lambda i: groups[i].cx)
+    assert rows_of(groups) == [want]
+    # slanted a few degrees off each other (the turn that read each best)
+    for i, g in enumerate(groups):
+        g.up = (0.07 * (-1) ** i, -0.9975)
+    assert rows_of(groups) == [want]
+
+
+def test_separate_rows_stay_separate() -> None:
+    from app.vision.find import rows_of
+
+    # two rack tiers, tiles a tile's height and a half apart: two rows, top first
+    top = [_tile(100 + 90 * k, 200, 40) for k in range(4)]
+    bottom = [_tile(100 + 90 * k, 330, 40) for k in range(4)]
+    assert rows_of(top + bottom) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    # melds on a table, one a little above the other's line and far off
+    a = [_tile(100 + 90 * k, 200, 40) for k in range(3)]
+    b = [_tile(700 + 90 * k, 215, 40) for k in range(3)]
+    assert rows_of(a + b) == [[0, 1, 2], [3, 4, 5]]

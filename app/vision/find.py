@@ -25,8 +25,9 @@ colour on a light face. The steps:
    between tiles, and coloured background such as wood is no printed ink). Where the face does not
    tell, the classifier (an upside-down 2, 3, 4, 5 or 7 is not a digit) and then the
    picture's other numbers decide.
-5. **Colour** from the ink's core, white-balanced by the face around it; the red/orange
-   boundary moves between the photo's own two clusters of warm inks when it shows both.
+5. **Colour** from the ink's core, white-balanced by the face around it: black unless the ink
+   is both saturated and not too dark (:data:`COLOURED`); the red/orange boundary moves
+   between the photo's own two clusters of warm inks when it shows both.
 """
 
 from __future__ import annotations
@@ -595,6 +596,12 @@ def warm_split(inks: list[tuple[float, float, float]]) -> float:
     return cut
 
 
+COLOURED = 0.5
+"""The least ``chroma + ½ × value`` of a face-balanced coloured ink (see :func:`ink_colour`).
+On renders under every light, black inks reach about 0.48 (a dark ink's ratio to the face
+magnifies the noise of its few bright pixels) and blue, red or orange start near 0.6."""
+
+
 def ink_colour(
     pl: Planes, g: Group, split: float = WARM_SPLIT, n: tuple[float, float, float] | None = None
 ) -> tuple[str, float]:
@@ -606,6 +613,11 @@ def ink_colour(
         return "", 0.0  # too light for printed ink: a shadow or the embossed logo
     if chroma < 0.16:
         return "K", min(1.0, (0.16 - chroma) / 0.08 + 0.5)
+    strength = chroma + 0.5 * (b + gg + rr) / 3
+    if strength < COLOURED:
+        # a dark ink with some colour in its few bright pixels (noise, a colour fringe,
+        # warm light) is black: a printed colour is both saturated and not that dark
+        return "K", min(1.0, 0.5 + (COLOURED - strength) / 0.2)
     if b >= rr:
         return "B", min(1.0, 0.5 + (b - rr) / 0.2)
     # orange has much more green than blue; red about as much (or less)
@@ -742,8 +754,15 @@ def ink_strength(pl: Planes, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return np.asarray(np.clip((s - 0.35) / 0.45, 0.05, 1.0))
 
 
+SHALLOW = 0.6
+"""A shallower waist than :func:`split_joined` cuts by default (ink across the reading
+direction, against the thinner of the two digits' peaks; default 0.4): a "1" whose flag ran
+into the next digit's top leaves one. Whether a cut is a number is for the classifier to say,
+and the reader trusts such cuts less."""
+
+
 def split_joined(
-    pl: Planes, m: Mark, axis: tuple[float, float]
+    pl: Planes, m: Mark, axis: tuple[float, float], valley: float = 0.4
 ) -> list[tuple[list[Mark], float, bool]]:
     """Two digits printed so close that their ink joined (a narrow font, blur) → ways to cut the
     mark into two, each with the mark's width ÷ height in that frame and whether the frame is
@@ -751,7 +770,8 @@ def split_joined(
     no waist. The cuts are at the thinnest places across the reading direction, for ``axis``
     (the number's up axis, sign arbitrary) and for the axis across it (a joined pair's own
     shape gives no reliable axis). Whether a cut really is a two-digit number is for the
-    classifier to say."""
+    classifier to say. ``valley``: the deepest waist cut, as a share of the lower peak on
+    either side (:data:`SHALLOW`)."""
     ys, xs = np.nonzero(m.mask)
     if len(ys) < 40 or m.members:
         return []
@@ -780,7 +800,7 @@ def split_joined(
             for k in range(lo, hi)
             if hist[k] <= hist[k - 1]
             and hist[k] <= hist[k + 1]
-            and hist[k] <= 0.4 * min(hist[:k].max(), hist[k + 1 :].max())
+            and hist[k] <= valley * min(hist[:k].max(), hist[k + 1 :].max())
         ]
         valleys.sort(key=lambda k: hist[k])
         tried: list[int] = []

@@ -22,6 +22,7 @@ import numpy as np
 from app.vision import classifier
 from app.vision.features import features, upright
 from app.vision.find import (
+    SHALLOW,
     Group,
     Mark,
     Planes,
@@ -197,13 +198,19 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
             # the exception, read as such)
             m0 = members[0]
             best_w = score
-            for parts, wide, own in split_joined(pl, m0, axis or m0.axis):
+            ax = axis or m0.axis
+            cuts = [(c, True) for c in split_joined(pl, m0, ax)]
+            if text and text != "JK" and score >= 0.5:
+                # a shallow waist only in a mark that reads as a digit as a whole (a "12"
+                # whose "1" ran into the "2" reads as a 2; a card's letter reads as none)
+                cuts += [(c, False) for c in _shallow_cuts(pl, m0, ax)]
+            for (parts, wide, own), deep in cuts:
                 g2 = orient(pl, parts)
                 t2, s2, _f2, up2 = _classify(g2, flip_allowed=True, typical=typical)
                 # cut across the number's own up (the mark's axis, or the way the whole mark
-                # read best when it is too square to have one)
+                # read best when it is too square to have one) at a clear waist
                 own = own or abs(up2[0] * up[0] + up2[1] * up[1]) > 0.94
-                w2 = s2 * (3.0 if own and wide > 0.95 and text != "JK" else 1.0)
+                w2 = s2 * (3.0 if deep and own and wide > 0.95 and text != "JK" else 1.0)
                 if w2 > best_w:
                     g, text, score, up, best_w = g2, t2, s2, up2, w2
         if len(members) == 2 and score < 0.02:
@@ -221,7 +228,7 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
     junk = sum(1 for g in groups if not g.token or g.confidence < 0.25)
     groups = [g for g in groups if g.token and g.confidence >= 0.25]
     _follow_the_photo(groups, typical)
-    _agree_turns(groups, typical)
+    _agree_turns(pl, groups, typical)
     junk += sum(1 for g in groups if _round_one(g))
     groups = [g for g in groups if not _edge_like(g)]
     if len(groups) >= 3:
@@ -336,11 +343,14 @@ def _follow_the_photo(groups: list[Group], typical: float) -> None:
             g.up = old
 
 
-def _agree_turns(groups: list[Group], typical: float) -> None:
+def _agree_turns(pl: Planes, groups: list[Group], typical: float) -> None:
     """A number turned away from its neighbours' common up (a slanted 7 read along its
     diagonal as a 1) is read again in their frame, and takes that reading when it is a
     number read better than :data:`OWN_TURN` × the first. Tiles side by side in a rack or a
-    meld face the same way; the neighbours' up is taken from the first reading of each."""
+    meld face the same way; the neighbours' up is taken from the first reading of each.
+    A single mark read across their frame (a two-digit number whose ink ran together is
+    about square, so its own axis may lie along the digits' line) is also cut into two
+    digits in their frame (:func:`_split_in`)."""
     first = [(g.up, g.confidence) for g in groups]
     for i, g in enumerate(groups):
         reach = 3.5 * g.height
@@ -361,6 +371,7 @@ def _agree_turns(groups: list[Group], typical: float) -> None:
         common = (sx / norm, sy / norm)
         if g.up[0] * common[0] + g.up[1] * common[1] > math.cos(math.radians(8)):
             continue
+        across = abs(g.up[0] * common[0] + g.up[1] * common[1]) < 0.5
         g.up = common
         text, score, _f, up = _classify(g, False, typical, NEAR_TURNS)
         if text and text != "JK" and score >= 0.3 and score > OWN_TURN * g.confidence:
@@ -368,6 +379,48 @@ def _agree_turns(groups: list[Group], typical: float) -> None:
             g.token, g.confidence = text, score
         else:
             g.up = first[i][0]
+        if across and len(g.marks) == 1 and not g.marks[0].members and g.token != "JK":
+            split = _split_in(pl, g, common, typical)
+            if split is not None and split[1] > OWN_TURN * g.confidence:
+                g2, score = split
+                g.marks, g.up, g.up_sure = g2.marks, g2.up, g2.up_sure
+                g.height, g.width = g2.height, g2.width
+                g.token, g.confidence = g2.token, score
+
+
+def _shallow_cuts(
+    pl: Planes, m: Mark, axis: tuple[float, float]
+) -> list[tuple[list[Mark], float, bool]]:
+    """Cuts of a mark at a shallow waist too (:data:`app.vision.find.SHALLOW`) where the mark
+    is at least as wide as high and its two parts each nearly as tall as the whole: two digits
+    side by side are, while one digit is narrower (a 6, 8, 9 or 0 has a shallow waist through
+    its loop) and its halves cut the wrong way (a 9 cut into a "1" and an "0" read sideways)
+    shorter."""
+    return [
+        c
+        for c in split_joined(pl, m, axis, SHALLOW)
+        if c[1] >= 0.95 and min(p.long for p in c[0]) >= 0.8 * m.long
+    ]
+
+
+def _split_in(
+    pl: Planes, g: Group, common: tuple[float, float], typical: float
+) -> tuple[Group, float] | None:
+    """The best two-digit reading (group, score) of ``g``'s one mark cut into two digits
+    across ``common`` (the neighbours' up), read in that frame; None when no cut reads as a
+    number 10–13 with a score of 0.5 or more."""
+    best: tuple[Group, float] | None = None
+    for parts, _wide, own in _shallow_cuts(pl, g.marks[0], common):
+        if not own:
+            continue
+        g2 = orient(pl, parts, common)
+        g2.up = common
+        text, score, _f, up = _classify(g2, False, typical, NEAR_TURNS)
+        if len(text) == 2 and score >= 0.5 and (best is None or score > best[1]):
+            _set_up(g2, up)
+            g2.token = text
+            best = (g2, score)
+    return best
 
 
 def _smooth_ups(groups: list[Group]) -> None:
@@ -388,11 +441,53 @@ def _smooth_ups(groups: list[Group]) -> None:
             _set_up(g, (sx / norm, sy / norm))
 
 
+UNSETTLED = 0.5
+"""The confidence at most of a 6 or 9 whose up neither its tile face nor another number on
+the photo tells: below :data:`LOW_CONFIDENCE`, so the player is asked to check it."""
+
+ONE_WAY = frozenset(("2", "3", "4", "5", "7", "10", "12", "13"))
+"""Numbers that read as no number upside down, so their reading gives their tile's up."""
+
+
+BOTH_WAYS = frozenset(("1", "8", "11"))
+"""Numbers that read as themselves upside down, so their reading does not give their tile's
+up: a "11" read best turned half round would face against its meld and fall out of its row."""
+
+
 def _settle_turns(pl: Planes, groups: list[Group]) -> None:
-    """A 6 or 9 whose tile face did not tell up from down follows its neighbours' turn."""
-    sure = [g for g in groups if g.up_sure and g.token not in ("6", "9")]
+    """A 6 or 9 whose tile face did not tell up from down follows its neighbours' turn: of
+    those whose up is known, by their face or by a number that is no number upside down. So
+    does a number that reads the same both ways (:data:`BOTH_WAYS`), keeping its reading."""
+    sure = [
+        g
+        for g in groups
+        if g.token not in ("6", "9") and (g.up_sure or (g.token in ONE_WAY and g.confidence > 0.8))
+    ]
+    # a number that reads the same both ways follows its near neighbours whose reading tells
+    # up (its face's hint may have lost to a half-turned reading that scored as well)
+    told = [g for g in groups if g.token in ONE_WAY and g.confidence > 0.8]
     for g in groups:
-        if g.up_sure or g.token not in ("6", "9") or not sure:
+        if g.token not in BOTH_WAYS:
+            continue
+        near = sorted(
+            (s for s in told if math.hypot(s.cx - g.cx, s.cy - g.cy) < 4 * g.height),
+            key=lambda s: math.hypot(s.cx - g.cx, s.cy - g.cy),
+        )[:4]
+        if near and sum(s.up[0] * g.up[0] + s.up[1] * g.up[1] for s in near) < 0:
+            # the half-turned reading's slant was no better a guess: the neighbours' up,
+            # when about this way
+            sx, sy = sum(s.up[0] for s in near), sum(s.up[1] for s in near)
+            norm = math.hypot(sx, sy) or 1.0
+            flipped = (-g.up[0], -g.up[1])
+            common = (sx / norm, sy / norm)
+            near_way = common[0] * flipped[0] + common[1] * flipped[1] > math.cos(math.radians(30))
+            _set_up(g, common if near_way else flipped)
+    for g in groups:
+        if g.up_sure or g.token not in ("6", "9"):
+            continue
+        if not sure:
+            # nothing tells up from down: a 6 or a 9 by a guess, marked for the player
+            g.confidence = min(g.confidence, UNSETTLED)
             continue
         near = sorted(sure, key=lambda s: math.hypot(s.cx - g.cx, s.cy - g.cy))[:5]
         vote = sum(s.up[0] * g.up[0] + s.up[1] * g.up[1] for s in near)
