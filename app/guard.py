@@ -50,11 +50,16 @@ import gc
 import logging
 import math
 import os
+import re
 import time
 import weakref
 from collections.abc import Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+import rules.checks
+import rules.variants
+from app import guard_names, i18n, live
 
 log = logging.getLogger("app.guard")
 
@@ -68,6 +73,14 @@ PHOTO_METHODS: Final = frozenset({"pick_files"})
 """Client calls whose answer may be big (a photo picked ``with_data``): while one is pending, a
 visitor may send :data:`BIG_FRAMES_PER_MINUTE` messages up to :data:`HOST_FRAME_MAX`."""
 BIG_FRAMES_PER_MINUTE: Final = 3
+BIG_BYTES_PER_ADDRESS: Final = BIG_FRAMES_PER_MINUTE * HOST_FRAME_MAX
+"""Bytes of big messages one visitor address may send a minute over all its connections
+(refilled evenly, burst the same): 16 connections do not make 48 photos."""
+BIG_REST_MAX: Final = 64 * 1024
+"""Bytes of a big message outside its one big ``bin``/``str`` object (the photo or the picked
+file): the rest of a picker's answer (ids, the file's name) is small (:func:`unpack_big`)."""
+BIG_CANDIDATES: Final = 4
+"""Headers :func:`unpack_big` tries before refusing a big message."""
 ROUTE_MAX: Final = 512
 """Characters in a route (``/game/<32 hex>/round/12/edit?code=…`` is about 70)."""
 TEXT_MAX: Final = 2_000
@@ -458,6 +471,111 @@ def clean_register(body: Any) -> dict[str, Any] | None:
     return {"session_id": sid, "page_name": name, "page": kept}
 
 
+# -- big messages ---------------------------------------------------------------------------------
+_BIG_HEADERS: Final = {0xC5: (3, False), 0xC6: (5, False), 0xDA: (3, True), 0xDB: (5, True)}
+"""msgpack bin16, bin32, str16, str32: header bytes (marker + length) and whether it is text."""
+_BIG_HEADER_RE: Final = re.compile(rb"[\xc5\xc6\xda\xdb]")
+
+
+class NotAPhoto(ValueError):
+    """A big message that is not one big ``bin``/``str`` object and a small rest."""
+
+
+def unpack_big(payload: bytes, ext_hook: Any = None) -> Any:
+    """Unpack a big msgpack message (a photo picker's answer) for the cost of its small part.
+
+    A real answer is one big ``bin`` (or ``str``) object — the photo — and at most
+    :data:`BIG_REST_MAX` bytes else, so its header starts within the first
+    :data:`BIG_REST_MAX` bytes. The first :data:`BIG_CANDIDATES` headers there that would
+    cover all but :data:`BIG_REST_MAX` bytes are tried: the message with that object cut out
+    (a 16-byte marker in its place) is unpacked — at most ~64 KiB, the size of any visitor's
+    message — and the object's bytes put back for the marker. Millions of tiny objects
+    (8 MB of them held the loop ~8 s) are never unpacked.
+
+    Raises:
+        NotAPhoto: no such object (nothing of the message is unpacked beyond 64 KiB).
+    """
+    n = len(payload)
+    tried = 0
+    for hit in _BIG_HEADER_RE.finditer(payload, 0, min(n, BIG_REST_MAX)):
+        pos = hit.start()
+        size_bytes, text = _BIG_HEADERS[payload[pos]]
+        size = int.from_bytes(payload[pos + 1 : pos + size_bytes], "big")
+        end = pos + size_bytes + size
+        if end > n or n - size > BIG_REST_MAX:
+            continue
+        tried += 1
+        token = os.urandom(16)
+        small = payload[:pos] + b"\xc4\x10" + token + payload[end:]
+        try:
+            msg = msgpack_unpack(small, ext_hook)
+            blob: Any = bytes(payload[pos + size_bytes : end])
+            if text:
+                blob = blob.decode("utf-8")
+            found, out = _put_back(msg, token, blob)
+        except Exception:  # noqa: BLE001 - not msgpack, or not this header: try the next
+            found = 0
+        if found == 1:
+            return out
+        if tried >= BIG_CANDIDATES:
+            break
+    raise NotAPhoto("a big message that is not one big object")
+
+
+def msgpack_unpack(data: bytes, ext_hook: Any = None) -> Any:
+    """``msgpack.unpackb`` with limits fit for a message of at most :data:`BIG_REST_MAX`
+    bytes plus a marker (no container or ext longer than the message could hold)."""
+    import msgpack  # type: ignore[import-untyped]
+
+    cap = len(data)
+    return msgpack.unpackb(
+        data,
+        ext_hook=ext_hook or msgpack.ExtType,
+        max_str_len=cap,
+        max_bin_len=cap,
+        max_array_len=cap,
+        max_map_len=cap // 2,
+        max_ext_len=cap,
+    )
+
+
+def _put_back(msg: Any, token: bytes, blob: Any) -> tuple[int, Any]:
+    """``msg`` with the marker ``token`` (a ``bytes`` value) replaced by ``blob``, and how
+    many markers there were (a walk of the small part only)."""
+    found = 0
+
+    def walk(x: Any, depth: int) -> Any:
+        nonlocal found
+        if depth > 64:
+            raise NotAPhoto("too deep")
+        if isinstance(x, bytes) and x == token:
+            found += 1
+            return blob
+        if isinstance(x, list):
+            return [walk(v, depth + 1) for v in x]
+        if isinstance(x, dict):
+            return {k: walk(v, depth + 1) for k, v in x.items()}
+        return x
+
+    out = walk(msg, 0)
+    return found, out
+
+
+_BIG_BYTES: dict[str, Bucket] = {}
+
+
+def big_bytes_ok(ip: str, size: int, now: float) -> bool:
+    """May visitor address ``ip`` send a big message of ``size`` bytes now
+    (:data:`BIG_BYTES_PER_ADDRESS` a minute over all its connections)?"""
+    if len(_BIG_BYTES) > 4096:  # forget the full ones (bounded memory)
+        for k in [k for k, b in _BIG_BYTES.items() if b.take(0, now) and b.level >= b.size]:
+            _BIG_BYTES.pop(k, None)
+    bucket = _BIG_BYTES.get(ip)
+    if bucket is None:
+        bucket = _BIG_BYTES[ip] = Bucket(BIG_BYTES_PER_ADDRESS / 60.0, BIG_BYTES_PER_ADDRESS)
+    return bucket.take(size, now)
+
+
 # -- the connection -------------------------------------------------------------------------------
 READ_CHUNK: Final = 16 * 1024
 """Bytes read from a visitor's socket at a time (asyncio's default is 256 KiB). uvicorn parses
@@ -490,14 +608,12 @@ def _stop_reading(websocket: Any) -> None:
 
 
 def _plain_error_text(page: Any) -> str:
-    from app import i18n
-
     with i18n.use_language(i18n.page_language(page)):
         return i18n._("Something went wrong on the server. Reload the page to go on.")
 
 
 def _make_connection_class() -> type:
-    import msgpack  # type: ignore[import-untyped]
+    import msgpack
     from fastapi import WebSocketDisconnect
     from flet.controls.base_control import BaseControl
     from flet.controls.context import _context_page
@@ -507,8 +623,6 @@ def _make_connection_class() -> type:
         decode_ext_from_msgpack,
     )
     from flet_web.fastapi.flet_app import FletApp, app_manager  # type: ignore[import-untyped]
-
-    from app import live
 
     transport_log = logging.getLogger("flet_transport")
     encode_control = configure_encode_object_for_msgpack(BaseControl)  # type: ignore[no-untyped-call]
@@ -595,11 +709,14 @@ def _make_connection_class() -> type:
                     if not data:
                         continue
                     if data[0] == 0x00:
-                        try:
-                            msg = msgpack.unpackb(data[1:], ext_hook=decode_ext_from_msgpack)
-                        except Exception:  # noqa: BLE001 - not msgpack
-                            self._strike()
-                            continue
+                        if getattr(self, "big_frame", False):
+                            msg = self._unpack_big(data)
+                        else:
+                            try:
+                                msg = msgpack.unpackb(data[1:], ext_hook=decode_ext_from_msgpack)
+                            except Exception:  # noqa: BLE001 - not msgpack
+                                self._strike()
+                                continue
                         await self._on_message(msg)
                     elif data[0] == 0x01 and len(data) >= 5:
                         channel = self._data_channels.get(int.from_bytes(data[1:5], "little"))
@@ -651,13 +768,31 @@ def _make_connection_class() -> type:
         def _budget(self, size: int) -> None:
             now = time.monotonic()
             if size > self.limits.frame_max:
-                if size <= HOST_FRAME_MAX and self._photo_pending() and self.big.take(1, now):
+                if (
+                    size <= HOST_FRAME_MAX
+                    and self._photo_pending()
+                    and self.big.take(1, now)
+                    and big_bytes_ok(self.peer_ip, size, now)
+                ):
                     self.big_frame = True
                     return  # the answer to a photo picker (checked when it is read)
                 raise Flood("frame too big")
             self.big_frame = False
             if not self.frames.take(1, now) or not self.bytes.take(size, now):
                 raise Flood("too many messages")
+
+        def _unpack_big(self, data: bytes) -> Any:
+            """A visitor's big message (:func:`unpack_big`), its loop time charged to the
+            visitor's budgets like a handler's; not a photo's shape: :class:`Flood`."""
+            started = time.perf_counter()
+            try:
+                return unpack_big(data[1:], decode_ext_from_msgpack)
+            except NotAPhoto:
+                raise Flood("a big message that is not a photo") from None
+            finally:
+                spent = time.perf_counter() - started
+                for b in visitor_budgets(self.peer_ip):
+                    b.spend(spent)
 
         def _photo_pending(self) -> bool:
             session = self._FletApp__session
@@ -844,10 +979,10 @@ SCREEN_MODULES: Final = (
     "app.ui.timer",
     "app.ui.table_display",
 )
-"""The screens ``app.ui.router`` imports when first shown. Imported by :func:`install`,
-before the server starts: else the first visitor to open a game (any visitor: the screen
-is built before it sends anything) holds every session's loop ~200 ms while Python imports
-the score sheet and the charts."""
+"""The screens (``app.ui.router`` imports them all). Imported by :func:`install`, before
+the server starts: else the first visitor to open a game (any visitor: the screen is built
+before it sends anything) holds every session's loop ~200 ms while Python imports the score
+sheet and the charts."""
 
 
 def warm_screens() -> None:
@@ -857,9 +992,6 @@ def warm_screens() -> None:
     import importlib
     import pkgutil
 
-    import rules.checks
-    import rules.variants
-
     names = list(SCREEN_MODULES)
     for package in (rules.checks, rules.variants):
         names += [m.name for m in pkgutil.iter_modules(package.__path__, package.__name__ + ".")]
@@ -868,6 +1000,156 @@ def warm_screens() -> None:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the screen reports it when it is opened
             log.debug("cannot import %s ahead of time", name, exc_info=True)
+
+
+# -- HTTP connections -----------------------------------------------------------------------------
+HTTP_CONNECTIONS_PER_ADDRESS: Final = 32
+"""Open HTTP connections one visitor address may hold (a browser opens about 6 to load the
+page; this computer is not limited). One more is closed at once."""
+HEADER_SECONDS: Final = 5.0
+"""Seconds a visitor's connection may take to send a request's header (the first, or the
+next on a kept-alive connection): a slow-loris that sends a header line every few seconds
+is closed. A request being answered (a download) is not timed."""
+_HTTP_OPEN: dict[str, int] = {}
+
+
+def http_open(ip: str) -> int:
+    """Open HTTP connections of visitor address ``ip`` (not counting WebSockets)."""
+    return _HTTP_OPEN.get(ip, 0)
+
+
+def guarded_http(base: type) -> type:
+    """uvicorn's HTTP protocol class ``base`` with :data:`HTTP_CONNECTIONS_PER_ADDRESS` and
+    :data:`HEADER_SECONDS` for visitors (the peer address of the socket itself)."""
+
+    class GuardedHTTP(base):  # type: ignore[misc]
+        _guard_ip: str | None = None
+        _guard_timer: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            client = getattr(self, "client", None)
+            ip = str(client[0]) if client else ""
+            if live.is_loopback(ip):
+                return
+            if _HTTP_OPEN.get(ip, 0) >= HTTP_CONNECTIONS_PER_ADDRESS:
+                _refusals.note(ip)
+                transport.abort()
+                return
+            _HTTP_OPEN[ip] = _HTTP_OPEN.get(ip, 0) + 1
+            self._guard_ip = ip
+            self._guard_last: Any = None
+            self._guard_timer = self.loop.call_later(HEADER_SECONDS, self._guard_tick)
+
+        def _guard_tick(self) -> None:
+            """Every :data:`HEADER_SECONDS`: a connection that waited for a request header
+            since the last tick (no request, or the same answered one) is closed."""
+            self._guard_timer = None
+            if self.transport.is_closing():
+                return
+            cycle = getattr(self, "cycle", None)
+            waiting = cycle is None or getattr(cycle, "response_complete", False)
+            if waiting and cycle is self._guard_last:
+                self.transport.close()
+                return
+            self._guard_last = cycle if waiting else _BUSY
+            self._guard_timer = self.loop.call_later(HEADER_SECONDS, self._guard_tick)
+
+        def _guard_release(self) -> None:
+            if self._guard_timer is not None:
+                self._guard_timer.cancel()
+                self._guard_timer = None
+            ip, self._guard_ip = self._guard_ip, None
+            if ip is None:
+                return
+            left = _HTTP_OPEN.get(ip, 1) - 1
+            if left > 0:
+                _HTTP_OPEN[ip] = left
+            else:
+                _HTTP_OPEN.pop(ip, None)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._guard_release()
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            # the socket is the WebSocket protocol's now (its own per-address cap)
+            self._guard_release()
+            super().handle_websocket_upgrade(*args)
+
+    GuardedHTTP.__name__ = GuardedHTTP.__qualname__ = f"Guarded{base.__name__}"
+    return GuardedHTTP
+
+
+_BUSY: Final = object()
+""":meth:`GuardedHTTP._guard_tick`'s mark for "a request was being answered"."""
+
+
+class _Refusals:
+    """One warning line a minute for connections refused over the per-address cap."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.at = -math.inf
+
+    def note(self, ip: str) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if now - self.at >= 60.0:
+            log.warning(
+                "refused %d HTTP connection(s) over the limit per address (%s)", self.count, ip
+            )
+            self.count, self.at = 0, now
+
+
+_refusals = _Refusals()
+
+
+class OncePerInterval(logging.Filter):
+    """Let a log message starting with ``prefix`` through once per ``seconds`` (the first
+    with its traceback, later ones as one line with the count of those dropped)."""
+
+    def __init__(self, prefix: str, seconds: float = 10.0) -> None:
+        super().__init__()
+        self.prefix = prefix
+        self.seconds = seconds
+        self.at = -math.inf
+        self.dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(self.prefix):
+            return True
+        now = time.monotonic()
+        if now - self.at < self.seconds:
+            self.dropped += 1
+            return False
+        if self.at > -math.inf:
+            record.msg = f"{record.msg} ({self.dropped} more like it dropped)"
+            record.exc_info = None
+            record.exc_text = None
+        self.at, self.dropped = now, 0
+        return True
+
+
+ACCEPT_FAILED: Final = "socket.accept() out of system resource"
+"""asyncio's log line when the process is out of file descriptors (rate-limited: a flood of
+connections wrote 54 MB of it in 15 s)."""
+
+
+def raise_open_files_limit() -> tuple[int, int]:
+    """Raise the soft limit of open files to the hard one (Linux's default soft 1024 is ~1000
+    sockets); returns (before, after). Nothing happens where the ``resource`` module or the
+    call is not available."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return (0, 0)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 GuardedConnection: Any = object
@@ -893,6 +1175,8 @@ def install() -> None:
     import uvicorn
     from flet.messaging.protocol import Message, MessageAction, SessionCrashedBody
     from flet.messaging.session import Session
+    from uvicorn.config import HTTP_PROTOCOLS
+    from uvicorn.importer import import_from_string
 
     INPUT_PROPS[:] = _input_props()
     GuardedConnection = _make_connection_class()
@@ -928,12 +1212,16 @@ def install() -> None:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             kwargs.setdefault("ws_max_size", HOST_FRAME_MAX)
             kwargs["forwarded_allow_ips"] = "127.0.0.1"
+            http = kwargs.get("http", "auto")
+            if isinstance(http, str) and http in HTTP_PROTOCOLS:
+                http = import_from_string(HTTP_PROTOCOLS[http])
+            if isinstance(http, type):
+                kwargs["http"] = guarded_http(http)
             super().__init__(*args, **kwargs)
 
     uvicorn.Config = Config  # type: ignore[misc]
+    logging.getLogger("asyncio").addFilter(OncePerInterval(ACCEPT_FAILED))
     warm_screens()
-    from app import guard_names
-
     guard_names.warm()  # the look-alike table for joined names, before any session waits
     # Everything imported so far lives as long as the server: out of the collector's sight,
     # else a full collection walks it all (~70 ms of the loop, at a random moment of some

@@ -12,10 +12,13 @@ host's computer or for another joined phone with letters that look the same:
    the confusables data maps to Cyrillic instead;
 3. casefold, then step 2 again (so ``ivo`` and ``Ivo`` meet, ``Ivo`` reading like ``lvo``);
 4. accents off: NFD, combining marks dropped, and the letters with a stroke that do not
-   decompose (``ł`` → ``l``, ``đ`` → ``d``, ``ø`` → ``o``, ``ħ`` → ``h``, ``ŧ`` → ``t``):
+   decompose (``ł`` → ``l``, ``đ`` → ``d``, ``ø`` → ``o``, ``ħ`` → ``h``, ``ŧ`` → ``t``),
+   the hooked ones (``ɦ`` → ``h``, ``ʂ`` → ``s`` …) and the barred o's (``ɵ``, ``ө``, ``θ``):
    ``Ján`` and ``Jan`` meet (two phones at one table must not be told apart by an accent),
    while ``Łukasz``, ``Ján``, ``Ľubica`` and ``Žofia`` stay four names and are shown as typed;
-5. letters and digits only (spaces, apostrophes, dashes, zero-width joiners go);
+5. letters and digits only (spaces, apostrophes, dashes, zero-width joiners go); the digits
+   that read as letters become them (``3`` → ``e``, ``4`` → ``a``, ``5`` → ``s``, ``7`` →
+   ``t``, ``8`` → ``b``: ``A phon3`` is ``A phone``), for comparing only;
 6. letter pairs that read as one letter (:data:`FOLDS`): ``rn`` → ``m``, ``vv`` → ``w``,
    ``cl`` → ``d`` (after step 2 ``l`` is ``i``, so ``ci``, ``cI``, ``c1`` fold too):
    ``Sarn`` meets ``Sam``, ``Davvid`` and ``clawid`` meet ``Dawid``. Decision: ``Arnold``
@@ -34,7 +37,14 @@ from typing import Final
 
 FOLDS: Final = (("rn", "m"), ("vv", "w"), ("ci", "d"))
 """Step 6 of :func:`skeleton`: pairs of skeleton letters → the one letter they read as."""
-_STROKES: Final = str.maketrans("łŁđĐøØħĦŧŦƀɨƶ", "lLdDoOhHtTbiz")
+_STROKES: Final = str.maketrans(
+    "łŁđĐøØħĦŧŦƀɨƶ" + "ɵƟөӨθΘϑѳѲꝋꝊ" + "ɦɧʂɓƈɗɖƒɠƙɬɭɱɲɳƥʠɽɻƭʈʋƴȥʐ",
+    "lLdDoOhHtTbiz" + "ooooooooooo" + "hhsbcddfgkllmnnpqrrttvyzz",
+)
+"""Step 4's letters with a stroke, a bar or a hook that do not decompose, and the o's with a
+bar across (Latin ``ɵ``, Cyrillic ``ө``/``ѳ``, Greek ``θ``, ``ꝋ``) → the plain letter."""
+_DIGITS: Final = str.maketrans("34578", "eastb")
+"""Step 5's digits that read as a letter (``0``, ``1`` already meet ``o``, ``l`` by step 2)."""
 _ASCII: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _SMALL_CAPS_BLOCKS: Final = (
     (0x0180, 0x0300),
@@ -110,7 +120,7 @@ def skeleton(text: str) -> str:
     text = unicodedata.normalize("NFD", text).translate(_STROKES)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = "".join(table.get(c, c) for c in unicodedata.normalize("NFKC", text))
-    text = "".join(c for c in text if c.isalnum()).casefold()
+    text = "".join(c for c in text if c.isalnum()).casefold().translate(_DIGITS)
     for pair, one in FOLDS:
         text = text.replace(pair, one)
     return text

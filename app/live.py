@@ -33,6 +33,7 @@ from ``qrcode``'s matrix in ``app/ui/sharing.py``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hmac
@@ -49,8 +50,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from app import games
+from app import games, i18n
 from app.games import Game, GameSummary
+from app.guard_names import skeleton
 from app.log_hygiene import remember_names, remember_secret
 from app.store import ConflictError, StoreError
 
@@ -513,8 +515,6 @@ def normalize_code(text: str | None) -> str:
 
 def _skeleton(text: str) -> str:
     """``text`` as it looks (:func:`app.guard_names.skeleton`)."""
-    from app.guard_names import skeleton
-
     return skeleton(text)
 
 
@@ -524,8 +524,6 @@ RESERVED_LABELS: Final = ("The host's computer", "A phone on the network", "Some
 
 def reserved_names() -> frozenset[str]:
     """Skeletons (:func:`_skeleton`) of :data:`RESERVED_LABELS` in every language."""
-    from app import i18n
-
     out: set[str] = set()
     for lang in i18n.LANGUAGES:
         with i18n.use_language(lang):
@@ -612,6 +610,7 @@ class Access:
         self._fails: OrderedDict[str, deque[float]] = OrderedDict()
         self._all_fails: deque[float] = deque(maxlen=GLOBAL_PRESSURE)
         self._names: dict[str, weakref.ref[Visitor]] = {}
+        self._moved: dict[str, str] = {}  # finished game → the game its code moved to
 
     # -- the setting
     def visitors(self) -> str:
@@ -644,6 +643,18 @@ class Access:
         """Drop a deleted game from the cache."""
         with self._lock:
             self._codes.pop(game_id, None)
+            self._moved.pop(game_id, None)
+
+    def moved_to(self, game_id: str) -> str | None:
+        """The game ``game_id``'s join code moved to ("Play again" in this run:
+        :meth:`SessionStore.play_again`), or None."""
+        with self._lock:
+            return self._moved.get(game_id)
+
+    def holders(self, code: str, game_ids: Iterable[str]) -> list[str]:
+        """Those of ``game_ids`` whose join code is ``code`` (not counted as tries)."""
+        with self._lock:
+            return [g for g in game_ids if self.holds(g, code)]
 
     def ensure_code(self, game_id: str) -> str:
         """The game's join code, giving it one first if it has none (a save of the game)."""
@@ -651,10 +662,12 @@ class Access:
         return code if code else self.new_code(game_id)
 
     def new_code(self, game_id: str) -> str:
-        """Give the game a new join code (the old one stops working at once)."""
+        """Give the game a new join code (the old one stops working at once, on every game:
+        one an older version left sharing it, "Play again", loses it too)."""
         with self._lock:
             for _ in range(5):
                 game = self.store.load_game(game_id)
+                old = self.code_for(game_id)
                 code = new_join_code()
                 remember_secret(code)
                 try:
@@ -664,8 +677,22 @@ class Access:
                 except ConflictError:
                     continue
                 self.seen(saved)
+                if old:
+                    self._drop_code(old)
                 return code
             raise StoreError("the game keeps changing; try again", "conflict")
+
+    def _drop_code(self, code: str) -> None:
+        """Take ``code`` from every game still holding it (none of it is shown anywhere)."""
+        for gid in self.holders(code, [s.id for s in self.store.list_games()]):
+            for _ in range(5):
+                game = self.store.load_game(gid)
+                bare = dataclasses.replace(game, join_code=None)
+                try:
+                    self.seen(self.store.save_game(bare, game.version))
+                    break
+                except ConflictError:
+                    continue
 
     def _prune(self, now: float) -> None:
         """Forget addresses whose last wrong code is older than :data:`TRY_WINDOW`.
@@ -899,8 +926,13 @@ class SessionStore:
         return self.access.holds(game_id, self.visitor.joined.get(game_id))
 
     def can_view(self, game_id: str) -> bool:
-        """May this session see the game?"""
-        return self.visitor.host or self.access.visitors() == VIEW or self.can_edit(game_id)
+        """May this session see the game? (Also a game this session joined whose code then
+        moved on to the next game, "Play again", while this session's code opens that one:
+        it may look at the finished game it played, not change it.)"""
+        if self.visitor.host or self.access.visitors() == VIEW or self.can_edit(game_id):
+            return True
+        nxt = self.access.moved_to(game_id)
+        return nxt is not None and self.access.holds(nxt, self.visitor.joined.get(game_id))
 
     def join(self, game_id: str | None, code: str, name: str = "") -> str | None:
         """Give a join code; this session may then change that game.
@@ -991,6 +1023,10 @@ class SessionStore:
     def create_game(self, game: Game) -> Game:
         """Store a new game with a fresh join code (the host only)."""
         self._need_host("start or import a game")
+        if game.join_code and self.access.holders(
+            game.join_code, [s.id for s in self._store.list_games()]
+        ):
+            game = dataclasses.replace(game, join_code=None)  # one code opens one game
         if not game.join_code:
             game = dataclasses.replace(game, join_code=new_join_code())
         remember_names(game.players)
@@ -1018,6 +1054,73 @@ class SessionStore:
         self.access.seen(stored)
         self._publish("game", stored.id, stored.version)
         return stored
+
+    def play_again(
+        self, old_id: str, start: Callable[[Game], Game], next_key: str
+    ) -> tuple[Game, bool]:
+        """Start the game after the game ``old_id`` with the same players ("Play again", the
+        host only), once: when ``old_id`` already points to a next game still stored
+        (``extra[next_key]``), that game is returned instead (a double tap, or two handlers
+        at once: the work is done under :class:`Access`'s lock).
+
+        The table's join code MOVES to the new game: the old game keeps none (it accepts no
+        code until the host gives it a new one), so one code opens one game, and a new code
+        for the new game leaves no game open to the old one. Phones that joined the old game
+        with the code keep keeping score in the new one; on the old game they may only look.
+
+        Args:
+            old_id: the game played.
+            start: makes the new game from the old (:func:`app.ui.game_end.replay`).
+            next_key: the old game's ``extra`` key that points to the new one.
+
+        Returns:
+            ``(the new game, whether it was made by this call)``.
+
+        Raises:
+            AccessError: ``host_only``. GameError from ``start``; StoreError (nothing made).
+        """
+        self._need_host("start a game")
+        access = self.access
+        with access._lock:
+            old: Game = self._store.load_game(old_id)
+            nxt = old.extra.get(next_key)
+            if isinstance(nxt, str) and nxt and nxt != old_id:
+                try:
+                    found: Game = self._store.load_game(nxt)
+                except StoreError:
+                    pass  # deleted since: make another
+                else:
+                    access.seen(found)
+                    return found, False
+            code = access.code_for(old_id)
+            fresh = start(old)
+            fresh = dataclasses.replace(fresh, join_code=code or new_join_code())
+            remember_names(fresh.players)
+            stored: Game = self._store.create_game(fresh)
+            try:
+                for _ in range(5):
+                    pointer = dataclasses.replace(
+                        old, join_code=None, extra={**old.extra, next_key: stored.id}
+                    )
+                    pointer._cache = old._cache
+                    try:
+                        old = self._store.save_game(pointer, old.version)
+                        break
+                    except ConflictError:
+                        old = self._store.load_game(old_id)
+                else:
+                    raise StoreError("the game keeps changing; try again", "conflict")
+            except StoreError:
+                with contextlib.suppress(StoreError):
+                    self._store.delete_game(stored.id)  # never two games with one code
+                raise
+            access.seen(stored)
+            access.seen(old)
+            if code:
+                access._moved[old_id] = stored.id
+        self._publish("created", stored.id, stored.version)
+        self._publish("game", old.id, old.version)
+        return stored, True
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game (the host only)."""

@@ -1,8 +1,8 @@
 """Phones watching a finished game follow "Play again with the same players" (issue 10,
 leftover 2): the host's new game is shown on every phone that watched the old one (its score
 sheet, or its table display), a phone that had joined the old game keeps keeping score in the
-new one (the table's join code stays), and whoever opens the old game later is offered the
-way to the new one.
+new one (the table's join code moves there: tests/test_attack_play_again.py), and whoever
+opens the old game later is offered the way to the new one.
 
 Sessions are Apps without a page (as in tests/test_watchers.py): a change is delivered at
 once, in the writer's call. Scores (RULES.md §4, Tile Rummy): round A — Ala out, Ola R5 JK
@@ -109,6 +109,7 @@ def test_a_joined_phone_keeps_keeping_score_in_the_new_game(store: Store) -> Non
     assert sharing.can_edit(phone, new_id)
     assert sheet(phone).enter_button is not None  # "Enter round 1"
     assert store.load_game(new_id).join_code == code  # the same table, the same code
+    assert store.load_game(old.id).join_code is None  # moved: one code opens one game
     assert ss.access.failed_addresses() == 0  # carrying the join counted no wrong code
 
 

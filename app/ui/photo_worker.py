@@ -17,72 +17,279 @@ choosing a photo (a new process imports OpenCV, numpy and the reader first: 0.3 
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import multiprocessing
+import os
+import queue
 import threading
+import time
+import weakref
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from multiprocessing.connection import Connection
+from typing import Any, Final
 
 import cv2
 import numpy as np
 
-_pool: ProcessPoolExecutor | None = None
+READ_SECONDS: float = 20.0
+"""Wall-clock seconds one read may take in the worker (a camera's 12-megapixel photo takes
+1–3 s on a busy 2-core laptop); a read still running then ends with its worker, and the phone
+is told the photo took too long (``"too_slow"``)."""
+WAITING_MAX: int = 4
+"""Reads that may wait while the worker is busy (one per session): a phone beyond them is told
+to try again in a moment (``"busy"``). Each waiting read holds its photo (up to 8 MB)."""
+WORKERS: Final = 1
+"""Reads at once: one (two reads take turns; the machine may have two cores and the server,
+with every player's screen, needs one)."""
+_PARENT_CHECK = 1.0
+"""Seconds between the worker's checks that the server that started it is still there."""
+
+
+_Call = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]
+
+
+class Worker:
+    """One reader process, started with ``spawn`` (never ``fork`` a server that runs threads),
+    fed one call at a time through a pipe by a thread of the server.
+
+    ``submit(fn, *args)`` gives a :class:`concurrent.futures.Future`; a worker that died (or
+    was killed) fails its calls with :class:`BrokenProcessPool`. The process is a daemon
+    (ended when the server exits), is killed by :meth:`kill` and at the server's exit, and
+    leaves by itself when the server is gone (its parent changed, or the pipe closed)."""
+
+    def __init__(self) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self.process = ctx.Process(
+            target=_serve, args=(child, os.getpid()), daemon=True, name="photo-reader"
+        )
+        self.process.start()
+        child.close()
+        self.broken = False
+        self._calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        self._feeder = threading.Thread(target=self._feed, daemon=True, name="photo-feeder")
+        self._feeder.start()
+        _started.add(self)
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        if self.broken:
+            f.set_exception(BrokenProcessPool("the photo reader stopped"))
+        else:
+            self._calls.put((f, fn, args))
+        return f
+
+    def _feed(self) -> None:
+        while not self.broken:
+            call = self._calls.get()
+            if call is None:
+                break
+            f, fn, args = call
+            if not f.set_running_or_notify_cancel():
+                continue
+            try:
+                self._conn.send((fn, args))
+                ok, value = self._conn.recv()
+            except (EOFError, OSError):
+                self.broken = True
+                f.set_exception(BrokenProcessPool("the photo reader stopped"))
+                break
+            except Exception as e:  # noqa: BLE001 - e.g. an argument that cannot be pickled
+                f.set_exception(e)
+                continue
+            if ok:
+                f.set_result(value)
+            else:
+                f.set_exception(value)
+        self.kill()
+        with contextlib.suppress(Exception):
+            self.process.join(10)  # reaped here, not on the event loop
+        while True:
+            try:
+                call = self._calls.get_nowait()
+            except queue.Empty:
+                break
+            if call is not None and call[0].set_running_or_notify_cancel():
+                f = call[0]
+                f.set_exception(BrokenProcessPool("the photo reader stopped"))
+
+    def kill(self) -> None:
+        """End the process now (the call it was running fails); does not wait."""
+        self.broken = True
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        self._calls.put(None)  # an idle feeder wakes up and ends
+        _started.discard(self)
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        """As :meth:`concurrent.futures.Executor.shutdown`, but the running call is ended."""
+        self.kill()
+
+
+def _serve(conn: Connection, parent: int) -> None:
+    """The worker process: run each call received on ``conn`` and send back ``(True,
+    result)`` or ``(False, exception)``; leave when the pipe closes or ``parent`` is gone."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(_PARENT_CHECK)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+    with contextlib.suppress(Exception):
+        import app.vision.reader  # noqa: F401 - lazy: loaded in the photo worker process only
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple[bool, Any] = (True, fn(*args))
+        except Exception as e:  # noqa: BLE001 - handed back to the caller
+            answer = (False, e)
+        try:
+            conn.send(answer)
+        except (EOFError, OSError):
+            return
+        except Exception as e:  # noqa: BLE001 - a result that cannot be pickled
+            conn.send((False, RuntimeError(f"unpicklable result: {e!r}")))
+
+
+_pool: Worker | None = None
 _lock = threading.Lock()
+_started: set[Worker] = set()
 
 
-def pool() -> ProcessPoolExecutor:
-    """The reader's worker pool: one process (two reads at once take turns; the machine may
-    have two cores and the server needs one), started with ``spawn`` (never ``fork`` a server
-    that runs threads)."""
+@atexit.register
+def _end_all() -> None:
+    """At the server's exit: end every reader process (a read may be running)."""
+    for w in list(_started):
+        w.kill()
+        with contextlib.suppress(Exception):
+            w.process.join(2)
+
+
+def pool() -> Worker:
+    """The reader's worker (started on first use)."""
     global _pool
     with _lock:
-        if _pool is None:
-            _pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
-            )
+        if _pool is None or _pool.broken:
+            _pool = Worker()
         return _pool
 
 
-def _discard(broken: ProcessPoolExecutor) -> None:
+def _discard(broken: Any) -> None:
+    """Forget the worker ``broken`` and end its process (the next read starts a new one)."""
     global _pool
     with _lock:
         if _pool is broken:
             _pool = None
-    broken.shutdown(wait=False, cancel_futures=True)
-
-
-def warm() -> bool:
-    """Import the reader (run in the worker)."""
-    import app.vision.reader  # noqa: F401
-
-    return True
+    if isinstance(broken, Worker):
+        broken.kill()
 
 
 def warm_up() -> None:
-    """Start the worker and load the reader into it, without waiting."""
+    """Start the worker, which loads the reader first, without waiting."""
     try:
-        pool().submit(warm)
+        pool()
     except Exception:  # noqa: BLE001 - a read starts it anyway
         return
 
 
-async def run_in_worker(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
-    """``fn(*args)`` in the worker process; ``{"ok": false, "error": "internal"}`` when the
-    worker died meanwhile (the next call starts a new one)."""
+class _Reads:
+    """The reads of one event loop: who has one waiting or running, the worker's turn."""
+
+    def __init__(self) -> None:
+        self.turn = asyncio.Semaphore(WORKERS)
+        self.jobs: dict[object, asyncio.Task[dict[str, Any]]] = {}
+
+
+_READS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads] = weakref.WeakKeyDictionary()
+
+
+def _reads() -> _Reads:
     loop = asyncio.get_running_loop()
-    p = pool()
+    r = _READS.get(loop)
+    if r is None:
+        r = _READS[loop] = _Reads()
+    return r
+
+
+def pending() -> int:
+    """Reads waiting or running on this event loop (those holding a photo)."""
+    return len(_reads().jobs)
+
+
+def cancel(session: object) -> bool:
+    """``session`` left: drop its read (waiting: it never starts; running: its worker is ended
+    and a new one started for the next). Its caller gets ``"cancelled"``. True when there was
+    one. Safe from any thread."""
+    for reads in list(_READS.values()):
+        job = reads.jobs.get(session)
+        if job is not None and not job.done():
+            job.get_loop().call_soon_threadsafe(job.cancel)
+            return True
+    return False
+
+
+async def _run(reads: _Reads, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...]) -> Any:
+    async with reads.turn:
+        p = pool()
+        cf = p.submit(fn, *args)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(cf), READ_SECONDS)
+        except TimeoutError:
+            _discard(p)
+            return {"ok": False, "error": "too_slow"}
+        except asyncio.CancelledError:
+            if not cf.cancel():  # running: only ending the process stops it
+                _discard(p)
+            raise
+        except BrokenProcessPool:
+            _discard(p)
+            return {"ok": False, "error": "internal"}
+
+
+async def run_in_worker(
+    fn: Callable[..., dict[str, Any]], *args: Any, session: object = None
+) -> dict[str, Any]:
+    """``fn(*args)`` in the worker process, in turn with the other reads; never more than one
+    read per ``session`` (a key: the page; ``None``: this call alone) and :data:`WAITING_MAX`
+    waiting. Errors as ``{"ok": false, "error": code}``: ``"internal"`` (the worker died
+    meanwhile; the next call starts a new one), ``"too_slow"`` (over :data:`READ_SECONDS`),
+    ``"busy"`` (too many reads waiting), ``"busy_session"`` (this session's earlier read is
+    not finished), ``"cancelled"`` (:func:`cancel`)."""
+    reads = _reads()
+    key = object() if session is None else session
+    if key in reads.jobs:
+        return {"ok": False, "error": "busy_session"}
+    if len(reads.jobs) >= WORKERS + WAITING_MAX:
+        return {"ok": False, "error": "busy"}
+    job = asyncio.ensure_future(_run(reads, fn, args))
+    reads.jobs[key] = job
     try:
-        result: dict[str, Any] = await loop.run_in_executor(p, fn, *args)
-    except BrokenProcessPool:
-        _discard(p)
-        return {"ok": False, "error": "internal"}
+        await asyncio.wait({job})
+    except asyncio.CancelledError:
+        job.cancel()
+        raise
+    finally:
+        if reads.jobs.get(key) is job:
+            del reads.jobs[key]
+    if job.cancelled():
+        return {"ok": False, "error": "cancelled"}
+    result: dict[str, Any] = job.result()
     return result
 
 
-async def read_in_worker(data: bytes, preview: str = ".jpg") -> dict[str, Any]:
-    """:func:`read_safely` in the worker process."""
-    return await run_in_worker(read_safely, data, preview)
+async def read_in_worker(
+    data: bytes, preview: str = ".jpg", session: object = None
+) -> dict[str, Any]:
+    """:func:`read_safely` in the worker process (see :func:`run_in_worker`)."""
+    return await run_in_worker(read_safely, data, preview, session=session)
 
 
 def read_safely(data: bytes, preview: str = ".png") -> dict[str, Any]:
@@ -90,8 +297,8 @@ def read_safely(data: bytes, preview: str = ".png") -> dict[str, Any]:
     photo with its boxes, encoded as ``preview``: ``".png"`` or ``".jpg"``, the latter about
     a tenth of the size, which is what the screen sends to a phone) or ``{"ok": false,
     "error": code}`` (codes of :class:`app.vision.VisionError`, or ``"internal"``)."""
-    from app.vision import VisionError, read_photo
-    from app.vision.imageio import decode
+    from app.vision import VisionError, read_photo  # lazy: photo worker process
+    from app.vision.imageio import decode  # lazy: photo worker process
 
     try:
         reading = read_photo(data)
@@ -108,7 +315,7 @@ def draw_preview(img: np.ndarray, scale: float, reading: Any, ext: str = ".png")
     orientation says, ``scale`` from it to the photo's pixels) with a box on every tile of
     ``reading``, green or orange where the reading is unsure, encoded as ``ext``
     (``".png"``, ``".jpg"``)."""
-    from app.vision import LOW_CONFIDENCE
+    from app.vision import LOW_CONFIDENCE  # lazy: photo worker process
 
     out = img.copy()
     th = max(2, out.shape[1] // 300)

@@ -8,6 +8,7 @@ bomb image is refused before it is decoded), a truncated or broken file.
 
 from __future__ import annotations
 
+import re
 import struct
 from typing import Final
 
@@ -20,6 +21,13 @@ MAX_SIDE: Final = 20_000
 MAX_FULL_PIXELS: Final = 24_000_000
 """Pixels of a picture that has no scaled-down decoding (PNG, WebP, BMP: decoded whole, a
 16-bit PNG with buffers of twice that). A camera's JPEG may have :data:`MAX_PIXELS`."""
+MAX_SCANS: Final = 64
+"""Scans of a JPEG (SOS markers up to its end): a camera's progressive JPEG has about 10, and
+the decoder goes over the whole picture again for every scan (a 49-megapixel file of 290,000
+tiny scans would take hours), so a file with more is refused before decoding."""
+MAX_PROGRESSIVE_PIXELS: Final = MAX_FULL_PIXELS
+"""Pixels of a progressive JPEG: it is decoded through buffers of the whole picture, whatever
+the scale asked for (a camera writes baseline JPEGs, which may have :data:`MAX_PIXELS`)."""
 WORK_SIDE: Final = 1400
 """The long side (px) the reader works at: a 12-megapixel photo is read at about 1400×1050."""
 
@@ -82,6 +90,43 @@ def _jpeg_size(data: bytes) -> tuple[int, int]:
     raise VisionError("truncated", "The picture file is cut short or broken.")
 
 
+_NEXT_MARKER: Final = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
+"""A marker after a scan's data (not a stuffed 0xFF00, a restart marker or a fill byte)."""
+
+
+def jpeg_cost(data: bytes, limit: int = MAX_SCANS) -> tuple[int, bool]:
+    """(scans, progressive) of a JPEG, walking its markers up to its end (EOI) without
+    decoding: segments are skipped by their length, a scan's data up to the next marker. Stops
+    counting at ``limit + 1`` scans; a broken structure ends the walk (the decoder judges)."""
+    scans = 0
+    progressive = False
+    i = 2
+    n = len(data)
+    while i + 3 < n and scans <= limit:
+        if data[i] != 0xFF:
+            break
+        marker = data[i + 1]
+        if marker == 0xFF:
+            i += 1
+            continue
+        if marker == 0xD9:
+            break
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
+        if marker in (0xC2, 0xC6, 0xCA, 0xCE):
+            progressive = True
+        i += 2 + seg
+        if marker == 0xDA:
+            scans += 1
+            m = _NEXT_MARKER.search(data, i)
+            if m is None:
+                break
+            i = m.start()
+    return scans, progressive
+
+
 def _orientation(data: bytes) -> int:
     """The EXIF orientation (1–8) of a JPEG, 1 when absent."""
     i = data.find(b"Exif\x00\x00", 0, 65536)
@@ -138,6 +183,20 @@ def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, 
         )
     if min(w, h) < 64:
         raise VisionError("too_small", "The picture is too small to read tiles from.")
+    if fmt == "jpeg":
+        scans, progressive = jpeg_cost(data)
+        if scans > MAX_SCANS:
+            raise VisionError(
+                "too_many_scans",
+                f"The picture is stored in over {MAX_SCANS} passes, which would take too long "
+                "to read; take a photo with the camera or save it again as an ordinary JPEG.",
+            )
+        if progressive and w * h > MAX_PROGRESSIVE_PIXELS:
+            raise VisionError(
+                "too_big",
+                f"The picture is too large ({w}×{h} pixels); a progressive JPEG may have 24 "
+                "megapixels at most (a camera's ordinary JPEG photo up to 60).",
+            )
     flags = cv2.IMREAD_COLOR
     if fmt == "jpeg":
         for f, r in (
