@@ -21,6 +21,8 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from app.lan import lan_address
+
 APP_NAME = "rummy-referee"
 DEFAULT_PORT = 8550
 DEFAULT_HOST = "127.0.0.1"
@@ -53,19 +55,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     return p.parse_args(argv)
-
-
-def lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent), or None."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.255.255.255", 1))
-        addr: str = s.getsockname()[0]
-        return None if addr.startswith("127.") else addr
-    except OSError:
-        return None
-    finally:
-        s.close()
 
 
 def can_open_browser() -> bool:
@@ -134,15 +123,17 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m app`` and the ``rummy-referee`` script."""
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from app import live, log_hygiene
+    from app import live, log_hygiene  # lazy: start-up time (`--help` imports nothing)
 
     log_hygiene.install_log_hygiene()  # no join codes or player names in any log
     live.SERVER.host, live.SERVER.port = args.host, args.port
-    from app import guard
+    from app import guard  # lazy: start-up time (`--help` imports nothing)
 
     # the session boundary: identity, limits; also builds the look-alike table for joined
     # names (app/guard_names.py) before any session waits for it (app/guard.py)
     guard.install()
+    # room for many phones' sockets (a soft limit of 1024 ran out under a connection flood)
+    guard.raise_open_files_limit()
     live.new_host_key()  # the host's key for this run, in the address opened here
     data: Path = args.data if args.data is not None else default_data_path()
     if not port_free(args.host, args.port):
@@ -153,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
 
-    from app.store import Store
+    from app.store import Store  # lazy: start-up time (a busy port stops before this)
 
     data.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -163,14 +154,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     log_hygiene.remember_names(store.known_players())
-    from app import stats
+    from app import stats  # lazy: start-up time (a busy port stops before this)
 
     # the finished games summarised for the player pages while the server starts, so the first
     # player page opened after a start is as quick as later ones (app/stats.py)
     threading.Thread(target=_warm_stats, args=(stats, store), daemon=True).start()
     import flet as ft
 
-    from app.main import make_main
+    from app.main import make_main  # lazy: start-up time (a busy port stops before this)
 
     # The app decides itself whether to open a browser (not in CI, not headless).
     os.environ["FLET_FORCE_WEB_SERVER"] = "true"

@@ -20,7 +20,12 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from app import verdict_render
+from app.backup import BackupError
+from app.games import GameError, GameImportError, RoundError
 from app.i18n import N_, _, ngettext
+from app.store import StoreError
+from app.ui import labels
+from rules.errors import RulesError
 
 __all__ = [
     "STORE_TEXT",
@@ -136,8 +141,6 @@ PASTED_TEXT: Final[dict[str, str]] = {
 
 
 def _variant(name: Any) -> str:
-    from app.ui import labels
-
     return labels.variant_name(str(name))
 
 
@@ -275,8 +278,6 @@ def _import(e: Any, pasted: bool = False) -> str:
 def import_problem(exc: BaseException, pasted: bool = False) -> str:
     """Why a game cannot be imported (:func:`describe`), said of the pasted text instead of
     a file when ``pasted``."""
-    from app.games import GameImportError
-
     if isinstance(exc, GameImportError):
         return _import(exc, pasted)
     return describe(exc)
@@ -310,11 +311,6 @@ def describe(exc: BaseException, variant: str | None = None) -> str:
     Returns:
         The sentence; for another exception a generic one (never its English text).
     """
-    from app.backup import BackupError
-    from app.games import GameError, GameImportError, RoundError
-    from app.store import StoreError
-    from rules.errors import RulesError
-
     if isinstance(exc, StoreError):
         return _store(exc)
     if isinstance(exc, BackupError):

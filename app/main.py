@@ -31,15 +31,14 @@ from urllib.parse import parse_qsl, urlencode
 import flet as ft
 
 from app import guard, i18n, live
-from app.ui.shell import App
+from app.ui import sharing
+from app.ui.shell import DEVICE_KEY, App
 
 if TYPE_CHECKING:
     from app.ui.shell import StoreLike
 
 log = logging.getLogger("app")
 
-DEVICE_KEY = "rummy_referee.language"
-"""Browser storage key of this device's language choice."""
 SETTING_KEY = "language"
 """Store setting: the language last chosen in Settings (default for devices with no choice)."""
 ASK_TIMEOUT = 3.0
@@ -95,8 +94,6 @@ def split_key(route: str) -> tuple[str, str | None]:
 async def session_visitor(page: ft.Page, store: Any) -> live.Visitor:
     """Who this session is (see the module docstring). A valid host key in the address is
     kept in the browser and taken out of the address; join tokens are taken back."""
-    from app.ui import sharing
-
     peer = guard.peer_of(page)
     route, url_key = split_key(page.route or "/")
     prefs = ft.SharedPreferences()
@@ -132,8 +129,7 @@ def make_main(store: StoreLike) -> Callable[[ft.Page], Awaitable[None]]:
         lang, visitor = await asyncio.gather(
             session_language(page, store), session_visitor(page, store)
         )
-        from app.ui import sharing  # this session's rights, and live updates from the others
-
+        # this session's rights, and live updates from the others
         app = App(sharing.session_store(store, visitor), page, language=lang)
         sharing.attach(app)
 

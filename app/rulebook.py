@@ -36,9 +36,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from app import i18n
 from app.games.variants import VARIANT_KEYS, about
 from app.i18n import N_
-from rules.options import JOKER_RULES
+from app.ui import labels
+from rules.errors import OptionError
+from rules.options import JOKER_RULES, TileRummyOptions, options_dict, options_for
 
 CONTENT_DIR: Final = Path(__file__).parent / "rulebook"
 LANGS: Final[tuple[str, ...]] = ("en", "pl", "sk")
@@ -724,9 +727,6 @@ def options_in_force(variant: str, given: Mapping[str, Any] | None = None) -> di
     """The options of a game (``{"preset": …, overrides}``) or the defaults, as a plain dict
     with ``joker_level`` added for the Rummikub family. Options that do not validate fall
     back to the defaults (the rule book must show even for a broken game record)."""
-    from rules.errors import OptionError
-    from rules.options import TileRummyOptions, options_dict, options_for
-
     try:
         opts = options_for(variant, dict(given or {}))
     except OptionError:
@@ -836,9 +836,6 @@ JOKER_LEVEL_WORDS: Final[dict[str, str]] = {
 def option_words(name: str, value: Any, lang: str) -> str:
     """An option in force as a player reads it, in ``lang``: "Initial meld (points): 30",
     "joker level 4: a freed joker only into a new meld" (never the option id)."""
-    from app import i18n
-    from app.ui import labels
-
     with i18n.use_language(lang):
         level: int | None = None
         if name == "joker_level" and isinstance(value, int):

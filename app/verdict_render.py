@@ -11,7 +11,11 @@ parses English or redoes rule arithmetic.
 Params are localised: nested lines are rendered first; request field names of input errors
 read as words (:data:`FIELD_WORDS`), option ids and choices of ``option.*`` errors as the
 options form names them (:mod:`app.ui.labels`); numbers and canonical pieces (``R13``,
-``10H``) stay.
+``10H``) stay. A meld of the table carries its grammatical cases (:class:`Inflected`): a
+translation puts it after a preposition as ``{before.gen}``, ``{before.dat}``, ``{after.loc}``
+(Polish "do układu 1 …", Slovak "k zostave 1 …"); the forms are the msgids "meld {n}",
+"table before, meld {n}", "table after, meld {n}" in the contexts "genitive", "dative",
+"accusative", "instrumental", "locative".
 
 Public API (the screens use these; every engine answer carries its key)::
 
@@ -38,6 +42,7 @@ from typing import Any, Final
 
 from app.games.variants import about, is_variant
 from app.i18n import N_, _, language, ngettext, pgettext
+from app.ui import labels
 from rules.messages import MESSAGES, Plural
 
 FIELD_WORDS: Final[dict[str, str]] = {
@@ -79,6 +84,58 @@ FIELD_WORDS: Final[dict[str, str]] = {
 
 _INDEXED: Final = re.compile(r"^(\w+)\[(\d+)\](?:\.(\w+))?$")
 
+CASES: Final = ("gen", "dat", "acc", "ins", "loc")
+"""The grammatical cases a translation may ask of a meld reference: ``{before.gen}`` (Polish
+"do układu 1 …", genitive), ``{before.dat}`` (Slovak "k zostave 1 …", dative), ``{after.loc}``
+(locative) and so on; a bare ``{before}`` is the nominative (the form of the plain msgid)."""
+
+
+class Inflected(str):
+    """A rendered param that also knows its inflected forms (``.gen``, ``.dat``, ``.acc``,
+    ``.ins``, ``.loc``; see :data:`CASES`). A form nobody translated (English, or a param
+    without cases, e.g. a tile) is the text itself, so ``{x.gen}`` never fails."""
+
+    __slots__ = ("_forms",)
+    _forms: dict[str, str]
+
+    def __new__(cls, text: str, forms: Mapping[str, str] | None = None) -> Inflected:
+        obj = super().__new__(cls, text)
+        obj._forms = dict(forms or {})
+        return obj
+
+    def __getattr__(self, name: str) -> str:
+        if name in CASES:
+            return self._forms.get(name, str(self))
+        raise AttributeError(name)
+
+
+def _meld_cases(kind: str) -> dict[str, str]:
+    """The case forms of "meld {n}", "table before, meld {n}", "table after, meld {n}" (one
+    msgid per case and context, so a translator declines the noun: "układu 1", "zostave 1")."""
+    if kind == "melds":
+        return {
+            "gen": pgettext("genitive", "meld {n}"),
+            "dat": pgettext("dative", "meld {n}"),
+            "acc": pgettext("accusative", "meld {n}"),
+            "ins": pgettext("instrumental", "meld {n}"),
+            "loc": pgettext("locative", "meld {n}"),
+        }
+    if kind == "table_before":
+        return {
+            "gen": pgettext("genitive", "table before, meld {n}"),
+            "dat": pgettext("dative", "table before, meld {n}"),
+            "acc": pgettext("accusative", "table before, meld {n}"),
+            "ins": pgettext("instrumental", "table before, meld {n}"),
+            "loc": pgettext("locative", "table before, meld {n}"),
+        }
+    return {
+        "gen": pgettext("genitive", "table after, meld {n}"),
+        "dat": pgettext("dative", "table after, meld {n}"),
+        "acc": pgettext("accusative", "table after, meld {n}"),
+        "ins": pgettext("instrumental", "table after, meld {n}"),
+        "loc": pgettext("locative", "table after, meld {n}"),
+    }
+
 
 _MATERIAL: ContextVar[str | None] = ContextVar("verdict_material", default=None)
 """``"tiles"`` or ``"cards"`` while an answer of a known variant is rendered."""
@@ -104,6 +161,11 @@ def material_of_request(request: Mapping[str, Any] | None) -> Iterator[None]:
 def field_words(name: str) -> str:
     """A request field name as words: ``melds[1]`` -> "meld 2", ``players[0].hand`` ->
     "the hand of player 1"; an unknown name is given as it is."""
+    return str(_field_forms(name))
+
+
+def _field_forms(name: str) -> str:
+    """:func:`field_words`, a meld's name as :class:`Inflected` (with its cases)."""
     material = _MATERIAL.get()
     if name in ("hand", "rack") and material == "tiles":
         return pgettext("tiles", "the rack")
@@ -114,15 +176,16 @@ def field_words(name: str) -> str:
     m = _INDEXED.match(name)
     if m:
         base, index, sub = m.group(1), int(m.group(2)) + 1, m.group(3)
-        if base == "melds":
-            return _("meld {n}").format(n=index)
-        if base in ("table_before", "table_after"):
+        if base in ("melds", "table_before", "table_after") and sub is None:
             which = (
-                _("table before, meld {n}")
+                _("meld {n}")
+                if base == "melds"
+                else _("table before, meld {n}")
                 if base == "table_before"
                 else _("table after, meld {n}")
             )
-            return which.format(n=index)
+            forms = {c: t.format(n=index) for c, t in _meld_cases(base).items()}
+            return Inflected(which.format(n=index), forms)
         if base == "players" and sub == "hand":
             if material == "tiles":
                 return pgettext("tiles", "the rack of player {n}").format(n=index)
@@ -149,7 +212,7 @@ _FIELD_PARAMS: Final = frozenset({"field", "table", "sub"})
 
 
 def _option_words(name: str) -> str:
-    from app.ui import labels  # names as the options form shows them
+    # names as the options form shows them
 
     return labels.option_label(name)[0]
 
@@ -163,8 +226,6 @@ PENALTY_REASON_WORDS: Final[dict[str, str]] = {
 
 def _choice_words(value: Any) -> Any:
     """An option choice, a Rummy 101 finish or a penalty reason as the app names it."""
-    from app.ui import labels
-
     if not isinstance(value, str):
         return value
     if value in labels.CHOICE_NAMES:
@@ -178,19 +239,17 @@ def _choice_words(value: Any) -> Any:
 
 def _param(key: str, name: str, value: Any) -> Any:
     if isinstance(value, Mapping) and "key" in value:
-        return render(value)
+        return _render_key(str(value["key"]), value.get("params") or {})  # keeps its cases
     if isinstance(value, list) and (not value or isinstance(value[0], Mapping)):
         return "".join(render(v) for v in value)  # parts of one line, in order
     if not isinstance(value, str):
         return value
     if name in ("variant", "variants"):
-        from app.ui import labels
-
         return ", ".join(
             labels.variant_name(v) if v in labels.VARIANT_NAMES else v for v in value.split(", ")
         )
     if name in _FIELD_PARAMS or (name == "name" and key.startswith("field.")):
-        return field_words(value)
+        return _field_forms(value)
     if name == "choices" and not key.startswith("option."):  # "one of: …" of a field
         return ", ".join(str(_choice_words(c)) for c in value.split(", "))
     if key.startswith("option."):  # option ids and choices as the options form says them
@@ -203,8 +262,6 @@ def _param(key: str, name: str, value: Any) -> Any:
         if name == "options":
             return ", ".join(_option_words(o) for o in value.split(", "))
         if name in ("preset", "presets"):
-            from app.ui import labels
-
             return ", ".join(labels.preset_name(o) for o in value.split(", "))
     return value
 
@@ -216,14 +273,37 @@ def render_key(key: str, params: Mapping[str, Any]) -> str:
         KeyError: an unknown key or a missing placeholder (never for the engine's answers:
             ``tests/test_messages.py`` renders every recorded one).
     """
+    return str(_render_key(key, params))
+
+
+def _render_key(key: str, params: Mapping[str, Any]) -> str:
+    """:func:`render_key`; a meld of the table (``turn.meld``) as :class:`Inflected`."""
     template = MESSAGES[key]
-    values = {k: _param(key, k, v) for k, v in params.items()}
+    values = {k: _with_cases(_param(key, k, v)) for k, v in params.items()}
     if isinstance(template, Plural):
         count = values[template.count]
         text = ngettext(template.one, template.other, count if isinstance(count, int) else 2)
     else:
         text = _(template)
+    field = values.get("field")
+    if key in _HEADED_BY_FIELD and isinstance(field, Inflected):
+        # "układ 1 … (R3 R4 R5)" declines as its head noun: "do układu 1 … (R3 R4 R5)"
+        forms = {c: text.format_map({**values, "field": getattr(field, c)}) for c in CASES}
+        return Inflected(text.format_map(values), forms)
     return text.format_map(values)
+
+
+_HEADED_BY_FIELD: Final = frozenset({"turn.meld"})
+"""Lines whose head noun is their ``field`` (a meld of the table and its pieces): they take
+the field's cases, so a template may say ``{meld.gen}``."""
+
+
+def _with_cases(value: Any) -> Any:
+    """Any text param as :class:`Inflected` (its cases default to itself), so a translation's
+    ``{x.gen}`` formats whatever the param holds."""
+    if isinstance(value, str) and not isinstance(value, Inflected):
+        return Inflected(value)
+    return value
 
 
 def render(item: Mapping[str, Any]) -> str:

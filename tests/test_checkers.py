@@ -975,3 +975,54 @@ def test_rummy101_joker_retrieved_with_the_exact_tile_by_tapping(app: App) -> No
     a = screen.check()
     # RULES.md §3: after one's own opening a joker may be taken for the exact tile it stands for
     assert a["valid"] is True and a["played"] == ["R5"], a
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
+def test_turn_joker_level_caption_is_a_whole_sentence(app: App, level: int) -> None:
+    # the caption under the 0–4 chips is the rule book's own wording of the level in force,
+    # a sentence of its own ("2 · … with a tile from the rack" needs the whole list beside it)
+    from app import rulebook
+
+    screen = TurnChecker(app, variant="tile_rummy")
+    screen.set_joker_rule(level)
+    caption = screen.level_text.value
+    assert isinstance(caption, str)
+    words = rulebook.JOKER_LEVEL_WORDS[checkers.JOKER_RULES[level]]
+    assert caption == f"Joker level {level}: {words}."
+    assert "…" not in caption
+
+
+@pytest.mark.parametrize("kind", ["meld", "opening", "turn"])
+def test_a_checker_left_with_back_keeps_its_pieces(app: App, kind: str) -> None:
+    # the tester's way: tap R3 R4 R5, ← to the referee menu, open the same check again
+    app.go(f"/check/{kind}?variant=tile_rummy")
+    screen = app.screen
+    assert isinstance(screen, checkers.Checker)
+    if isinstance(screen, TurnChecker):
+        tap(screen.rack, "R3", "R4", "R5")
+        entered = lambda s: s.rack.value  # noqa: E731
+    elif isinstance(screen, MeldChecker):
+        tap(screen.keyboard, "R3", "R4", "R5")
+        entered = lambda s: s.keyboard.value  # noqa: E731
+    else:
+        assert isinstance(screen, OpeningChecker)
+        tap_melds(screen.melds, ["R3 R4 R5"])
+        entered = lambda s: s.melds.value[0]  # noqa: E731
+    assert entered(screen) == ["R3", "R4", "R5"]
+    app.go("/check?variant=tile_rummy")  # the app bar's ←
+    assert isinstance(app.screen, CheckHome)
+    app.go(f"/check/{kind}?variant=tile_rummy")
+    back = app.screen
+    assert back is screen and entered(back) == ["R3", "R4", "R5"]
+    assert "Check" in text(back.view)  # its screen is drawn again, not a blank one
+    # "Clear all" in the app bar starts over
+    clear = [
+        c for c in walk(back.view) if isinstance(c, ft.TextButton) and str(c.content) == "Clear all"
+    ]
+    assert len(clear) == 1
+    clear[0].on_click(None)
+    assert entered(back) == [] if kind != "opening" else back.melds.value == []
+    # another variant asked for from the menu: a checker of its own
+    app.go("/check?variant=rummy101")
+    app.go(f"/check/{kind}?variant=rummy101")
+    assert app.screen is not back and app.screen.variant == "rummy101"  # type: ignore[union-attr]

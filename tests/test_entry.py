@@ -321,3 +321,88 @@ def test_leaving_asks_keep_or_discard_only_after_an_edit(app: App) -> None:
     edit.form.changed()
     edit._cancel()
     assert isinstance(app.screen, ScoreSheet) and app.dialog is None
+
+
+# -- a double tap on "Save round N" (tester, session 5) --------------------------------------------
+def _checked_gin_round(app: App) -> RoundEntry:
+    """Gin, "Deadwood only": Bob knocks with 3, Ala has 20; "Show the scores" pressed."""
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.knocker.pick("Bob")
+    f.mode.pick("deadwood")
+    f.deadwood["Bob"].value = "3"
+    f.deadwood["Ala"].value = "20"
+    assert entry.check()
+    return entry
+
+
+def test_a_double_tap_on_save_saves_once_and_asks_nothing(app: App, store: Store) -> None:
+    from app.ui import sharing
+
+    entry = _checked_gin_round(app)
+    entry.save()
+    entry.save()  # the second tap of the same button, on the same screen
+    assert sharing.open_conflict(app) is None  # not "Already saved – the host's computer…"
+    assert isinstance(app.screen, ScoreSheet)
+    assert len(store.load_game(entry.game.id).rounds) == 1
+
+
+def test_two_taps_saving_at_the_same_moment_save_once(app: App, store: Store) -> None:
+    import threading
+
+    from app.ui import sharing
+
+    entry = _checked_gin_round(app)
+    start = threading.Barrier(2)
+
+    def tap() -> None:
+        start.wait()
+        entry.save()
+
+    taps = [threading.Thread(target=tap) for _ in range(2)]
+    for t in taps:
+        t.start()
+    for t in taps:
+        t.join()
+    assert sharing.open_conflict(app) is None
+    assert len(store.load_game(entry.game.id).rounds) == 1
+
+
+def test_gin_a_9_card_and_a_3_card_hand_are_both_flagged_in_one_press(app: App) -> None:
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    f.knocker.pick("Bob")
+    f.hands["Ala"].pieces.field.value = "AS 2S 3S 4S 5S 6S 7S 8S 9S"
+    f.changed()
+    f.hands["Bob"].pieces.field.value = "AH 2H 3H"
+    f.changed()
+    assert text_errors(entry) == []  # no red before "Show the scores"
+    assert not entry.check()
+    assert "9" in f.hands["Ala"].pieces.field.error
+    assert "3" in f.hands["Bob"].pieces.field.error  # the second one too, in the same press
+    assert entry.error.visible
+    # a typo in one hand does not hide the other hand's wrong count
+    f.hands["Ala"].pieces.field.value = "AS 2S ZZ"
+    f.changed()
+    assert "ZZ" in f.hands["Ala"].pieces.field.error
+    assert "3" in f.hands["Bob"].pieces.field.error
+
+
+def test_a_players_steppers_do_not_repeat_a_long_name(app: App) -> None:
+    import flet as ft
+
+    long = "Zofia Babcia Kowalska-Wiśniewska Ździebł"  # 40 characters: wrapped over 4 lines
+    sheet = start_game(app, "tile_rummy", ["Ala", long])
+    f: Any = open_entry(app, sheet).form
+    for stepper, shown in [
+        (f.rests[long].jokers, "Jokers left"),
+        (f.penalties[long], "Penalty draws"),
+    ]:
+        text = stepper.control.controls[0]
+        assert isinstance(text, ft.Text)
+        assert text.value == shown and text.max_lines == 1  # the name heads the player's card
+        assert text.overflow == ft.TextOverflow.ELLIPSIS
+        # the buttons keep the name for a screen reader
+        assert stepper.control.controls[3].label == f"{long}: {shown.lower()}: more"

@@ -244,3 +244,19 @@ def test_a_duel_checker_records_nothing_for_a_fixed_threshold(app: App, store: S
     screen.melds.set_melds(OPENING_115)
     assert screen.check()["valid"] is True
     assert screen.record_button is None and not screen.record()
+
+
+def test_the_keys_open_on_the_knockers_hand_first(app: App) -> None:
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    ala, bob = f.hands["Ala"].pieces.keyboard, f.hands["Bob"].pieces.keyboard
+    f.knocker.pick("Bob")  # Bob knocked: his cards come first
+    assert bob.keys_box.visible and not ala.keys_box.visible
+    tap_all(bob, BOB)  # his tenth card hands the keys to Ala's empty hand
+    assert ala.keys_box.visible and not bob.keys_box.visible
+    f.knocker.pick("Ala")  # changing one's mind after Bob's hand is in: Ala's (empty) opens
+    assert ala.keys_box.visible and not bob.keys_box.visible
+    tap_all(ala, ALA[:3])
+    f.knocker.pick("Bob")  # Bob's hand is full: the keys stay where the typing is
+    assert ala.keys_box.visible and not bob.keys_box.visible

@@ -8,20 +8,48 @@ from app import games as g
 from app.store import Store
 from app.ui.settings import SettingsScreen, apply_theme, dark_theme, theme_choice
 from app.ui.shell import App
-from app.ui.table_display import MIN_TOTAL, TableDisplay, timer_on, total_size
+from app.ui.table_display import LINE, MIN_TOTAL, TableDisplay, layout, timer_on, total_size
 from tests.test_stats import tile
 from tests.test_stats_views import labels_of
 
 
 def test_total_size() -> None:
-    # 360 px wide: (360 − 40) / (0.6 × 4 characters) = 133; 2 players on 740 px:
-    # ((740 − 60 − 50) / 2 − 30) / 1.2 = 237.5 → the width decides
-    assert total_size(["\u2212202", "101"], 360, 740, 50) == 133
-    # six players: ((740 − 60 − 50) / 6 − 30) / 1.2 = 62.5
-    assert total_size(["1"] * 6, 360, 740, 50) == 62
-    # never below 48 px, never above 160
-    assert total_size(["\u221212345678"] * 6, 360, 740, 150) == MIN_TOTAL
+    # 360 px wide, one column: (360 − 24 − 40) / (0.6 × 4 characters) = 123; 2 players on
+    # 740 px: (740 − 68 − 50) / 2 = 311 px a row ≥ 1.15 × (123 + 41) → the width decides
+    assert total_size(["\u2212202", "101"], 360, 740, 50) == 123
+    # six players in one column: (740 − 68 − 50) / 6 = 103.7 px a row, the name 22 px:
+    # 103.7 / 1.15 − 22 = 68.2; in two columns of 3: (336 / 2 − 40) / (0.6 × 2) = 106.7,
+    # 622 / 3 = 207 px a row ≥ 1.15 × (106 + 35): more than a quarter larger, so two columns
+    assert layout(["1"] * 6, None, 360, 740, 50)[:2] == (2, 106)
+    assert layout(["10"] * 6, None, 360, 740, 50)[:2] == (2, 106)
+    assert layout(["100"] * 6, None, 360, 740, 50)[:2] == (1, 68)
+    # never above 160; long totals shrink rather than leave the screen
     assert total_size(["1"], 1200, 2000) == 160
+    # 9 characters: 296 / 5.4 = 54.8 wide, but (740 − 68 − 150) / 6 / 1.15 − 22 = 53.6 high
+    assert total_size(["\u221212345678"] * 6, 360, 740, 150) == 53
+
+
+def test_layout_fits_up_to_six_players_portrait_and_landscape() -> None:
+    # the tester's report: with 4 players the 4th name and total were off a 360×740 screen
+    extra = 75  # the dealer line and the two lines of the wake-lock note (TableDisplay)
+    for width, height in ((360, 740), (740, 360), (412, 915), (1280, 800)):
+        for n in range(2, 7):
+            for total in ("0", "\u2212202", "1234"):
+                names = ["Babcia", "Dziadek", "Ala", "Ola", "Jan", "Ela"][:n]
+                cols, size, name = layout([total] * n, names, width, height, extra, marks=1)
+                rows = -(-n // cols)
+                # every line of the grid (name, total, one "leads" line) fits the height ...
+                used = rows * LINE * (size + name) + 20 * LINE
+                assert used <= height - 68 - extra, (width, height, n, total)
+                # ... and every total and name its cell's width
+                cell = (width - 24) / cols - 40
+                assert size * 0.6 * max(len(total), 2) <= cell + 1
+                assert name * 0.58 * max(len(x) for x in names) <= cell + 1
+                if (width, height) == (360, 740) and total != "1234":
+                    assert size >= MIN_TOTAL, (n, total, size)  # readable from 2 m
+    # a phone held upright keeps one column of 4; turned on its side, one line of 4
+    assert layout(["0"] * 4, ["Ala", "Ola", "Jan", "Babcia"], 360, 740, extra)[0] == 1
+    assert layout(["0"] * 4, ["Ala", "Ola", "Jan", "Babcia"], 740, 360, extra)[0] == 4
 
 
 def test_table_display_of_a_game(store: Store) -> None:

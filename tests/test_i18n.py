@@ -24,7 +24,8 @@ from rules import judge
 from tests.conftest import visible_texts
 
 ROOT = Path(__file__).resolve().parents[1]
-PLACEHOLDER = re.compile(r"\{([a-z_]*)(?:![rsa])?\}")
+PLACEHOLDER = re.compile(r"\{([a-z_]*)(?:\.(?:gen|dat|acc|ins|loc))?(?:![rsa])?\}")
+"""A ``{name}``; a translation may ask a meld reference's case: ``{before.gen}``."""
 
 
 def catalogue(lang: str | None) -> Catalog:
@@ -106,7 +107,7 @@ def test_placeholders_match(lang: str) -> None:
         for msgid, msgstr in forms:
             want = set(PLACEHOLDER.findall(msgid))
             assert set(PLACEHOLDER.findall(msgstr)) == want, (msgid, msgstr)
-            msgstr.format(**dict.fromkeys(want, "x"))
+            msgstr.format(**dict.fromkeys(want, verdict_render.Inflected("x")))
 
 
 @pytest.mark.parametrize(
@@ -688,3 +689,42 @@ def test_the_browser_language_is_read_from_the_device_info() -> None:
 
     assert asyncio.run(main.browser_language(Page())) == "sk"  # type: ignore[arg-type]
     assert asyncio.run(main.browser_language(Broken())) is None  # type: ignore[arg-type]
+
+
+def test_a_tie_names_the_winners_in_the_plural() -> None:
+    """Tester report: a tie read "Wygrywa: Ala, Ola"; it is "Wygrywają: …" ("Vyhrávajú: …")."""
+    from app import games as g
+    from app.ui.share_result import summary_text
+    from tests.test_stats import tile
+
+    tie = g.new_game("tile_rummy", ["Ala", "Ola"], agreed_rounds=2)
+    tie = g.add_round(tie, tile("Ala", {"Ola": ["R5"]}))
+    tie = g.add_round(tie, tile("Ola", {"Ala": ["R5"]}))  # 0 : 0, both win
+    one = g.new_game("tile_rummy", ["Ala", "Ola"], agreed_rounds=1)
+    one = g.add_round(one, tile("Ala", {"Ola": ["R5"]}))
+    for lang, single, plural in (
+        ("en", "Winner: Ala", "Winners: Ala, Ola"),
+        ("pl", "Wygrywa: Ala", "Wygrywają: Ala, Ola"),
+        ("sk", "Vyhráva: Ala", "Vyhrávajú: Ala, Ola"),
+    ):
+        with use_language(lang):
+            assert summary_text(tie).splitlines()[-1] == plural
+            assert summary_text(one).splitlines()[-1] == single
+            n5 = ngettext("Winner: {names}", "Winners: {names}", 5).format(names="…")
+            assert n5 == plural.split(":")[0] + ": …"
+
+
+def test_variant_names_are_the_ones_players_use() -> None:
+    """Tile Rummy, My Rummy and Gin Rummy keep their names in Polish and Slovak: the players'
+    own rule texts (seeds 001 "Zasady gry Tile Rummy", 004 "My Rummy – zasady gry", 002
+    "gin rummy", 003 "gin rummy") use them so; Carousel is the seed's "kolotoč" in Slovak."""
+    from app.ui import labels
+
+    for lang in ("pl", "sk"):
+        with use_language(lang):
+            assert labels.variant_name("tile_rummy") == "Tile Rummy"
+            assert labels.variant_name("my_rummy") == "My Rummy"
+            assert labels.variant_name("gin") == "Gin Rummy"
+            assert labels.variant_name("rummy101") == "Rummy 101"
+    with use_language("sk"):
+        assert labels.variant_name("carousel") == "Kolotoč"

@@ -88,11 +88,20 @@ def test_back_from_the_rule_book_finds_the_tapped_pieces(app: App, polish: None,
     assert again.view.appbar is not None and again.view.controls
 
 
-def test_a_checker_opened_afresh_starts_empty(app: App, polish: None) -> None:
-    """Only the way back from the rule book keeps pieces: a new visit starts from scratch."""
+def test_a_checker_opened_again_keeps_its_pieces_and_another_variant_starts_empty(
+    app: App, polish: None
+) -> None:
+    """Leaving a checker and opening it again keeps what was tapped in (a tester lost a whole
+    turn that way; "Clear all" starts over: tests/test_checkers.py); a checker of another
+    variant starts from scratch."""
     open_meld_checker(app)
     app.show("/")
     app.show("/check/meld?variant=rummy101")
+    again = app.screen
+    assert isinstance(again, MeldChecker) and again.answer is not None
+    assert again.keyboard.value == ["R12", "R13", "R1"]
+    app.show("/")
+    app.show("/check/meld?variant=tile_rummy")
     fresh = app.screen
     assert isinstance(fresh, MeldChecker) and fresh.answer is None
 

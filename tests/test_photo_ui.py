@@ -94,8 +94,11 @@ def test_meld_checker_gives_its_verdict_once_confirmed(app_: App) -> None:
     screen = MeldChecker(app_, variant="tile_rummy")
     (button,) = photo_buttons(screen.view)
     res = read_safely(meld_jpeg(["R11", "R12", "R13"]), ".jpg")
-    review = PhotoReview("tile_rummy", res["reading"], res["preview"], button.on_confirm)
+    review = PhotoReview(
+        "tile_rummy", res["reading"], res["preview"], button.on_confirm, unit=button.unit
+    )
     assert screen.keyboard.value == [] and "Valid run" not in texts(screen.verdict)
+    assert res["reading"].rows == [[0, 1, 2]]  # one meld lying in a line is one row
     review.confirm()
     assert screen.keyboard.value == ["R11", "R12", "R13"]
     shown = texts(screen.verdict)
@@ -440,3 +443,88 @@ def test_a_portrait_photo_is_shown_upright() -> None:
     landscape = read_safely(flat_, ".jpg")
     wide = PhotoReview("tile_rummy", landscape["reading"], landscape["preview"], lambda r: None)
     assert wide.image.height is None  # as wide as the dialog
+
+
+# -- a photo of several rows ----------------------------------------------------------------------
+def table_reading(rows: list[list[str]]) -> Any:
+    """A reading of ``rows`` (the reader's answer as the review gets it; boxes made up)."""
+    from app.vision.reader import Reading, TileRead
+
+    tiles, index = [], []
+    for r, row in enumerate(rows):
+        index.append([])
+        for k, t in enumerate(row):
+            index[-1].append(len(tiles))
+            tiles.append(TileRead(t, (10 + 60 * k, 10 + 90 * r, 50, 80), 0.99))
+    return Reading(tiles, index, 0.1, (900, 400))
+
+
+TABLE = [["R10", "R11", "R12", "R13"], ["K10", "K11", "K12"], ["B10", "B11", "B12", "B13"]]
+
+
+def test_meld_checker_picks_one_row_of_a_table_photo(app_: App) -> None:
+    # the tester's photo of a whole table: the meld checker checks one meld, so the review asks
+    # which row, and never joins the rows into one 11-tile "meld"
+    screen = MeldChecker(app_, variant="tile_rummy")
+    (button,) = photo_buttons(screen.view)
+    preview = meld_jpeg(["R1"])
+    review = PhotoReview(
+        "tile_rummy", table_reading(TABLE), preview, button.on_confirm, unit=button.unit
+    )
+    assert review.choosing() and review.confirm_button.visible is False
+    shown = texts(review.control)
+    assert "The photo shows 3 rows of tiles." in shown and "choose the row to check" in shown
+    choices = [c for c in walk(review.control) if isinstance(c, ft.Button)]
+    assert [c.content for c in choices] == ["Check row 1", "Check row 2", "Check row 3"]
+    assert "Row 2" in shown and "Meld 2" not in shown
+    with pytest.raises(ValueError):
+        review.confirm()  # no way to take all rows at once
+    choices[1].on_click(None)
+    assert screen.keyboard.value == ["K10", "K11", "K12"]
+    assert "Valid run" in texts(screen.verdict)
+
+
+def test_meld_checker_row_choice_follows_the_corrections(app_: App) -> None:
+    screen = MeldChecker(app_, variant="tile_rummy")
+    (button,) = photo_buttons(screen.view)
+    review = PhotoReview(
+        "tile_rummy", table_reading(TABLE[:2]), meld_jpeg(["R1"]), button.on_confirm, unit="one"
+    )
+    assert review.choosing()
+    review.editor.select(1)
+    review.editor.remove_meld()  # the player deletes the second row: one row left
+    assert not review.choosing() and review.confirm_button.visible is not False
+    assert not review.choice.visible
+    review.confirm()
+    assert screen.keyboard.value == ["R10", "R11", "R12", "R13"]
+
+
+def test_opening_checker_takes_every_row_as_a_meld(app_: App) -> None:
+    screen = OpeningChecker(app_, variant="tile_rummy")
+    (button,) = photo_buttons(screen.view)
+    review = PhotoReview(
+        "tile_rummy", table_reading(TABLE), meld_jpeg(["R1"]), button.on_confirm, unit=button.unit
+    )
+    assert not review.choosing()
+    assert "Meld 2" in texts(review.control)
+    review.confirm()
+    assert screen.melds.value == TABLE
+
+
+def test_rack_photo_calls_its_rows_rows(app_: App) -> None:
+    rest = RestInput("tile_rummy", 4, "Ann", lambda: None)
+    assert rest.photo is not None
+    review = PhotoReview(
+        "tile_rummy",
+        table_reading([["R5", "B7"], ["JK"]]),
+        meld_jpeg(["R1"]),
+        rest.photo.on_confirm,
+        unit=rest.photo.unit,
+    )
+    shown = texts(review.control)
+    assert "Row 1" in shown and "Row 2" in shown and "Meld 1" not in shown
+    assert "New row" in [
+        c.content for c in walk(review.control) if isinstance(c, ft.OutlinedButton)
+    ]
+    review.confirm()
+    assert rest.read() == {"hand": ["R5", "B7", "JK"]}

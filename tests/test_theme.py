@@ -67,7 +67,7 @@ FACES = {
     # the faulty meld's frame
     "settings.py": {"INDIGO_50", "BLACK", "WHITE", "GREEN_50", "RED_50"},  # the themes
     "timer.py": {"WHITE"},  # on the red (time is up) and green buttons
-    "shell.py": {"WHITE"},  # on the red (danger) button
+    "session.py": {"WHITE"},  # on the red (danger) button (App.confirm)
     "sharing.py": {"BLACK", "WHITE"},  # the QR code: black modules on white in every theme
 }
 

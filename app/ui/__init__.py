@@ -1,1 +1,1 @@
-"""The Flet screens of the app (see :mod:`app.ui.shell` for the routes)."""
+"""The Flet screens of the app (routes: :mod:`app.ui.session`; layers: :mod:`app.ui.shell`)."""

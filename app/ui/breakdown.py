@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app import i18n, verdict_render
+from app import games, i18n, verdict_render
+from app import rulebook as rb
 from app.i18n import _
+from app.ui import labels
 from app.ui.widgets import (
     ERROR_COLOUR,
     GOOD_COLOUR,
@@ -37,8 +39,6 @@ def _variant_of(result: Mapping[str, Any]) -> str | None:
     ref = result.get("rule_ref")
     if isinstance(ref, Mapping) and isinstance(ref.get("variant"), str):
         return str(ref["variant"])
-    from app import rulebook as rb
-
     rule = result.get("rule")
     if isinstance(rule, str):
         for seed, variant in rb.SEED_VARIANTS.items():
@@ -54,8 +54,6 @@ def rule_route(result: Mapping[str, Any], game: Game | None) -> str | None:
     if variant is None or game is None:
         return None
     try:
-        from app import rulebook as rb
-
         reason = result.get("reason")
         link = rb.link_for(
             variant,
@@ -77,9 +75,6 @@ def rule_words(result: Mapping[str, Any], rule: str = "") -> str:
     if variant is None:
         return ""
     try:
-        from app import rulebook as rb
-        from app.ui import labels
-
         lang = i18n.language()
         link = rb.link_for(
             variant,
@@ -251,8 +246,6 @@ def current_result(
     when it gives the same scores; else ``result`` as stored (shown as the judge wrote it)."""
     if keyed(result) or game is None or entry is None:
         return result
-    from app import games
-
     again = games.score_round(game, entry)
     if again.valid and again.breakdown.get("scores") == result.get("scores"):
         return again.breakdown

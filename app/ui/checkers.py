@@ -36,13 +36,18 @@ from urllib.parse import parse_qsl, urlencode
 
 import flet as ft
 
-from app import verdict_render
+from app import i18n, verdict_render
+from app import rulebook as rb
 from app.games.variants import DEFAULT_VARIANT, VARIANT_KEYS, VariantInfo, about, is_variant
 from app.i18n import N_, _, ngettext
+from app.store import StoreError
 from app.ui import labels, photo
-from app.ui.frame import frame
+from app.ui import rulebook_view as rv
+from app.ui.frame import MessageScreen, frame
 from app.ui.keyboard import MeldsEditor, PieceKeyboard
 from app.ui.pieces import material_of, meld_label, meld_view, piece_name, piece_view
+from app.ui.round_entry import openings_text, record_opening, round_openings
+from app.ui.saving import save_game
 from app.ui.turn_table import TableEditor
 from app.ui.widgets import (
     ERROR_COLOUR,
@@ -62,7 +67,7 @@ from rules.variant import Variant
 
 if TYPE_CHECKING:
     from app.games import Game
-    from app.ui.shell import App
+    from app.ui.session import App
 
 log = logging.getLogger("app")
 
@@ -241,9 +246,6 @@ class RuleLink:
             color=MUTED,
         )
         try:  # the rule book (another module) knows its sections best
-            from app import rulebook as rb
-            from app.ui import rulebook_view as rv
-
             link = rb.link_for_answer(variant, answer, check)
             self.route = link.route(game.id if game is not None else None)
             if text:
@@ -643,6 +645,8 @@ class Checker:
                 variant = remembered_variant(app)
             v = variant if is_variant(variant) and self.kind in kinds_for(variant) else None
             self.rules = Rules(v or kinds_variants(self.kind)[0])
+            if v is not None and v != remembered_variant(app):  # a link to another variant:
+                remember_variant(app, v)  # its ← leads to the menu of that variant
         self.answer: dict[str, Any] | None = None
         self.request: dict[str, Any] | None = None
         """The judge request of :attr:`answer` (its verdict is worded from both)."""
@@ -686,17 +690,31 @@ class Checker:
             if self.verdict_first
             else [*header, self.body, self.verdict]
         )
+        self.clear_button = ft.TextButton(
+            content=_("Clear all"), icon=ft.Icons.DELETE_SWEEP_OUTLINED, on_click=self._clear_all
+        )
         self.view = frame(
             app,
             check_route(self.kind, game_id=game.id if game else None),
             _(KIND_TITLES[self.kind]),
             controls,
             back=back,
+            actions=[self.clear_button],
         )
+        self._fields = {n: getattr(self.view, n) for n in _VIEW_FIELDS}
+        """What this screen's View shows, to show it again when the player comes back."""
+        _LEFT.setdefault(app, {})[(self.kind, game.id if game else None)] = self
         self._rebuild()
 
     verdict_first = True
     """The verdict stands above the inputs (live checks) or below them (checked on a tap)."""
+
+    def clear_all(self) -> None:
+        """Start over: every input empty, no verdict (the rules in force are kept)."""
+        self._rebuild()
+
+    def _clear_all(self, _e: Any = None) -> None:
+        self.clear_all()
 
     def _toggle_rules(self, _e: Any = None) -> None:
         if self.choose_box is not None:
@@ -822,6 +840,14 @@ class Checker:
         return self.rule_link.control
 
 
+def level_sentence(rule: str) -> str:
+    """The Tile Rummy joker level ``rule`` (a :data:`JOKER_RULES` value) as one sentence of
+    its own, in the rule book's words: "Joker level 2: a joker is replaced only by that tile,
+    from the rack." (the chips' captions need the whole 0–4 list beside them)."""
+    words = rb.option_words("joker_rule", rule, i18n.language())
+    return words[:1].upper() + words[1:] + "."
+
+
 # -- to the rule book and back (issue 10, point 5) ----------------------------------------------
 _VIEW_FIELDS: tuple[str, ...] = (
     "route",
@@ -836,6 +862,13 @@ _VIEW_FIELDS: tuple[str, ...] = (
 )
 _KEPT: weakref.WeakKeyDictionary[Any, tuple[Checker, dict[str, Any]]] = weakref.WeakKeyDictionary()
 """Per session (app): the checker left for its rule, and what its screen showed."""
+
+_LEFT: weakref.WeakKeyDictionary[Any, dict[tuple[str, str | None], Checker]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per session (app): the last checker of each kind (and game), handed out again when the
+player comes back to it (its ← leads to the referee menu): what was tapped stays until
+"Clear all"."""
 
 FROM_CHECKER = "check"
 """``?from=`` of a rule-book route opened from a verdict: its ← returns to the checker."""
@@ -910,7 +943,7 @@ class MeldChecker(Checker):
         self.show_empty()
         return [
             self.keyboard.control,
-            *photo.for_keyboard(self.keyboard, self.players),
+            *photo.for_keyboard(self.keyboard, self.players, one_meld=True),
             ft.Row(
                 [ft.Text(_("Read as"), size=14, color=MUTED), self.read_as.control],
                 wrap=True,
@@ -1101,8 +1134,6 @@ class OpeningChecker(Checker):
     def _fill_recorded(self) -> None:
         """From a game's sheet: the openings recorded this round give the highest so far
         (RULES.md §3 rising threshold; :func:`app.ui.round_entry.round_openings`)."""
-        from app.ui.round_entry import openings_text, round_openings
-
         if self.game is None or self.highest is None or self.most_pairs is None:
             return
         got = round_openings(self.game)
@@ -1116,9 +1147,6 @@ class OpeningChecker(Checker):
     def record(self, _e: Any = None) -> bool:
         """Record the opening just judged valid for the round being played (the game's sheet,
         rising threshold), so the next check knows the threshold; True when stored."""
-        from app.ui.round_entry import record_opening
-        from app.ui.saving import save_game
-
         a = self.answer or {}
         if self.game is None or not self.rules.rising or not a.get("valid"):
             return False
@@ -1475,7 +1503,7 @@ class TurnChecker(Checker):
 
     def _paint_level(self) -> None:
         if self.level is not None:
-            self.level_text.value = labels.choice_name(self.rules.typed.joker_rule)
+            self.level_text.value = level_sentence(self.rules.typed.joker_rule)
 
     def rules_changed(self) -> None:
         if self.level is not None:
@@ -1747,9 +1775,6 @@ CHECKERS: dict[str, type[Checker]] = {
 def build(app: App, parts: Sequence[str]) -> Any:
     """The screen for ``/check`` (``parts`` = ``["check"]``) or ``/check/<kind>``, with the
     route's ``?game=`` / ``?variant=`` (see :func:`route_query`)."""
-    from app.store import StoreError
-    from app.ui.frame import MessageScreen
-
     query = route_query(app)
     route = "/" + "/".join(parts)
     game: Game | None = None
@@ -1777,6 +1802,10 @@ def build(app: App, parts: Sequence[str]) -> Any:
     kept = _kept_checker(app, kind, game)
     if kept is not None:
         return kept
+    left = _LEFT.get(app, {}).get((kind, game.id if game else None))
+    if left is not None and (variant is None or variant == left.variant):
+        left.view = ft.View(**left._fields)  # the page's one View showed other screens since
+        return left
     return CHECKERS[kind](app, game, variant)
 
 

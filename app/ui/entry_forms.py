@@ -106,6 +106,18 @@ def _int_field(field: ft.TextField, lo: int = 0, hi: int = 10_000) -> int:
     return value
 
 
+def _headed(stepper: Stepper, shown: str) -> Stepper:
+    """Show ``shown`` beside a player's stepper: its label without the player's name (the name
+    heads the player's card already; a long one repeated wrapped over four lines), on one line.
+    The buttons keep the label with the name for a screen reader."""
+    text = stepper.control.controls[0]
+    assert isinstance(text, ft.Text)
+    text.value = shown
+    text.max_lines = 1
+    text.overflow = ft.TextOverflow.ELLIPSIS
+    return stepper
+
+
 class KeyGroup:
     """The piece keyboards of one form (:class:`PiecesInput`): one is open at a time, each
     counts the pieces of the others in use against the set's copies (a card in Ala's hand is
@@ -289,8 +301,15 @@ class RestInput:
             width=170,
             text_size=20,
         )
-        self.jokers = Stepper(
-            _("{name}: jokers left").format(name=name), 0, 0, 2, on_change=lambda _n: on_change()
+        self.jokers = _headed(
+            Stepper(
+                _("{name}: jokers left").format(name=name),
+                0,
+                0,
+                2,
+                on_change=lambda _n: on_change(),
+            ),
+            _("Jokers left"),
         )
         self.tiles = PiecesInput(
             variant,
@@ -647,12 +666,15 @@ class TilesForm(EntryForm):
         self.keys = KeyGroup()
         self.rests = {p: RestInput(variant, n, p, self.changed, self.keys) for p in self.players}
         self.penalties = {
-            p: Stepper(
-                _("{name}: penalty draws").format(name=p),
-                0,
-                0,
-                20,
-                on_change=lambda _n: self.changed(),
+            p: _headed(
+                Stepper(
+                    _("{name}: penalty draws").format(name=p),
+                    0,
+                    0,
+                    20,
+                    on_change=lambda _n: self.changed(),
+                ),
+                _("Penalty draws"),
             )
             for p in self.players
         }
@@ -906,7 +928,7 @@ class GinForm(EntryForm):
             [(p, _("{name} knocked").format(name=p)) for p in self.players]
             + [(VOID, _("Void hand (nobody knocked)"))],
             None,
-            on_change=lambda _k: self._refresh(),
+            on_change=lambda _k: self._knocker_changed(),
         )
         self.mode = ChoiceChips(
             [("cards", _("Cards")), ("deadwood", _("Deadwood only"))],
@@ -976,6 +998,14 @@ class GinForm(EntryForm):
         ]
         self._refresh(notify=False)
 
+    def _knocker_changed(self) -> None:
+        """A knocker tapped: the card keys open on the knocker's hand while it is empty (the
+        knocker's cards are entered first; a full hand hands the keys to the other one)."""
+        self._refresh()
+        hand = self.hands.get(self.knocker.value or "")
+        if hand is not None and hand.pieces.in_use() and not hand.pieces.tokens():
+            self.keys.open(hand.pieces)
+
     def _refresh(self, notify: bool = True) -> None:
         void = self.knocker.value == VOID
         cards = self.mode.value != "deadwood"
@@ -1025,11 +1055,47 @@ class GinForm(EntryForm):
             except FormError as e:
                 bad = True
                 wrong = wrong or not e.missing
+        wrong = self._flag_hands() or wrong
         if bad:
             raise FormError(marked_fields(wrong))
         if unchosen:
             raise FormError(unchosen)
         return {"knocker": knocker, "players": players}
+
+    def _flag_hands(self) -> bool:
+        """Flag every hand of cards the judge's ``hand`` check refuses (9 cards, 3 cards…) on
+        its own field, all of them at once, not only the first one the round's check names.
+        Only after "Show the scores" (no red while a hand is being typed). True when one was
+        flagged."""
+        if _TYPED_ONLY.get() or self.mode.value == "deadwood" or self.knocker.value == VOID:
+            return False
+        flagged = False
+        for p in self.players:
+            pieces = self.hands[p].pieces
+            if pieces.field.error or not pieces.tokens():
+                continue
+            try:
+                cards = pieces.read()
+            except FormError:
+                continue
+            answer = judge.answer(
+                {
+                    "check": "hand",
+                    "variant": self.variant,
+                    "options": dict(self.options),
+                    "hand": cards,
+                }
+            )
+            if not answer.get("ok"):
+                message = verdict_render.error_message(answer, {"variant": self.variant})
+                pieces.field.error = readable(message)
+                flagged = True
+        return flagged
+
+    def flag_judge(self, message: str, answer: Mapping[str, Any]) -> bool:
+        took = super().flag_judge(message, answer)
+        self._flag_hands()  # the other hands the round's check did not get to
+        return took
 
     def load(self, entry: Mapping[str, Any]) -> None:
         knocker = entry.get("knocker")

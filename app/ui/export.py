@@ -17,14 +17,16 @@ from typing import TYPE_CHECKING, Any, Final
 
 import flet as ft
 
-from app import games, i18n
+from app import backup, games, i18n
 from app.error_text import describe, import_problem
 from app.i18n import _, ngettext
+from app.store import StoreError
+from app.ui.titles import game_title, when
 from app.ui.widgets import ERROR_COLOUR, ChoiceChips
 
 if TYPE_CHECKING:
     from app.games import Game, GameSummary
-    from app.ui.shell import App
+    from app.ui.session import App
 
 log = logging.getLogger("app")
 
@@ -262,16 +264,12 @@ class ImportDialog:
     def _read(data: str | bytes) -> tuple[Game, str | None] | games.GameError:
         """The game of ``data`` and the id in the file, or why it cannot be imported (worded
         by the caller, in the session's language)."""
-        from app import backup
-
         try:
             return backup.read_one(data)
         except games.GameError as e:
             return e
 
     def _after_read(self, read: tuple[Game, str | None] | games.GameError, pasted: bool) -> None:
-        from app import backup
-
         if isinstance(read, games.GameError):
             reason = import_problem(read, pasted=pasted)
             message = _("Not imported. {reason}").format(reason=reason)
@@ -292,8 +290,6 @@ class ImportDialog:
         self.app.open_dialog(self._duplicate_dialog(found, game))
 
     def _duplicate_dialog(self, found: GameSummary, game: Game) -> ft.AlertDialog:
-        from app.ui.games_list import game_title, when
-
         here = ngettext("{n} round here", "{n} rounds here", found.round_count).format(
             n=found.round_count
         )
@@ -342,9 +338,6 @@ class ImportDialog:
         self._store(pending[0], None)
 
     def _store(self, game: Game, file_id: str | None) -> None:
-        from app import backup
-        from app.store import StoreError
-
         try:
             stored = backup.store_one(self.app.store, game, file_id)
         except StoreError as e:

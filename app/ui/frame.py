@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import flet as ft
 
@@ -10,7 +10,11 @@ from app.i18n import _
 from app.ui.widgets import centered
 
 if TYPE_CHECKING:
-    from app.ui.shell import App
+    from app.ui.session import App
+
+
+TITLE_ONE_SIZE: Final = 24
+"""Titles up to this many characters are 20 px, longer ones 17 px; two lines where needed."""
 
 
 def frame(
@@ -36,12 +40,15 @@ def frame(
     bar = ft.AppBar(
         leading=leading,
         automatically_imply_leading=False,
+        # two lines when it must (a phone with four actions left "Carousel r…" of a title),
+        # tighter lines so that two fit the bar, a smaller size for a long title
         title=ft.Text(
             title,
-            size=20,
+            size=20 if len(title) <= TITLE_ONE_SIZE else 17,
             weight=ft.FontWeight.W_600,
-            max_lines=1,
+            max_lines=2,
             overflow=ft.TextOverflow.ELLIPSIS,
+            style=ft.TextStyle(height=1.1),
         ),
         actions=actions or [],  # colours: the theme's app bar (app/ui/settings.py)
     )

@@ -24,19 +24,36 @@ it offers "Play again".
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import flet as ft
 
-from app import games
+from app import games, verdict_render
 from app.error_text import describe
 from app.games import ENDED_KEY, Game, GameError, ended_early
 from app.i18n import _, ngettext
+from app.store import StoreError
+from app.ui import sharing
 from app.ui.widgets import number, primary_button, secondary_button
 
 if TYPE_CHECKING:
     from app.games import Standings
-    from app.ui.score_sheet import ScoreSheet
+    from app.ui.session import App
+
+
+class ScoreSheet(Protocol):
+    """What the end-of-game buttons use of their sheet (:class:`app.ui.score_sheet.ScoreSheet`,
+    which holds them: this module does not import it)."""
+
+    app: App
+    game: Game
+    standings: Standings
+    editable: bool
+
+    def app_save(self, new: Game) -> bool:
+        """Save ``new`` (a change of :attr:`game`); False when it was not saved."""
+        ...
+
 
 AGREED_KEY: Final = "agreed_at_start"
 """:attr:`Game.extra` key: ``{"rounds": int | None, "target": int | None}``, the agreed end
@@ -60,6 +77,47 @@ def end_preview(game: Game) -> Standings:
         GameError: the game cannot be ended (see :func:`app.games.end_game`).
     """
     return games.standings(games.end_game(game))
+
+
+def end_text(game: Game, preview: Standings) -> str:
+    """What "End the game now?" says will happen: after how many rounds the game ends (of
+    how many agreed), who wins with how many points, by which rule. Rummy 101 is ended by
+    making the rounds played the agreed ones, so the judge's line ("after the 1 agreed round
+    …") is not repeated: the game was not agreed to be that short (the sheet says "ended by
+    the players" after it, :func:`app.games.ended_early`).
+
+    Args:
+        game: the game before it is ended. preview: :func:`end_preview` of it.
+    """
+    n = len(game.rounds)
+    agreed, _target = agreed_at_start(game)
+    if agreed is not None and agreed > n:
+        text = ngettext(
+            "The game ends now, after {n} of the {agreed} agreed round.",
+            "The game ends now, after {n} of the {agreed} agreed rounds.",
+            agreed,
+        ).format(n=n, agreed=agreed)
+    else:
+        text = ngettext(
+            "The game ends now, after {n} round.", "The game ends now, after {n} rounds.", n
+        ).format(n=n)
+    winners = list(preview.winners)
+    if winners:
+        best = preview.totals.get(winners[0], 0)
+        text += " " + ngettext(
+            "{names} wins with {points} points.",
+            "{names} win with {points} points each.",
+            len(winners),
+        ).format(names=_(" and ").join(winners), points=number(best))
+    else:
+        text += " " + _("Nobody wins.")
+    if games.about_game(game).agreed_end == "game":  # Rummy 101 (RULES.md §3)
+        rule = _("The highest total wins.")
+    else:
+        rule = verdict_render.game_message(preview.judge, game.variant)
+    if rule:
+        text += " " + rule.rstrip(".") + "."
+    return text + " " + _("No more rounds can be entered; Undo opens the game again.")
 
 
 def agreed_at_start(game: Game) -> tuple[int | None, int | None]:
@@ -164,8 +222,6 @@ class EndActions:
     def finished_controls(self) -> list[ft.Control]:
         """Under a finished game's totals: play again (host), one more round (when it opens
         the game again). Empty for an unfinished game or a phone that only watches."""
-        from app.ui import sharing
-
         sheet = self.sheet
         self.again_button = self.more_button = None
         if not sheet.standings.finished or not sheet.editable:
@@ -193,8 +249,6 @@ class EndActions:
     # -- handlers ---------------------------------------------------------------------------
     def ask_end(self, _e: Any = None) -> None:
         """Confirm, naming who would win and by which rule."""
-        from app import verdict_render
-
         sheet = self.sheet
         game = sheet.game
         try:
@@ -202,21 +256,13 @@ class EndActions:
         except GameError as e:
             sheet.app.notify(describe(e), error=True)
             return
-        winners = list(preview.winners)
-        if winners:
-            best = preview.totals.get(winners[0], 0)
-            text = ngettext(
-                "{names} wins with {points} points.",
-                "{names} win with {points} points each.",
-                len(winners),
-            ).format(names=_(" and ").join(winners), points=number(best))
-        else:
-            text = _("Nobody wins.")
-        rule = verdict_render.game_message(preview.judge, game.variant)
-        if rule:
-            text += " " + rule.rstrip(".") + "."
-        text += " " + _("No more rounds can be entered; Undo opens the game again.")
-        sheet.app.confirm(_("End the game now?"), text, _("End the game"), self.end, danger=False)
+        sheet.app.confirm(
+            _("End the game now?"),
+            end_text(game, preview),
+            _("End the game"),
+            self.end,
+            danger=False,
+        )
 
     def end(self) -> None:
         """End the game and save it (the watching phones are told)."""
@@ -247,28 +293,38 @@ class EndActions:
 
     def play_again(self, _e: Any = None) -> None:
         """Start the same game again and open it."""
-        from app.store import StoreError
-        from app.ui import sharing
-
         sheet = self.sheet
         old = sheet.game
+        ss = sharing.session_of(sheet.app)
         try:
-            fresh = replay(old)
-            # the same table: its join code stays, so the joined phones keep keeping score
-            fresh = dataclasses.replace(
-                fresh, join_code=sharing.join_code_for_replay(sheet.app, old)
-            )
-            stored = sheet.app.store.create_game(fresh)
+            if ss is not None:
+                # once (a double tap opens the game made by the first), and the table's join
+                # code moves to the new game: the joined phones keep keeping score there and
+                # the old game opens to no code (app/live.py, SessionStore.play_again)
+                stored, made = ss.play_again(old.id, replay, sharing.NEXT_GAME_KEY)
+            else:
+                stored, made = self._play_again_here(old)
         except (GameError, StoreError) as e:
             sheet.app.notify(
                 _("The game could not be started. {reason}").format(reason=describe(e)), error=True
             )
             return
-        # the finished game points to the new one: the phones watching it follow
-        # (app/ui/sharing.py, next_game); a failed save only loses that pointer
-        sharing.point_to_next(sheet.app, old, stored.id)
-        sheet.app.notify(_("A new game with the same players"))
+        if made:
+            sheet.app.notify(_("A new game with the same players"))
         sheet.app.go(f"/game/{stored.id}")
+
+    def _play_again_here(self, old: Game) -> tuple[Game, bool]:
+        """The "Play again" of a bare store (no live table: no codes to move): the next game
+        already made, or a new one the finished game points to. Raises GameError, StoreError."""
+        app = self.sheet.app
+        nxt = sharing.next_game(app, app.store.load_game(old.id))
+        if nxt is not None:
+            return app.store.load_game(nxt), False
+        stored = app.store.create_game(replay(old))
+        # the finished game points to the new one (app/ui/sharing.py, next_game); a failed
+        # save only loses that pointer
+        sharing.point_to_next(app, old, stored.id)
+        return stored, True
 
 
 __all__ = [
@@ -279,6 +335,7 @@ __all__ = [
     "can_end",
     "end_now",
     "end_preview",
+    "end_text",
     "ended_early",
     "one_more_round",
     "replay",

@@ -3,16 +3,20 @@ import, delete."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app.i18n import _, language, ngettext
-from app.ui import labels
+from app.i18n import _, ngettext
+from app.ui import labels, sharing
 from app.ui.export import ExportDialog, ImportDialog
 from app.ui.frame import frame
+from app.ui.history import BackupButtons
+from app.ui.players import warm_in_thread
 from app.ui.settings import settings_button
+from app.ui.titles import game_title as game_title  # the old import paths
+from app.ui.titles import when as when
+from app.ui.widgets import AMBER_TINT as AMBER_TINT
 from app.ui.widgets import (
     MUTED,
     card,
@@ -25,33 +29,8 @@ from app.ui.widgets import (
 
 if TYPE_CHECKING:
     from app.games import GameSummary
-    from app.ui.shell import App
+    from app.ui.session import App
 
-
-def when(iso: str) -> str:
-    """A timestamp as people read it, in the server's time zone."""
-    try:
-        dt = datetime.fromisoformat(iso).astimezone()
-    except (ValueError, TypeError):
-        return iso
-    try:
-        from babel.dates import format_datetime
-
-        return str(format_datetime(dt, format="medium", locale=language()))
-    except Exception:  # noqa: BLE001 - babel without locale data: plain format
-        return dt.strftime("%Y-%m-%d %H:%M")
-
-
-def game_title(s: GameSummary) -> str:
-    """``Gin Rummy: Ala, Ola`` — the game's name in lists and on its buttons."""
-    return _("{variant}: {players}").format(
-        variant=labels.variant_name(s.variant), players=", ".join(s.players)
-    )
-
-
-AMBER_TINT = ft.Colors.with_opacity(0.28, ft.Colors.AMBER)
-"""Background of unfinished games and notices: a see-through amber reads like AMBER_100 on the
-light theme and stays dark under the light text of the dark one."""
 
 PAGE = 15
 """Game cards shown per list before "Show more"."""
@@ -69,7 +48,7 @@ class GamesList:
         notices = [getattr(n, "message", str(n)) for n in getattr(app.store, "notices", [])]
         if notices:
             controls.append(self._notices(notices))
-        from app.ui import sharing  # other devices: no new games, join with a code
+        # other devices: no new games, join with a code
 
         self.host = sharing.is_host(app)
         if self.host:
@@ -127,7 +106,7 @@ class GamesList:
                     _("Import a game (JSON)"), icon=ft.Icons.UPLOAD, on_click=self._import
                 )
             )
-            from app.ui.history import BackupButtons  # all games in one file (issue 12)
+            # all games in one file (issue 12)
 
             self.backup = BackupButtons(app)
             controls.append(self.backup.control)
@@ -137,7 +116,6 @@ class GamesList:
             actions.append(share)
         self.view = frame(app, "/", _("Rummy referee"), controls, actions=actions)
         if self.finished:  # the player pages then open from memory (app/ui/players.py)
-            from app.ui.players import warm_in_thread
 
             async def warm() -> None:
                 await warm_in_thread(app)
@@ -206,7 +184,9 @@ class GamesList:
             else:
                 scores.controls.append(text)
         status = (
-            _("Winner: {names}").format(names=", ".join(s.winners))
+            ngettext("Winner: {names}", "Winners: {names}", len(s.winners)).format(
+                names=", ".join(s.winners)
+            )
             if s.finished
             else ngettext("{n} round", "{n} rounds", s.round_count).format(n=s.round_count)
         )

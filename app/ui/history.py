@@ -16,17 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app import games, stats
+from app import backup, games, people, stats
 from app.error_text import describe
 from app.games import Game
 from app.i18n import _, ngettext
 from app.people import display_names
 from app.store import StoreError
-from app.ui import labels
+from app.ui import labels, sharing
 from app.ui.export import ExportDialog
 from app.ui.frame import frame
-from app.ui.games_list import AMBER_TINT, game_title, when
+from app.ui.share_result import ShareResult
+from app.ui.titles import game_title, when
 from app.ui.widgets import (
+    AMBER_TINT,
     ChoiceChips,
     card,
     heading,
@@ -36,7 +38,7 @@ from app.ui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from app.ui.shell import App
+    from app.ui.session import App
 
 log = logging.getLogger("app")
 
@@ -57,8 +59,6 @@ def parse_day(text: str | None) -> date | None:
 
 
 def _is_host(app: App) -> bool:
-    from app.ui import sharing
-
     return sharing.is_host(app)
 
 
@@ -234,7 +234,9 @@ class HistoryScreen:
     def _row(self, s: games.GameSummary) -> ft.Control:
         title = game_title(s)
         totals = ", ".join(f"{p} {number(s.totals.get(p, 0))}" for p in s.players)
-        winner = _("Winner: {names}").format(names=", ".join(s.winners))
+        winner = ngettext("Winner: {names}", "Winners: {names}", len(s.winners)).format(
+            names=", ".join(s.winners)
+        )
         body = ft.Container(
             ft.Column(
                 [
@@ -278,7 +280,9 @@ class FinishedGame:
         if st.winners:
             controls.append(
                 ft.Text(
-                    _("Winner: {names}").format(names=", ".join(st.winners)),
+                    ngettext("Winner: {names}", "Winners: {names}", len(st.winners)).format(
+                        names=", ".join(st.winners)
+                    ),
                     size=20,
                     weight=ft.FontWeight.BOLD,
                 )
@@ -316,8 +320,6 @@ class FinishedGame:
         controls.append(ft.Row([self.table], scroll=ft.ScrollMode.AUTO))
         if game.notes:
             controls.append(muted(game.notes))
-        from app.ui.share_result import ShareResult
-
         self.sharer = ShareResult(app, game)
         controls += self.sharer.buttons()
         controls.append(secondary_button(_("Export this game"), self.export, ft.Icons.IOS_SHARE))
@@ -446,8 +448,6 @@ class BackupButtons:
 
     def export(self, _e: Any = None) -> None:
         """Offer every game as one JSON file."""
-        from app import backup
-
         self.app.download(backup.file_name(), backup.export_all(self.app.store))
 
     async def pick(self, _e: Any = None) -> None:
@@ -469,8 +469,6 @@ class BackupButtons:
     async def restore(self, data: bytes) -> None:
         """Merge the backup ``data`` (in a worker thread: every round is scored again)."""
         import asyncio
-
-        from app import backup, people
 
         self.status.value = _("Reading the backup…")
         self.status.visible = True

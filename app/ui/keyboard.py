@@ -774,7 +774,7 @@ class MeldList:
 
     def remove_meld(self) -> None:
         """Remove the chosen meld (the last one left is emptied instead)."""
-        self._keep([i for i in range(len(self.melds)) if i != self.active])
+        self._delete(self.active)
         if not self.melds:
             self._append()
         self.active = min(self.active, len(self.melds) - 1)
@@ -788,6 +788,10 @@ class MeldList:
         kept = [i for i, m in enumerate(self.melds) if m or i == keep] or [0]
         self._keep(kept)
         return kept.index(keep) if keep is not None and keep in kept else 0
+
+    def _delete(self, i: int) -> None:
+        """Remove meld ``i``."""
+        self._keep([k for k in range(len(self.melds)) if k != i])
 
     def _keep(self, kept: list[int]) -> None:
         """Keep only the melds at ``kept`` (old indexes, in order)."""
@@ -814,6 +818,8 @@ class MeldsEditor:
         players: player count (Carousel decks).
         on_focus: called when the user starts editing this list (the screen may then hide the
             other keyboards).
+        rows: name the lines "Row 1", "New row"… instead of melds (the rows of tiles on a
+            photo of a rack, which are no melds).
 
     Attributes:
         model: the melds, the one chosen, the faults.
@@ -827,9 +833,11 @@ class MeldsEditor:
         on_change: Changed | None = None,
         players: int | None = None,
         on_focus: Callable[[Any], None] | None = None,
+        rows: bool = False,
     ) -> None:
         self.variant = variant
         self.title = title
+        self.in_rows = rows
         self.material = material_of(variant)
         self.on_change = on_change
         self.on_focus = on_focus
@@ -845,10 +853,13 @@ class MeldsEditor:
         )
         self.rows = ft.Column(spacing=6)
         self.new_button = ft.OutlinedButton(
-            content=_("New meld"), icon=ft.Icons.ADD, on_click=self._new_clicked, height=44
+            content=_("New row") if rows else _("New meld"),
+            icon=ft.Icons.ADD,
+            on_click=self._new_clicked,
+            height=44,
         )
         self.remove_button = ft.TextButton(
-            content=_("Remove meld"),
+            content=_("Remove row") if rows else _("Remove meld"),
             icon=ft.Icons.DELETE_OUTLINE,
             on_click=self._remove_clicked,
             height=44,
@@ -979,6 +990,8 @@ class MeldsEditor:
 
     # -- inside ---------------------------------------------------------------------------------
     def _meld_label(self) -> str:
+        if self.in_rows:
+            return _("{title}: row {n}").format(title=self.title, n=self.active + 1)
         return _("{title}: meld {n}").format(title=self.title, n=self.active + 1)
 
     def _load_active(self) -> None:
@@ -993,33 +1006,56 @@ class MeldsEditor:
         """Called when the chosen meld was loaded into the keys or changed by them (before
         drawing): for what a subclass keeps in step with it."""
 
+    @staticmethod
+    def _editing_notes(chosen: bool) -> tuple[str | None, str | None]:
+        """What a meld's caption and spoken name add when it is the one being edited."""
+        return (_("editing"), _("(editing)")) if chosen else (None, None)
+
+    def _caption(self, i: int, note: str | None, fault: bool) -> ft.Text:
+        """The small line above meld ``i``: "Meld 2 · editing" (red when at fault)."""
+        caption = (_("Row {n}") if self.in_rows else _("Meld {n}")).format(n=i + 1)
+        if note:
+            caption += " · " + note
+        return ft.Text(
+            caption, size=13, weight=ft.FontWeight.W_600, color=ERROR_COLOUR if fault else MUTED
+        )
+
+    def _row_label(self, i: int, said: str, note: str | None, fault: bool) -> str:
+        """Meld ``i`` as a screen reader says it ("Table before, meld 1: red 5, red 6
+        (editing)"; ``said``: its pieces' names, empty for an empty meld)."""
+        name = (_("{title}, row {n}") if self.in_rows else _("{title}, meld {n}")).format(
+            title=self.title, n=i + 1
+        )
+        spoken = _("{name}: {pieces}").format(name=name, pieces=said or _("empty"))
+        if note:
+            spoken += " " + note
+        if fault:
+            spoken += " " + _("(at fault)")
+        return spoken
+
+    @staticmethod
+    def _empty_text(chosen: bool) -> ft.Text:
+        """What an empty meld shows instead of pieces."""
+        return ft.Text(
+            _("empty: tap the keys below") if chosen else _("empty: tap to enter it"),
+            size=14,
+            italic=True,
+            color=MUTED,
+        )
+
     def _paint(self) -> None:
         rows: list[ft.Control] = []
         editing = bool(self.keys_box.visible)
         for i, meld in enumerate(self.melds):
             chosen = i == self.active and editing
             fault = i in self.faults
-            caption = _("Meld {n}").format(n=i + 1)
-            if chosen:
-                caption += " · " + _("editing")
-            name = _("{title}, meld {n}").format(title=self.title, n=i + 1)
+            caption, note = self._editing_notes(chosen)
             body: ft.Control
             if meld:
                 body = meld_view(meld, self.material, size="m", fault=fault)
             else:
-                body = ft.Text(
-                    _("empty: tap the keys below") if chosen else _("empty: tap to enter it"),
-                    size=14,
-                    italic=True,
-                    color=MUTED,
-                )
-            spoken = _("{name}: {pieces}").format(
-                name=name, pieces=pieces_names(meld, self.material) if meld else _("empty")
-            )
-            if chosen:
-                spoken += " " + _("(editing)")
-            if fault:
-                spoken += " " + _("(at fault)")
+                body = self._empty_text(chosen)
+            spoken = self._row_label(i, pieces_names(meld, self.material), note, fault)
             tap = self._meld_handler(i)
             rows.append(
                 ft.Semantics(  # one name for the row: "Table before, meld 1: red 5, red 6"
@@ -1029,17 +1065,7 @@ class MeldsEditor:
                     on_tap=tap,
                     content=ft.Container(
                         content=ft.Column(
-                            [
-                                ft.Text(
-                                    caption,
-                                    size=13,
-                                    weight=ft.FontWeight.W_600,
-                                    color=ERROR_COLOUR if fault else MUTED,
-                                ),
-                                body,
-                            ],
-                            spacing=2,
-                            tight=True,
+                            [self._caption(i, caption, fault), body], spacing=2, tight=True
                         ),
                         on_click=tap,
                         padding=6,

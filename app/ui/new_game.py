@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -25,7 +26,7 @@ from app.ui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from app.ui.shell import App
+    from app.ui.session import App
 
 MAX_SEATS = variants.MAX_SEATS
 SUGGESTED_PLAYERS = 3
@@ -124,6 +125,10 @@ class NewGame:
         self.error_from_options = False
         """The form-level message is about the options (cleared once they are all fine)."""
         self.start_button = primary_button(_("Start the game"), self.start, ft.Icons.PLAY_ARROW)
+        self.started: str | None = None
+        """The id of the game this form created: a second tap (a double tap, a tap while the
+        first is handled) creates no second game."""
+        self._starting = threading.Lock()  # Flet runs each tap's handler in its own thread
 
         controls: list[ft.Control] = [
             heading(_("Variant")),
@@ -287,7 +292,13 @@ class NewGame:
         return value
 
     def start(self, _e: Any = None) -> None:
-        """Check the form; create and open the game, or flag what is wrong."""
+        """Check the form; create and open the game, or flag what is wrong. Once a game is
+        created, further taps on this form do nothing (:attr:`started`)."""
+        with self._starting:
+            if self.started is None:
+                self._start()
+
+    def _start(self) -> None:
         show_error(self.error, None)
         self.error_from_options = False
         ok = True
@@ -339,6 +350,7 @@ class NewGame:
             show_error(self.error, describe(e, self.variant_key))
             return
         stored = self.app.store.create_game(game)
+        self.started = stored.id
         with contextlib.suppress(Exception):  # a setting is not worth failing the game for
             self.app.store.set_setting("last_variant", self.variant_key)
         self.app.go(f"/game/{stored.id}")

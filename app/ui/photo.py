@@ -20,10 +20,11 @@ from typing import Any
 
 import flet as ft
 
+from app.guard import HOST_FRAME_MAX
 from app.i18n import _, ngettext
 from app.ui.keyboard import MeldsEditor
-from app.ui.photo_worker import read_in_worker, read_safely, warm_up
-from app.ui.pieces import piece_name
+from app.ui.photo_worker import cancel, read_in_worker, read_safely, warm_up
+from app.ui.pieces import meld_view, piece_name
 from app.ui.widgets import ERROR_COLOUR, MUTED
 
 __all__ = [
@@ -48,7 +49,49 @@ _MESSAGES = {
         "No tiles were found on this photo. Take it closer, from above, in good light."
     ),
     "cards": lambda: _("This looks like playing cards, not tiles."),
+    "too_many_scans": lambda: _(
+        "This picture is saved in a way that takes too long to read. Take a photo with the"
+        " camera, or save this one again as an ordinary JPEG."
+    ),
+    "too_slow": lambda: _("This photo took too long to read. Try another one."),
+    "busy": lambda: _("Many photos are being read just now. Wait a moment and try again."),
+    "busy_session": lambda: _("Your previous photo is still being read. Wait for it."),
+    "cancelled": lambda: _("The connection was lost while the photo was read. Try again."),
 }
+
+
+def _session_key(page: Any, button: object) -> object:
+    """Whose read this is: the page's session (one read at a time each, photo_worker)."""
+    sid = getattr(getattr(page, "session", None), "id", None)
+    return sid if isinstance(sid, str) else id(page if page is not None else button)
+
+
+def _cancel_when_gone(page: Any, session: object) -> Callable[[], None]:
+    """Drop ``session``'s read when its page disconnects or closes (the phone left: its photo
+    is neither kept waiting nor read for nobody); returns what puts the page's handlers back
+    (when nobody chained onto them since)."""
+    if page is None:
+        return lambda: None
+    was: dict[str, Any] = {k: getattr(page, k, None) for k in ("on_disconnect", "on_close")}
+
+    def chained(k: str) -> Callable[[Any], None]:
+        def gone(e: Any = None) -> None:
+            cancel(session)
+            if callable(was[k]):
+                was[k](e)
+
+        return gone
+
+    mine = {k: chained(k) for k in was}
+    for k, f in mine.items():
+        setattr(page, k, f)
+
+    def unwatch() -> None:
+        for k, f in mine.items():
+            if getattr(page, k, None) is f:
+                setattr(page, k, was[k])
+
+    return unwatch
 
 
 def error_text(code: str) -> str:
@@ -75,8 +118,8 @@ def image_source(picture: bytes) -> str:
 
 def _portrait(picture: bytes) -> bool:
     """Is the picture taller than wide (from its header)?"""
-    from app.vision import VisionError
-    from app.vision.imageio import sniff
+    from app.vision import VisionError  # lazy: start-up time (the photo reader)
+    from app.vision.imageio import sniff  # lazy: start-up time (the photo reader)
 
     try:
         _fmt, w, h = sniff(picture)
@@ -95,6 +138,10 @@ class PhotoReview:
         on_confirm: gets the rows in notation when the player confirms.
         on_close: called after confirm or cancel (the owner closes the dialog).
         players: player count.
+        unit: what a row of the photo fills: ``"meld"`` (every row is a meld: an opening, a
+            table), ``"row"`` (rows of a rack or a heap, used as one list: called "Row 1"…)
+            or ``"one"`` (the meld checker, which checks one meld: with several rows the
+            player picks the row to check, rows are never joined).
     """
 
     def __init__(
@@ -105,14 +152,22 @@ class PhotoReview:
         on_confirm: Confirmed,
         on_close: Callable[[], None] | None = None,
         players: int | None = None,
+        unit: str = "meld",
     ) -> None:
-        from app.vision import LOW_CONFIDENCE
+        from app.vision import LOW_CONFIDENCE  # lazy: start-up time (the photo reader)
 
         self.on_confirm = on_confirm
         self.on_close = on_close
         self.reading = reading
+        self.unit = unit
         rows = [[reading.tiles[i].tile for i in r] for r in reading.rows]
-        self.editor = MeldsEditor(variant, _("Tiles read"), players=players)
+        self.editor = MeldsEditor(
+            variant,
+            _("Tiles read"),
+            players=players,
+            rows=unit != "meld",
+            on_change=self._paint_choice,
+        )
         self.editor.set_melds(rows)
         unsure = [
             (n + 1, k + 1, reading.tiles[i].tile)
@@ -125,10 +180,13 @@ class PhotoReview:
         n = len(reading.tiles)
         summary = ngettext("{n} tile found.", "{n} tiles found.", n).format(n=n)
         if unsure:  # named as the rows below are: "red 7 (meld 1, tile 3)"
+            where = (
+                _("{tile} (meld {row}, tile {place})")
+                if unit == "meld"
+                else _("{tile} (row {row}, tile {place})")
+            )
             check = ", ".join(
-                _("{tile} (meld {row}, tile {place})").format(
-                    tile=piece_name(t, "tiles"), row=row, place=place
-                )
+                where.format(tile=piece_name(t, "tiles"), row=row, place=place)
                 for row, place, t in unsure
             )
             summary += " " + _("Check these: {tiles}").format(tiles=check)
@@ -146,6 +204,10 @@ class PhotoReview:
             content=_("Use these tiles"), icon=ft.Icons.CHECK, on_click=self._confirm_clicked
         )
         self.cancel_button = ft.TextButton(content=_("Cancel"), on_click=self._cancel_clicked)
+        self.choice_text = ft.Text("", size=15, weight=ft.FontWeight.W_500, visible=False)
+        self.choice = ft.Column(spacing=10, visible=False)
+        """The meld checker's "Check row N" buttons (each above its row's tiles), while the
+        photo holds several rows."""
         self.control = ft.Column(
             [
                 self.image,
@@ -158,6 +220,8 @@ class PhotoReview:
                     color=MUTED,
                 ),
                 self.summary,
+                self.choice_text,
+                self.choice,
                 self.editor.control,
             ],
             spacing=8,
@@ -165,13 +229,67 @@ class PhotoReview:
             tight=True,
         )
         self.actions: list[ft.Control] = [self.cancel_button, self.confirm_button]
+        self._paint_choice()
+
+    def choosing(self) -> bool:
+        """Must the player pick one row (the meld checker, several rows on the photo)?"""
+        return self.unit == "one" and len(self.value()) > 1
+
+    def _paint_choice(self) -> None:
+        """One "Check row N" button per row while the player must pick one; else the usual
+        "Use these tiles"."""
+        choosing = self.choosing()
+        self.confirm_button.visible = not choosing
+        self.choice_text.visible = self.choice.visible = choosing
+        if not choosing:
+            self.choice.controls = []
+            return
+        rows = self.value()
+        self.choice_text.value = _(
+            "The photo shows {n} rows of tiles. A meld is checked on its own: choose the row "
+            "to check (correct it below first if needed)."
+        ).format(n=len(rows))
+        self.choice.controls = [
+            ft.Column(
+                [
+                    ft.Button(
+                        content=_("Check row {n}").format(n=i + 1),
+                        icon=ft.Icons.CHECK,
+                        on_click=self._row_handler(i),
+                    ),
+                    meld_view(row, "tiles", size="xs"),
+                ],
+                spacing=4,
+                tight=True,
+            )
+            for i, row in enumerate(rows)
+        ]
+
+    def _row_handler(self, i: int) -> Callable[[Any], None]:
+        def handler(_e: Any = None) -> None:
+            self.confirm_row(i)
+
+        return handler
+
+    def confirm_row(self, i: int) -> None:
+        """Hand row ``i`` (counted from 0, empty rows left out) alone to the owner and close."""
+        self.on_confirm([self.value()[i]])
+        if self.on_close:
+            self.on_close()
 
     def value(self) -> list[list[str]]:
         """The rows as they stand now (empty rows left out)."""
         return [m for m in self.editor.value if m]
 
     def confirm(self) -> None:
-        """Hand the rows to the owner and close."""
+        """Hand the rows to the owner and close.
+
+        Raises:
+            ValueError: the player must pick one row (:meth:`choosing`): see
+                :meth:`confirm_row`.
+        """
+        if self.choosing():
+            raise ValueError("several rows for one meld: confirm_row(i) picks one")
         rows = self.value()
         self.on_confirm(rows)
         if self.on_close:
@@ -198,9 +316,15 @@ class PhotoButton:
     """
 
     def __init__(
-        self, variant: str, on_confirm: Confirmed, players: int | None = None, label: str = ""
+        self,
+        variant: str,
+        on_confirm: Confirmed,
+        players: int | None = None,
+        label: str = "",
+        unit: str = "row",
     ) -> None:
         self.variant = variant
+        self.unit = unit  # see PhotoReview: "row" (a rack), "meld" or "one" (one meld)
         self.players = players
         self.on_confirm = on_confirm
         self.review: PhotoReview | None = None
@@ -257,8 +381,6 @@ class PhotoButton:
         """
         if page is None:
             return lambda: None
-        from app.guard import HOST_FRAME_MAX
-
         was_connect: Any = page.on_connect
 
         def connected(ev: Any = None) -> None:
@@ -287,9 +409,16 @@ class PhotoButton:
         self._say(_("Reading the photo…"))
         if page is not None:
             page.update()
-        result = await read_in_worker(data, ".jpg")
+        session = _session_key(page, self)
+        unwatch = _cancel_when_gone(page, session)
+        try:
+            result = await read_in_worker(data, ".jpg", session=session)
+        finally:
+            unwatch()
         if not result["ok"]:
             self._say(error_text(result["error"]), error=True)
+            if result["error"] == "cancelled":  # the phone left: nothing to send it
+                return result
             if page is not None:  # the status lies outside the button the event updates
                 page.update()
             return result
@@ -301,6 +430,7 @@ class PhotoButton:
             self._confirmed,
             on_close=lambda: self._close(page),
             players=self.players,
+            unit=self.unit,
         )
         if page is not None:
             self.dialog = ft.AlertDialog(
@@ -334,9 +464,13 @@ def flat(rows: Sequence[Sequence[str]]) -> list[str]:
     return [t for r in rows for t in r]
 
 
-def for_keyboard(keyboard: Any, players: int | None = None) -> list[ft.Control]:
+def for_keyboard(
+    keyboard: Any, players: int | None = None, one_meld: bool = False
+) -> list[ft.Control]:
     """A "From a photo" button that fills a :class:`~app.ui.keyboard.PieceKeyboard` with the
-    tiles read (in reading order); ``[]`` for card games. For a screen's control list."""
+    tiles read (in reading order); ``[]`` for card games. For a screen's control list.
+    ``one_meld``: the keyboard holds one meld (the meld checker): a photo of several rows
+    asks which row to use instead of joining them."""
     if keyboard.material != "tiles":
         return []
 
@@ -344,7 +478,8 @@ def for_keyboard(keyboard: Any, players: int | None = None) -> list[ft.Control]:
         keyboard.set_pieces(flat(rows))
         keyboard._changed()
 
-    return [PhotoButton(keyboard.variant, fill, players, keyboard.label).control]
+    unit = "one" if one_meld else "row"
+    return [PhotoButton(keyboard.variant, fill, players, keyboard.label, unit).control]
 
 
 def for_melds(editor: Any, players: int | None = None) -> list[ft.Control]:
@@ -359,4 +494,4 @@ def for_melds(editor: Any, players: int | None = None) -> list[ft.Control]:
         if editor.on_change is not None:
             editor.on_change()
 
-    return [PhotoButton(editor.variant, fill, players, editor.title).control]
+    return [PhotoButton(editor.variant, fill, players, editor.title, "meld").control]

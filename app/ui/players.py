@@ -18,12 +18,12 @@ import flet_charts as fch
 from app import i18n, people, stats
 from app.i18n import _, ngettext
 from app.store import StoreError
-from app.ui import labels
+from app.ui import labels, sharing
 from app.ui.frame import frame
 from app.ui.widgets import card, heading, muted, number, player_colour, secondary_button
 
 if TYPE_CHECKING:
-    from app.ui.shell import App
+    from app.ui.session import App
 
 log = logging.getLogger("app")
 
@@ -77,8 +77,6 @@ async def warm_in_thread(app: App) -> None:
 
 
 def _is_host(app: App) -> bool:
-    from app.ui import sharing
-
     return sharing.is_host(app)
 
 

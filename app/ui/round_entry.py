@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import threading
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -26,12 +27,13 @@ import flet as ft
 from app import games
 from app.error_text import describe, round_problem
 from app.i18n import _, ngettext
-from app.ui import entry_forms
+from app.ui import entry_forms, sharing
 from app.ui.breakdown import breakdown_panel, pieces_text
 from app.ui.entry_forms import EntryForm, FormError, TilesForm, make_form, typed_only
 from app.ui.frame import frame
-from app.ui.games_list import when
+from app.ui.labels import FINISH_NAMES, OPENED_NAMES
 from app.ui.saving import save_game
+from app.ui.titles import when
 from app.ui.widgets import (
     MUTED,
     ChoiceChips,
@@ -46,7 +48,7 @@ from app.ui.widgets import (
 
 if TYPE_CHECKING:
     from app.games import Game, RoundResult
-    from app.ui.shell import App
+    from app.ui.session import App
 
 
 BREAKDOWN_KEY = "breakdown"
@@ -227,6 +229,8 @@ class RoundEntry:
         """"Show the scores" was pressed: from then on every edit flags every field again,
         empty ones too; before, only what was typed wrong is flagged (no red on a fresh form)."""
         self._built = False  # the form calls _edited while it is being built
+        self._saved = False  # the round is saved: a second tap of "Save" is ignored
+        self._saving = threading.Lock()  # held while a tap of "Save" is saving
         n = (index if index is not None else len(game.rounds)) + 1
         self.form: EntryForm = make_form(game.variant, game.options, game.players, self._edited)
         if index is not None:
@@ -445,7 +449,19 @@ class RoundEntry:
         return True
 
     def save(self, _e: Any = None) -> None:
-        """Save the checked round (checking again if needed) and go back to the sheet."""
+        """Save the checked round (checking again if needed) and go back to the sheet.
+
+        A second tap of the same button (a double tap, or a tap while the first is still
+        saving) does nothing: it is this screen's own save, not another phone's round, so it
+        neither adds the round twice nor asks about "the same round saved a moment ago"."""
+        if self._saved or not self._saving.acquire(blocking=False):
+            return
+        try:
+            self._save()
+        finally:
+            self._saving.release()
+
+    def _save(self) -> None:
         if self.result is None and not self.check():
             return
         assert self.result is not None
@@ -466,16 +482,16 @@ class RoundEntry:
             if refused:  # disk full, read-only, no right: stay, keep what was typed, say why
                 show_error(self.error, refused[-1])
                 return
+            self._saved = True  # a real clash: its dialog decides; this screen is done
             self.app.go(f"/game/{self.game.id}")
             return
+        self._saved = True
         step = games.last_change(stored)  # saved on top of another phone's round: n moved
         n = step.index + 1 if step is not None else len(stored.rounds)
-        from app.ui.sharing import rebase_note
-
         self._write_draft(None)  # round saved: its draft is done with
         for control in self.form.controls:  # done with too: the page updates until the sheet
             object.__setattr__(control, "_isolated", True)  # shows no longer walk the form
-        note = rebase_note(self.app, self.game, stored)
+        note = sharing.rebase_note(self.app, self.game, stored)
         self.app.notify(_("Round {n} saved").format(n=n) + note)
         self.app.go(f"/game/{self.game.id}")
 
@@ -507,8 +523,6 @@ def entry_summary(entry: Mapping[str, Any]) -> list[str]:
     """What was entered, one line per player (for the round screen)."""
     lines = []
     if entry.get("finish"):
-        from app.ui.labels import FINISH_NAMES
-
         lines.append(
             _("Finish: {kind}").format(kind=_(FINISH_NAMES.get(entry["finish"], entry["finish"])))
         )
@@ -523,8 +537,6 @@ def entry_summary(entry: Mapping[str, Any]) -> list[str]:
         if p.get("winner"):
             bits.append(_("finished"))
         if p.get("opened"):
-            from app.ui.labels import OPENED_NAMES
-
             bits.append(_(str(OPENED_NAMES.get(p["opened"], p["opened"]))).lower())
         if isinstance(p.get("hand"), list):
             bits.append(pieces_text(p["hand"]) or _("no cards"))
@@ -585,9 +597,9 @@ class RoundDetail:
         self.delete_button = secondary_button(
             _("Delete round {n}").format(n=n), self._delete, ft.Icons.DELETE_OUTLINE
         )
-        from app.ui.sharing import can_edit  # phones without the join code only watch
+        # phones without the join code only watch
 
-        if can_edit(app, game.id):
+        if sharing.can_edit(app, game.id):
             controls += [self.edit_button, self.delete_button]
         self.view = frame(
             app,

@@ -29,22 +29,62 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import flet as ft
 
 from app import i18n
 from app import rulebook as rb
 from app.i18n import _
+from app.store import StoreError
 from app.ui import labels
-from app.ui.frame import frame
+from app.ui.frame import MessageScreen, frame
 from app.ui.widgets import MUTED, ChoiceChips, card, heading, muted
+from rules.options import presets
 
 if TYPE_CHECKING:
     from app.games import Game
-    from app.ui.shell import App, Screen
+    from app.ui.session import App, Screen
 
 log = logging.getLogger("app")
+
+
+class CheckerLinks(Protocol):
+    """The way back to the checker a rule book was opened from (its verdict's rule link).
+
+    The checker is a screen of its own (:mod:`app.ui.checkers`) that links here; the router
+    hands it in (:func:`link_checker`), so this screen does not import it.
+    """
+
+    @property
+    def from_value(self) -> str:
+        """``?from=`` of a rule-book route opened from a checker."""
+        ...
+
+    def keep(self, app: App) -> None:
+        """Keep the checker on screen for the way back."""
+        ...
+
+    def route(self, app: App) -> str | None:
+        """The kept checker's route, if any."""
+        ...
+
+    def rules(self, app: App, variant: str) -> tuple[dict[str, Any], str] | None:
+        """The kept checker's options and their summary, when it checks ``variant``."""
+        ...
+
+
+_CHECKER: list[CheckerLinks] = []
+
+
+def link_checker(links: CheckerLinks) -> None:
+    """Use ``links`` for the way back to the checker (done once, by :mod:`app.ui.router`)."""
+    _CHECKER[:] = [links]
+
+
+def _checker() -> CheckerLinks | None:
+    return _CHECKER[0] if _CHECKER else None
+
 
 TEXT_SIZE = 17
 """Body text size (px): readable at arm's length on a phone."""
@@ -250,8 +290,6 @@ class RulebookView:
         self.options = rb.options_in_force(variant, given)
         self.preset = str(self.options.get("preset", ""))
         if game is None:
-            from rules.options import presets
-
             names = list(presets(variant))  # type: ignore[arg-type]
             if len(names) > 1:
                 self.preset_chips = ChoiceChips(
@@ -311,23 +349,21 @@ class RulebookView:
     def _checker_rules(app: App, variant: str) -> tuple[dict[str, Any], str] | None:
         """The options and summary of the checker this book was opened from (``?from=check``,
         the checker kept for the way back, checking ``variant``), else None."""
+        links = _checker()
         query = getattr(app, "query", None)
-        if not isinstance(query, Mapping) or query.get("from") != "check":
+        if links is None or not isinstance(query, Mapping) or query.get("from") != links.from_value:
             return None
-        from app.ui.checkers import kept_rules
-
-        return kept_rules(app, variant)
+        return links.rules(app, variant)
 
     @staticmethod
     def _back_to_checker(app: App) -> str | None:
         """The checker's route when this book was opened from a verdict's rule link
         (``?from=check``) and that checker is kept: ← goes back to it, pieces and all."""
+        links = _checker()
         query = getattr(app, "query", None)
-        if not isinstance(query, Mapping) or query.get("from") != "check":
+        if links is None or not isinstance(query, Mapping) or query.get("from") != links.from_value:
             return None
-        from app.ui.checkers import kept_route
-
-        return kept_route(app)
+        return links.route(app)
 
     # -- building ---------------------------------------------------------------------------
     def _render(self) -> None:
@@ -488,22 +524,19 @@ class RulebookView:
 def rulebook_screen(app: App, parts: Sequence[str]) -> Screen:
     """The screen for ``/rules[/<variant>[/<target>]]`` or ``/game/<id>/rules[/<target>]``
     (``parts``: the route split on ``/``)."""
-    from app.store import StoreError
-    from app.ui.router import error_screen
-
     route = "/" + "/".join(parts)
     if parts and parts[0] == "game":
         if len(parts) < 3 or len(parts) > 4:
-            return error_screen(app, route, _("There is no such page."))
+            return MessageScreen(app, route, _("There is no such page."))
         try:
             game = app.store.load_game(parts[1])
         except StoreError:
-            return error_screen(app, route, _("This game is not here (was it deleted?)."))
+            return MessageScreen(app, route, _("This game is not here (was it deleted?)."))
         target = parts[3] if len(parts) == 4 else None
         return RulebookView(app, game.variant, target, game=game)
     variant = parts[1] if len(parts) >= 2 else rb.VARIANTS[0]
     if variant not in rb.VARIANTS or len(parts) > 3:
-        return error_screen(app, route, _("There is no such page."))
+        return MessageScreen(app, route, _("There is no such page."))
     target = parts[2] if len(parts) == 3 else None
     return RulebookView(app, variant, target)
 
@@ -524,10 +557,12 @@ def rule_button(
     title = rb.section_title(variant, link.section, book_language(variant))
 
     def go(_e: Any = None) -> None:
-        from app.ui.checkers import FROM_CHECKER, keep_checker
-
-        keep_checker(app)  # the way back finds the tapped pieces still there
-        app.go(f"{link.route(game_id)}?from={FROM_CHECKER}")
+        links = _checker()
+        if links is None:
+            app.go(link.route(game_id))
+            return
+        links.keep(app)  # the way back finds the tapped pieces still there
+        app.go(f"{link.route(game_id)}?from={links.from_value}")
 
     text = _("Rules: {variant} › {section}").format(
         variant=labels.variant_name(variant), section=title
@@ -576,8 +611,10 @@ def rule_excerpt(
 
 
 __all__ = [
+    "CheckerLinks",
     "RulebookView",
     "block_control",
+    "link_checker",
     "rule_button",
     "rule_excerpt",
     "rulebook_screen",

@@ -6,21 +6,25 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
-from app import games, verdict_render
+from app import games, i18n, verdict_render
 from app.error_text import describe
 from app.games import Game
 from app.i18n import _, ngettext
-from app.ui import game_end, labels
+from app.ui import game_end, labels, sharing
 from app.ui.chart import TotalsChart
 from app.ui.export import ExportDialog
 from app.ui.frame import frame
 from app.ui.game_end import EndActions
+from app.ui.saving import save_game
+from app.ui.shared_games import SHARED_GAMES as SHARED_GAMES  # the old import paths
+from app.ui.shared_games import forget_shared as forget_shared
+from app.ui.shared_games import latest_shared as latest_shared
+from app.ui.shared_games import shared_game
+from app.ui.timer import pending_text
 from app.ui.widgets import (
     ERROR_COLOUR,
     GOOD_COLOUR,
@@ -42,100 +46,13 @@ _C = TypeVar("_C", bound=ft.Control)
 
 if TYPE_CHECKING:
     from app.games import Standings
-    from app.ui.shell import App
+    from app.ui.session import App
 
 
 SHOWN_ROUNDS = 12
 """Rounds the table shows at first (the last ones); earlier ones a page at a time."""
 ROUNDS_PAGE = 50
 """Rounds per page when paging back (what one screen holds at most, beyond the first view)."""
-SHARED_GAMES = 8
-"""Games whose latest version the watching sessions share (:func:`shared_game`)."""
-
-_shared: OrderedDict[str, Game] = OrderedDict()
-_shared_lock = threading.Lock()
-
-
-def _same_game(a: Game, b: Game) -> bool:
-    """The same stored version: id, version and write times, and all a sheet and the
-    standings read (players, options, agreed end, undo log, every round's scores, winners
-    and times). The round entries and judge details are not compared (a full comparison of a
-    1,000-round game took ~20 ms): two loads of one stored version can only differ there if
-    the game was deleted and imported again under its id and version within the second."""
-    if a is b:
-        return True
-    if (a.id, a.version, a.created, a.updated, len(a.rounds)) != (
-        b.id,
-        b.version,
-        b.created,
-        b.updated,
-        len(b.rounds),
-    ):
-        return False
-    if (a.variant, a.players, a.options, a.first_dealer, a.agreed_rounds, a.agreed_target) != (
-        b.variant,
-        b.players,
-        b.options,
-        b.first_dealer,
-        b.agreed_rounds,
-        b.agreed_target,
-    ):
-        return False
-    if (a.ended, a.notes, a.undo_log, a.pending_penalties) != (
-        b.ended,
-        b.notes,
-        b.undo_log,
-        b.pending_penalties,
-    ):
-        return False
-    return all(
-        x is y or (x.time, x.edited, x.winners, x.scores) == (y.time, y.edited, y.winners, y.scores)
-        for x, y in zip(a.rounds, b.rounds, strict=True)
-    )
-
-
-def shared_game(game: Game) -> Game:
-    """One Game object for every watching session that shows this stored version of a game.
-
-    Phones watching a game each load it from the store; keeping one copy (and so one
-    :func:`app.games.standings`, cached on it) makes a long game cost the server once, not
-    once per phone. The copy kept has no join code. At most :data:`SHARED_GAMES` games are
-    kept (the last used).
-
-    Returns:
-        The kept Game equal to ``game`` (same id, version and content), else ``game``'s copy
-        kept from now on when it is at least as new as the kept one, else ``game`` itself.
-    """
-    with _shared_lock:
-        held = _shared.get(game.id)
-        if held is not None and _same_game(held, game):
-            _shared.move_to_end(game.id)
-            return held
-        if held is not None and held.version > game.version:
-            return game
-        copy = dataclasses.replace(game, join_code=None)
-        copy._cache = game._cache  # same rounds and options objects: the standings still hold
-        _shared[game.id] = copy
-        _shared.move_to_end(game.id)
-        while len(_shared) > SHARED_GAMES:
-            _shared.popitem(last=False)
-        return copy
-
-
-def latest_shared(game_id: str, version: int) -> Game | None:
-    """The shared Game (:func:`shared_game`) of ``game_id`` at ``version``, if one is kept."""
-    with _shared_lock:
-        held = _shared.get(game_id)
-        return held if held is not None and held.version == version else None
-
-
-def forget_shared(game_id: str | None = None) -> None:
-    """Drop the shared copy of a game (None: of every game)."""
-    with _shared_lock:
-        if game_id is None:
-            _shared.clear()
-        else:
-            _shared.pop(game_id, None)
 
 
 def _isolate(control: _C) -> _C:
@@ -244,7 +161,7 @@ class ScoreSheet:
     """
 
     def __init__(self, app: App, game: Game, window: tuple[int, int] | None = None) -> None:
-        from app.ui import sharing  # phones without the join code only watch (app/ui/sharing.py)
+        # phones without the join code only watch (app/ui/sharing.py)
 
         self.app = app
         shared = shared_game(game)  # one copy, and one standings, for all watching phones
@@ -297,8 +214,6 @@ class ScoreSheet:
             The controls to send (``page.update(*controls)``): the parts that may have
             changed, never the whole page.
         """
-        from app.ui import sharing
-
         shared = shared_game(game)
         self.game = game if sharing.is_host(self.app) else shared
         self.standings = games.standings(shared)
@@ -339,8 +254,6 @@ class ScoreSheet:
         """Draw the chart just after the sheet was sent: the chart is most of what a long
         game's sheet sends, and in a turn of the event loop of its own the other phones'
         messages are served between the two halves."""
-        from app import i18n
-
         await asyncio.sleep(0.001)  # what became ready meanwhile (a phone's message) first
         if self.chart is not None or not self.game.rounds or self.app.screen is not self:
             return
@@ -385,8 +298,6 @@ class ScoreSheet:
     def _compose(self) -> list[ft.Control]:
         """Fill the screen's parts for :attr:`game` (the chart and the table's rows are kept
         where they did not change); returns the app bar's actions."""
-        from app.ui import sharing
-
         app, game = self.app, self.game
         st = self.standings
         players = list(game.players)
@@ -427,7 +338,7 @@ class ScoreSheet:
         )
         self.timer_button = None
         if games.about_game(game).turn_times is not None and not st.finished:
-            from app.ui.timer import pending_text  # the turn timer (app/ui/timer.py)
+            # the turn timer (app/ui/timer.py)
 
             self.timer_button = ft.OutlinedButton(
                 content=_("Turn timer"),
@@ -797,6 +708,4 @@ class ScoreSheet:
 
     def app_save(self, new: Game) -> bool:
         """Save ``new`` over this screen's game version; False (and a message) on conflict."""
-        from app.ui.saving import save_game
-
         return save_game(self.app, new, self.game.version) is not None

@@ -24,10 +24,11 @@ import flet as ft
 from app import i18n
 from app.i18n import _
 from app.ui.frame import frame
+from app.ui.session import DEVICE_KEY
 from app.ui.widgets import ChoiceChips, card, heading, icon_button, muted
 
 if TYPE_CHECKING:
-    from app.ui.shell import App
+    from app.ui.session import App
 
 log = logging.getLogger("app")
 
@@ -203,8 +204,6 @@ class SettingsScreen:
     def choose(self, code: str) -> None:
         """Use ``code`` on this phone from now on and remember it (this browser; the store's
         default)."""
-        from app.main import DEVICE_KEY
-
         self._keep("language", DEVICE_KEY, self.app.set_language(code))
 
     def _keep(self, setting: str, browser_key: str, value: str) -> None:

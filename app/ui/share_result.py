@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from PIL import ImageFont
 
     from app.games import Game
-    from app.ui.shell import App
+    from app.ui.session import App
 
 log = logging.getLogger("app")
 
@@ -73,7 +73,11 @@ def summary_text(game: Game) -> str:
     ]
     lines += [f"{p} {number(t)}" for p, t in ranking(game)]
     if st.finished and st.winners:
-        lines.append(_("Winner: {names}").format(names=", ".join(st.winners)))
+        lines.append(
+            ngettext("Winner: {names}", "Winners: {names}", len(st.winners)).format(
+                names=", ".join(st.winners)
+            )
+        )
     elif st.leaders:
         lines.append(_("Leading: {names}").format(names=", ".join(st.leaders)))
     return "\n".join(lines)
@@ -163,7 +167,9 @@ def score_png(game: Game, scale: int = 2) -> bytes:
         right(first_col + i * col, y, number(st.totals.get(p, 0)), f_bold, colour)
     y += row_h + 8 * s
     if st.finished and st.winners:
-        end = _("Winner: {names}").format(names=", ".join(st.winners))
+        end = ngettext("Winner: {names}", "Winners: {names}", len(st.winners)).format(
+            names=", ".join(st.winners)
+        )
     elif st.leaders:
         end = _("Leading: {names}").format(names=", ".join(st.leaders))
     else:

@@ -6,7 +6,7 @@
   another session changes a game, this session's games list, score sheet or round screen of
   that game is rebuilt from the store at once. A session entering or editing a round is not
   disturbed (a short message says what changed; its save then meets the conflict handling).
-- :func:`save` is how screens save (through :func:`app.ui.saving.save_game`): a save that
+- :func:`save` is how screens save (through :func:`save_game`): a save that
   meets someone else's change is re-applied on top of it when the two do not clash (a new
   round: it becomes the next round), and otherwise :class:`ConflictDialog` says who changed
   what and lets the person reload, add their entry as a new round, use theirs, or discard it.
@@ -26,18 +26,22 @@ import logging
 import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 from urllib.parse import urlencode
 
 import flet as ft
 import flet.canvas as cv
 
-from app import games, live
+from app import games, i18n, live
 from app.error_text import describe
+from app.games import Game
 from app.i18n import _, ngettext
+from app.lan import lan_address
 from app.live import AccessError, Change, Merge, SessionStore
 from app.store import StoreError
 from app.ui.frame import MessageScreen, frame
+from app.ui.shared_games import latest_shared, shared_game
+from app.ui.titles import game_title
 from app.ui.widgets import (
     MUTED,
     ChoiceChips,
@@ -54,14 +58,26 @@ from app.ui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from app.games import Game
-    from app.ui.shell import App, Screen
+    from app.ui.session import App, Screen
 
 log = logging.getLogger("app")
 
 NEXT_GAME_KEY: Final = "next_game"
 """:attr:`Game.extra` key of a finished game: the id of the game the host started after it
 with the same players ("Play again", :mod:`app.ui.game_end`); watching phones follow it."""
+
+
+@runtime_checkable
+class LiveSheet(Protocol):
+    """A screen brought up to date in place after a save (the score sheet,
+    :meth:`app.ui.score_sheet.ScoreSheet.update_from`) instead of being rebuilt."""
+
+    game: Game
+
+    def update_from(self, game: Game) -> list[ft.Control]:
+        """Show ``game`` (a later version of :attr:`game`); returns the controls changed."""
+        ...
+
 
 _ACCESS: dict[int, tuple[Any, live.Access]] = {}
 _CONFLICTS: weakref.WeakKeyDictionary[App, ConflictDialog] = weakref.WeakKeyDictionary()
@@ -290,9 +306,11 @@ def next_game(app: App, game: Game) -> str | None:
         return None
     if not games.standings(game).finished:
         return None  # opened again by undo: these players are still at it
+    ss = session_of(app)
+    if ss is not None and ss.access.holds(gid, ss.visitor.joined.get(game.id)):
+        return gid  # the code this phone joined with moved there: it may go on there
     try:
         here = any(s.id == gid for s in app.store.list_games())
-        ss = session_of(app)
         return gid if here and (ss is None or ss.can_view(gid)) else None
     except StoreError:
         return None
@@ -315,32 +333,19 @@ def point_to_next(app: App, old: Game, new_id: str) -> bool:
 
 
 def carry_join(app: App, old_id: str, new_id: str) -> None:
-    """A phone that joined ``old_id`` joins ``new_id`` too when the host gave the new game the
-    same join code ("Play again" keeps the table's code): it keeps keeping score without
-    typing the code again. Nothing happens for the host, a phone that only watched, or a
-    code changed since."""
+    """A phone that joined ``old_id`` joins ``new_id`` too when the table's join code moved
+    there ("Play again": app/live.py, SessionStore.play_again): it keeps keeping score
+    without typing the code again. Nothing happens for the host, a phone that only watched,
+    or a code changed since."""
     ss = session_of(app)
     if ss is None or ss.is_host or ss.can_edit(new_id):
         return
     code = ss.visitor.joined.get(old_id)
-    if not code or not ss.access.holds(old_id, code) or not ss.access.holds(new_id, code):
+    if not code or not ss.access.holds(new_id, code):
         return  # (checked first: a join with a wrong code would count as a wrong try)
     with contextlib.suppress(AccessError, StoreError):
         if ss.join(new_id, code, ss.visitor.name) is not None:
             remember_joins(app)
-
-
-def join_code_for_replay(app: App, game: Game) -> str | None:
-    """The join code a game started by "Play again" after ``game`` gets: the same as
-    ``game``'s (the same table: its phones keep keeping score, :func:`carry_join`), or None
-    (a fresh one is made) when this session cannot tell it."""
-    ss = session_of(app)
-    if ss is None:
-        return game.join_code
-    try:
-        return ss.access.code_for(game.id) if ss.is_host else None
-    except StoreError:
-        return None
 
 
 def _follow_next(app: App, change: Change, suffix: str = "") -> bool:
@@ -363,13 +368,11 @@ def _follow_next(app: App, change: Change, suffix: str = "") -> bool:
 
 def _changed_game(app: App, change: Change) -> Game:
     """The game ``change`` made: the copy the saving session left for the watchers
-    (:func:`app.ui.score_sheet.latest_shared`) when this session may see it, else read from
+    (:func:`app.ui.shared_games.latest_shared`) when this session may see it, else read from
     the store. Raises StoreError."""
-    from app.ui import score_sheet
-
     gid = change.game_id or ""
     ss = session_of(app)
-    held = score_sheet.latest_shared(gid, change.version)
+    held = latest_shared(gid, change.version)
     if held is not None and (ss is None or ss.can_view(gid)):
         return held
     return app.store.load_game(gid)
@@ -385,15 +388,12 @@ def _update_sheet(app: App, change: Change) -> bool:
     """Bring the score sheet a phone shows up to date in place after a save (a new row, new
     totals, the chart's new point: :meth:`app.ui.score_sheet.ScoreSheet.update_from`) and send
     only what changed. Watching phones share the game loaded once per change
-    (:func:`app.ui.score_sheet.shared_game`). False when the sheet must be rebuilt instead:
+    (:func:`app.ui.shared_games.shared_game`). False when the sheet must be rebuilt instead:
     no page (logic tests: the rebuild is what the update is checked against), another
     screen, a game this session may no longer see, or one gone from the store."""
-    from app import i18n
-    from app.ui import score_sheet
-
     screen = app.screen
     gid = change.game_id
-    if app.page is None or gid is None or not isinstance(screen, score_sheet.ScoreSheet):
+    if app.page is None or gid is None or not isinstance(screen, LiveSheet):
         return False
     if screen.game.id != gid:
         return False
@@ -402,7 +402,7 @@ def _update_sheet(app: App, change: Change) -> bool:
     ss = session_of(app)
     if ss is not None and not ss.can_view(gid):
         return False
-    game = score_sheet.latest_shared(gid, change.version)  # the saved game, or a watcher's
+    game = latest_shared(gid, change.version)  # the saved game, or a watcher's
     if game is not None and is_host(app):  # the host's sheet keeps the game's join code
         kept = game
         game = dataclasses.replace(kept, join_code=screen.game.join_code)
@@ -491,15 +491,53 @@ def save(app: App, game: Game, expected_version: int, base: Game | None) -> Game
     return None
 
 
+def save_game(
+    app: App,
+    game: Game,
+    expected_version: int,
+    base: Game | None = None,
+    on_error: Callable[[str], None] | None = None,
+) -> Game | None:
+    """Store ``game`` if nobody saved it since ``expected_version`` — or re-apply the change on
+    top of what they saved, when the two do not clash.
+
+    Args:
+        base: the game the change was made from (default: the game of the screen shown, if it
+            is the one at ``expected_version``); it tells what the change was.
+        on_error: also called with the message when the change was refused (no right to
+            change the game, or the disk refused: full, read-only), so that a screen can keep
+            what was typed and show why; not called for a clash (its dialog is shown).
+
+    Returns:
+        The stored game (possibly saved on top of someone else's change: its ``version`` is
+        then more than ``expected_version + 1``), or None after telling the user why it was
+        not saved (a clash with someone else's change — a dialog offers the choices —, no
+        right to change the game, or the disk refused). Nothing already saved is lost.
+    """
+    if base is None:
+        shown = getattr(app.screen, "game", None)
+        if isinstance(shown, Game) and shown.id == game.id and shown.version == expected_version:
+            base = shown
+    try:
+        return save(app, game, expected_version, base)
+    except AccessError as e:
+        message = access_message(e)
+    except StoreError as e:
+        log.exception("save failed")
+        message = _("Could not save. {reason}").format(reason=describe(e))
+    app.notify(message, error=True)
+    if on_error is not None:
+        on_error(message)
+    return None
+
+
 def _remember(app: App, stored: Game) -> None:
     """Keep the game just saved: for the sheet this session shows next
-    (:func:`current_game`) and for the watching sessions (:func:`app.ui.score_sheet.
+    (:func:`current_game`) and for the watching sessions (:func:`app.ui.shared_games.
     shared_game`), so that nobody reads back and totals again what was just written. The
     stored game carries its standings (the store totalled it for the games list)."""
-    from app.ui import score_sheet
-
     _SAVED[app] = stored
-    score_sheet.shared_game(stored)
+    shared_game(stored)
 
 
 def current_game(app: App, game_id: str, own: bool = False) -> Game:
@@ -706,8 +744,6 @@ class ConflictDialog:
         self._apply(latest, lambda g: games.add_round(g, entry))
 
     def _apply(self, latest: Game, change: Callable[[Game], Game]) -> None:
-        from app.ui.saving import save_game
-
         try:
             new = change(latest)
         except games.GameError as e:
@@ -1066,8 +1102,6 @@ class ShareScreen:
         server = live.SERVER
         host = server.host
         if host in ("0.0.0.0", "::", ""):
-            from app.__main__ import lan_address
-
             host = lan_address() or "127.0.0.1"
         if ":" in host:
             host = f"[{host}]"
@@ -1076,9 +1110,6 @@ class ShareScreen:
     def _game_part(self, game: Game) -> list[ft.Control]:
         ss = session_of(self.app)
         code = ss.join_code(game.id) if ss is not None else (game.join_code or "")
-        from app.games import summarize
-        from app.ui.games_list import game_title
-
         self.url = f"{self._base_url()}/game/{game.id}?code={code}"
         self.code_text = ft.Text(
             group_code(code),
@@ -1089,7 +1120,7 @@ class ShareScreen:
         )
         self.qr = qr_canvas(self.url)
         return [
-            heading(game_title(summarize(game))),
+            heading(game_title(games.summarize(game))),
             ft.Text(_("Join code"), size=15, color=MUTED),
             ft.Semantics(
                 label=_("Join code: {code}").format(code=" ".join(code)),
@@ -1111,8 +1142,6 @@ class ShareScreen:
         ]
 
     def _pick_game(self) -> list[ft.Control]:
-        from app.ui.games_list import game_title
-
         summaries = [s for s in self.app.store.list_games() if not s.finished]
         if not summaries:
             return [muted(_("Start a game to get its join code."), size=15)]

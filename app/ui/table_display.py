@@ -1,11 +1,13 @@
 """``/game/<id>/table``: the score sheet as a screen for the middle of the table.
 
-Only the names and the totals, as large as the screen allows (:func:`total_size`: at 360 px
-wide the totals are at least :data:`MIN_TOTAL` px high), the leader marked, who deals or starts
-next, and — in Tile Rummy and My Rummy with a turn time agreed — the turn timer (the session's
-:class:`app.ui.timer.TurnClock`, the same one as the timer screen). A tap anywhere on the names
-goes back to the score sheet. It follows the app's theme (true black in the dark one, set in
-Settings).
+Only the names and the totals, as large as the screen allows and every player on it
+(:func:`layout`: one column, or a grid when that makes the totals clearly larger, e.g. a phone
+turned on its side; on a 360×740 phone totals of up to four characters are at least
+:data:`MIN_TOTAL` px high for up to 6 players; laid out again when the screen is resized), the
+leader marked, who deals or starts next, and — in Tile Rummy and My Rummy with a turn time
+agreed — the turn timer (the session's :class:`app.ui.timer.TurnClock`, the same one as the
+timer screen). A tap anywhere on the names goes back to the score sheet. It follows the app's
+theme (true black in the dark one, set in Settings).
 
 The screen is kept awake while it shows, through Flet's ``Wakelock`` service (the browser's
 Screen Wake Lock API). A browser can refuse: a page opened over plain ``http://`` from another
@@ -28,35 +30,83 @@ import flet as ft
 from app import games
 from app.i18n import _
 from app.ui import labels
+from app.ui.share_result import ShareResult
+from app.ui.timer import EXPIRED, RUNNING, clock_for
 from app.ui.widgets import icon_button, number
 
 if TYPE_CHECKING:
     from app.games import Game
-    from app.ui.shell import App
+    from app.ui.session import App
     from app.ui.timer import TurnClock
 
 log = logging.getLogger("app")
 
 MIN_TOTAL: Final = 48
-"""Smallest total, px (readable from 2 m)."""
+"""Smallest total, px, with up to 6 players on a 360×740 phone (readable from 2 m); more
+players or a smaller screen get smaller totals rather than rows off the screen."""
 MAX_TOTAL: Final = 160
 _DIGIT_WIDTH: Final = 0.6
 """Width of one digit (or minus sign) of the bundled font, in font sizes (Roboto ≈ 0.56)."""
+_LETTER_WIDTH: Final = 0.58
+"""Width of one letter of a name, in font sizes (Roboto, a safe average)."""
+LINE: Final = 1.15
+"""Line height of every text on this screen, in font sizes (set on each Text: the theme's
+default, 1.43, made four rows need the height of five)."""
+_ROW_PAD: Final = 40
+"""Horizontal padding of a player's row, px (20 each side)."""
+_CHROME: Final = 44 + 16 + 8
+"""App bar, the view's padding and a safety margin, px."""
+
+
+def layout(
+    texts: list[str],
+    names: list[str] | None = None,
+    width: float = 360,
+    height: float = 740,
+    extra: float = 0,
+    marks: int = 0,
+) -> tuple[int, int, int]:
+    """How the players are laid out: ``(columns, total size, name size)``, sizes in px.
+
+    Every player's row (the name, the "leads" line of a leader, the total) gets an equal
+    cell of a grid of up to one column per player; the totals are as large as fits the cell for the
+    longest total (and at most :data:`MAX_TOTAL`), the names a third of that (at least 22 px
+    where the cell is wide enough for the longest name). The number of columns giving the
+    largest totals wins (more columns only for totals a quarter larger): a long list on a
+    phone held upright stays one column, a phone turned on its side gets several.
+
+    Args:
+        texts: the totals as shown. names: the players' names (for their width).
+        width, height: the screen, px. extra: px taken by the lines that are not players
+            (dealer, timer, note). marks: how many players have a "leads"/"winner" line
+            under their name (room is kept for one per line of the grid, up to ``marks``).
+    """
+    n = max(len(texts), 1)
+    longest = max((len(t) for t in texts), default=1)
+    longest_name = max((len(x) for x in names or []), default=1)
+    avail = max(height - _CHROME - extra, 40)
+    best = (1, 1, 1)
+    for cols in range(1, n + 1):
+        rows = -(-n // cols)
+        cell_w = (width - 24) / cols - _ROW_PAD
+        cell_h = (avail - 20 * LINE * min(marks, rows)) / rows
+        by_width = cell_w / (_DIGIT_WIDTH * max(longest, 2))
+        name_fit = cell_w / (_LETTER_WIDTH * max(longest_name, 1))
+        size = int(min(MAX_TOTAL, by_width))
+        while size > 8:
+            name = int(min(max(22, size // 3), name_fit, size))
+            if LINE * (size + name) <= cell_h:
+                break
+            size -= 1
+        name = int(max(8, min(max(22, size // 3), name_fit, size)))
+        if size > best[1] * 1.25:  # another column only for clearly larger totals
+            best = (cols, size, name)
+    return best
 
 
 def total_size(texts: list[str], width: float = 360, height: float = 740, extra: int = 0) -> int:
-    """The font size (px) of the totals: as large as fits ``width`` for the longest total and
-    ``height`` for every player (a name line above each), never below :data:`MIN_TOTAL`.
-
-    Args:
-        texts: the totals as shown. width, height: the screen (px). extra: px taken by the
-            lines that are not players (dealer, timer).
-    """
-    longest = max((len(t) for t in texts), default=1)
-    by_width = (width - 40) / (_DIGIT_WIDTH * max(longest, 2))
-    rows = max(len(texts), 1)
-    by_height = ((height - 60 - extra) / rows - 30) / 1.2
-    return int(max(MIN_TOTAL, min(MAX_TOTAL, by_width, by_height)))
+    """The font size (px) of the totals (see :func:`layout`)."""
+    return layout(texts, None, width, height, extra)[1]
 
 
 def timer_on(game: Game) -> bool:
@@ -82,16 +132,30 @@ class TableDisplay:
         page = app.page
         width = float(getattr(page, "width", None) or 360) if page is not None else 360.0
         height = float(getattr(page, "height", None) or 740) if page is not None else 740.0
+        # rebuilt after a resize (_resized): the size the resize event gave
+        self.resized: tuple[float, float] | None = None
+        if isinstance(app.screen, TableDisplay) and app.screen.resized is not None:
+            self.resized = app.screen.resized
+            width, height = self.resized
         self.clock: TurnClock | None = None
         if timer_on(game) and not st.finished:
-            from app.ui.timer import clock_for
-
             self.clock = clock_for(app, game)
         texts = [number(st.totals.get(p, 0)) for p in game.players]
         self.leaders = set(st.winners if st.finished else st.leaders)
         marked = len(self.leaders & set(game.players)) if game.rounds else 0
-        extra = (150 if self.clock else 50) + 28 * marked  # a mark line under each leader
-        self.size = total_size(texts, width, height, extra=extra)
+        note = _(
+            "This browser cannot keep the screen on: set a longer screen timeout on this phone."
+        )
+        # below the players: the dealer line, the note (room kept: it shows only once the
+        # browser refused the wake lock), the timer and its buttons; 10 px between them
+        note_lines = -(-len(note) * 13 * 0.55 // max(width - 24, 100))
+        extra = 10 + 22 * LINE + 10 + 13 * LINE * note_lines
+        if self.clock is not None:
+            extra += 10 + 40 * LINE + 10 + 52
+        self.columns, self.size, name_size = layout(
+            texts, list(game.players), width, height, extra, marks=marked
+        )
+        line = ft.TextStyle(height=LINE)
         self.dealer = game.players[games.next_dealer(game)] if game.players else ""
         self.totals: dict[str, ft.Text] = {}
         self.wakelock: bool | None = None
@@ -104,16 +168,18 @@ class TableDisplay:
                 weight=ft.FontWeight.BOLD,
                 color=ft.Colors.ON_PRIMARY_CONTAINER if lead else None,
                 no_wrap=True,
+                style=line,
             )
             self.totals[p] = total
             mark = (_("winner") if st.finished else _("leads")) if lead else ""
             name = ft.Text(
                 p,
-                size=max(22, self.size // 3),
+                size=name_size,
                 weight=ft.FontWeight.W_600 if lead else None,
                 color=ft.Colors.ON_PRIMARY_CONTAINER if lead else None,
                 no_wrap=True,
                 overflow=ft.TextOverflow.ELLIPSIS,
+                style=line,
             )
             # the mark on a line of its own: next to a long name it was cut to "z…"
             marks: list[ft.Control] = []
@@ -125,6 +191,7 @@ class TableDisplay:
                         weight=ft.FontWeight.W_600,
                         color=ft.Colors.ON_PRIMARY_CONTAINER,
                         no_wrap=True,
+                        style=line,
                     )
                 )
             label = _("{name}: {total}").format(name=p, total=text)
@@ -152,21 +219,35 @@ class TableDisplay:
             who = _("{name} deals").format(name=self.dealer)
         else:
             who = _("{name} starts").format(name=self.dealer)
-        self.who = ft.Text(who, size=22, text_align=ft.TextAlign.CENTER)
+        self.who = ft.Text(who, size=22, text_align=ft.TextAlign.CENTER, style=line, no_wrap=True)
         self.note = ft.Text(
-            _("This browser cannot keep the screen on: set a longer screen timeout on this phone."),
+            note,
             size=13,
+            style=line,
             visible=False,
             text_align=ft.TextAlign.CENTER,
         )
+        # the grid line by line (left to right, then the next line): cells of a line level
+        cols = self.columns
+        grid = ft.Column(
+            [
+                ft.Row(
+                    [
+                        ft.Container(cell, expand=True, alignment=ft.Alignment.CENTER)
+                        for cell in rows[i : i + cols]
+                    ],
+                    spacing=0,
+                )
+                for i in range(0, len(rows), cols)
+            ],
+            alignment=ft.MainAxisAlignment.SPACE_EVENLY,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+            spacing=0,
+            expand=True,
+        )
         body: list[ft.Control] = [
             ft.Container(
-                ft.Column(
-                    rows,
-                    horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                    alignment=ft.MainAxisAlignment.SPACE_EVENLY,
-                    expand=True,
-                ),
+                grid,
                 on_click=self.leave,
                 expand=True,
             ),
@@ -174,7 +255,7 @@ class TableDisplay:
         ]
         self.clock_text: ft.Text | None = None
         if self.clock is not None:
-            self.clock_text = ft.Text("", size=40, weight=ft.FontWeight.BOLD)
+            self.clock_text = ft.Text("", size=40, weight=ft.FontWeight.BOLD, style=line)
             self.clock_player = ft.Text("", size=20)
             self.toggle_button = ft.FilledButton(
                 _("Start"), on_click=self.toggle, height=52, expand=True
@@ -217,6 +298,9 @@ class TableDisplay:
             ],
             padding=ft.Padding.only(left=12, top=4, right=12, bottom=12),
         )
+        self.screen_size = (width, height)
+        if page is not None:  # turned on its side, a window resized: laid out again
+            page.on_resize = self._resized
         app.run(self._keep_awake)
         if self.clock is not None:
             app.run(self._tick)
@@ -224,8 +308,6 @@ class TableDisplay:
     # -- the timer ---------------------------------------------------------------------------
     def paint_clock(self) -> None:
         """Show the clock's state."""
-        from app.ui.timer import EXPIRED, RUNNING
-
         c = self.clock
         if c is None or self.clock_text is None:
             return
@@ -252,8 +334,6 @@ class TableDisplay:
             self.app.run(self._tick)
 
     async def _tick(self) -> None:
-        from app.ui.timer import RUNNING
-
         c = self.clock
         if c is None:
             return
@@ -281,15 +361,26 @@ class TableDisplay:
         self.app.page_update()
         while self.app.screen is self:
             await asyncio.sleep(1.0)
+        if isinstance(self.app.screen, TableDisplay):
+            return  # laid out again (resized, another phone's round): the lock stays
         try:
             await ft.Wakelock().disable()  # type: ignore[no-untyped-call]
         except Exception:  # noqa: BLE001
             log.debug("wake lock release failed", exc_info=True)
 
+    def _resized(self, e: Any = None) -> None:
+        page = self.app.page
+        if self.app.screen is not self or page is None:
+            return
+        # the event's size: page.width and page.height are not updated yet when it runs
+        width = getattr(e, "width", None) or page.width or 360
+        height = getattr(e, "height", None) or page.height or 740
+        self.resized = (float(width), float(height))
+        if self.resized != self.screen_size:
+            self.app.refresh()
+
     def share(self, _e: Any = None) -> None:
         """Send the result as text (app/ui/share_result.py)."""
-        from app.ui.share_result import ShareResult
-
         ShareResult(self.app, self.game).share()
 
     def leave(self, _e: Any = None) -> None:
@@ -297,4 +388,4 @@ class TableDisplay:
         self.app.go(f"/game/{self.game.id}")
 
 
-__all__ = ["MIN_TOTAL", "TableDisplay", "timer_on", "total_size"]
+__all__ = ["LINE", "MIN_TOTAL", "TableDisplay", "layout", "timer_on", "total_size"]

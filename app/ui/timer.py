@@ -60,7 +60,7 @@ from app.games.variants import TIMED_VARIANTS, TURN_TIMES, about, about_game
 from app.i18n import _, ngettext
 from app.store import ConflictError, StoreError
 from app.ui import labels
-from app.ui.frame import frame
+from app.ui.frame import MessageScreen, frame
 from app.ui.widgets import (
     TAP_HEIGHT,
     ChoiceChips,
@@ -73,7 +73,7 @@ from app.ui.widgets import (
 
 if TYPE_CHECKING:
     from app.games import Game
-    from app.ui.shell import App, Screen
+    from app.ui.session import App, Screen
 
 log = logging.getLogger("app")
 
@@ -882,9 +882,7 @@ def _without(game: Game, item: dict[str, Any]) -> Game:
 def timer_screen(app: App, game: Game) -> Screen:
     """The turn timer for ``game`` (Tile Rummy and My Rummy; a message for the others)."""
     if about_game(game).turn_times is None:
-        from app.ui.router import error_screen
-
-        return error_screen(
+        return MessageScreen(
             app,
             f"/game/{game.id}/timer",
             _("The turn timer is for {variants}; {variant} has none.").format(

@@ -7,9 +7,9 @@ from the rack to it (typing its notation works too). Carousel: the cards the jok
 stand for (the player's declaration, RULES.md §6) are entered under the meld's keys.
 
 :class:`TableModel` is the pure part (melds, the meld selected, the piece held, the
-declarations; no Flet), tested on its own; :class:`TableEditor` draws it and has the
-interface of :class:`app.ui.keyboard.MeldsEditor` (``keyboard``, ``new_meld``,
-``set_melds``, ``value``, ``faults``…), so screens and tests use either.
+declarations; no Flet), built on :class:`app.ui.keyboard.MeldList` and tested on its own;
+:class:`TableEditor` draws it, built on :class:`app.ui.keyboard.MeldsEditor` (``keyboard``,
+``new_meld``, ``set_melds``, ``value``, ``faults``…), so screens and tests use either.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import flet as ft
 
 from app.games.variants import about
 from app.i18n import _
-from app.ui.keyboard import PieceKeyboard
-from app.ui.pieces import JOKER, RANKS, material_of, piece_name, piece_view
-from app.ui.widgets import ERROR_COLOUR, MUTED
+from app.ui.keyboard import MeldList, MeldsEditor, PieceKeyboard
+from app.ui.pieces import JOKER, RANKS, piece_name, piece_view
+from app.ui.widgets import ERROR_COLOUR
 
 Declared = list[str | None]
 """What each joker of one meld stands for, in the order the jokers lie (None: not declared)."""
@@ -56,31 +56,24 @@ def place(meld: Sequence[str], piece: str, material: str) -> int:
     return len(meld)
 
 
-class TableModel:
-    """The melds of a table being edited (pure logic).
+class TableModel(MeldList):
+    """The melds of a table being edited (pure logic): the keyboard's :class:`MeldList` (melds,
+    the one selected, faults) with the jokers' declarations and the piece held.
 
     Attributes:
         material: ``"tiles"`` or ``"cards"``.
-        melds: the melds in notation; the selected one may be empty while it is being built.
         declared: parallel to :attr:`melds`: for each meld, one entry per joker (in the order
             the jokers lie): the card it was declared as, or None.
-        active: index of the meld selected (the keys add to it).
         held: ``(meld, position)`` of the piece picked up, or None.
     """
 
     def __init__(self, material: str) -> None:
+        super().__init__()
         self.material = material
-        self.melds: list[list[str]] = [[]]
         self.declared: list[Declared] = [[]]
-        self.active = 0
         self.held: tuple[int, int] | None = None
 
     # -- reading --------------------------------------------------------------------------------
-    @property
-    def value(self) -> list[list[str]]:
-        """The melds (empty ones left out)."""
-        return [list(m) for m in self.melds if m]
-
     def declarations(self) -> list[Declared | None] | None:
         """JUDGE.md's ``declared_before`` / ``declared_after`` for :attr:`value`: per meld
         None (nothing declared) or its jokers' cards in order (trailing undeclared jokers left
@@ -107,12 +100,11 @@ class TableModel:
         self, melds: Sequence[Sequence[str]], declared: Sequence[Sequence[str | None] | None] = ()
     ) -> None:
         """Show ``melds`` (and their declarations, parallel); the last meld is selected."""
-        self.melds = [list(m) for m in melds] or [[]]
+        super().set_melds(melds)
         self.declared = []
         for i, m in enumerate(self.melds):
             d = list(declared[i] or []) if i < len(declared) else []
             self.declared.append(self._fit(d, _jokers(m)))
-        self.active = len(self.melds) - 1
         self.held = None
 
     @staticmethod
@@ -123,7 +115,7 @@ class TableModel:
     def set_pieces(self, pieces: Sequence[str]) -> None:
         """The selected meld is now ``pieces`` (from the keys or typed): the k-th joker keeps
         the k-th declaration."""
-        self.melds[self.active] = list(pieces)
+        super().set_pieces(pieces)
         self.declared[self.active] = self._fit(self.declared[self.active], _jokers(pieces))
         self.held = None
 
@@ -134,29 +126,18 @@ class TableModel:
 
     def select(self, i: int) -> None:
         """Select meld ``i`` (empty melds other than it are forgotten)."""
-        if not 0 <= i < len(self.melds):
-            raise IndexError(i)
+        super().select(i)
         self.held = None
-        self.active = self._drop_empty(keep=i)
 
     def new_meld(self) -> None:
         """Start a new, empty meld at the end and select it."""
         self.held = None
-        self._drop_empty()
-        if self.melds[-1]:
-            self.melds.append([])
-            self.declared.append([])
-        self.active = len(self.melds) - 1
+        super().new_meld()
 
     def remove_meld(self) -> None:
         """Remove the selected meld."""
         self.held = None
-        if len(self.melds) <= 1:
-            self.melds, self.declared = [[]], [[]]
-        else:
-            del self.melds[self.active]
-            del self.declared[self.active]
-        self.active = min(self.active, len(self.melds) - 1)
+        super().remove_meld()
 
     def pick(self, i: int, j: int) -> None:
         """Pick up piece ``j`` of meld ``i`` (tapping the piece held puts it back)."""
@@ -180,10 +161,7 @@ class TableModel:
         Raises:
             ValueError: no piece is held.
         """
-        if self.held is None:
-            raise ValueError("no piece is held")
-        i, j = self.held
-        self.held = None
+        i, j = self._let_go()
         meld = self.melds[i]
         piece = meld[j]
         if piece == JOKER:
@@ -191,8 +169,7 @@ class TableModel:
         del meld[j]
         self.active = i
         if not meld and len(self.melds) > 1:
-            del self.melds[i]
-            del self.declared[i]
+            self._delete(i)
             self.active = min(i, len(self.melds) - 1)
         return piece
 
@@ -207,14 +184,10 @@ class TableModel:
         Raises:
             ValueError: no piece is held.
         """
-        if self.held is None:
-            raise ValueError("no piece is held")
-        i, j = self.held
-        self.held = None
+        i, j = self._let_go()
         if target is None:
             i = self._drop_empty(keep=i)
-            self.melds.append([])
-            self.declared.append([])
+            self._append()
             target = len(self.melds) - 1
         if not 0 <= target < len(self.melds):
             raise IndexError(target)
@@ -234,27 +207,40 @@ class TableModel:
         if piece == JOKER:
             self.declared[target].insert(_jokers(meld[:at]), stands)
         if not source:
-            del self.melds[i]
-            del self.declared[i]
+            self._delete(i)
             if target > i:
                 target -= 1
         self.active = target
         self.active = self._drop_empty(keep=target)
         return self.active
 
-    def _drop_empty(self, keep: int | None = None) -> int:
-        kept = [i for i, m in enumerate(self.melds) if m or i == keep] or [0]
-        self.melds = [self.melds[i] for i in kept]
+    def _let_go(self) -> tuple[int, int]:
+        """Where the piece held was (it is held no more).
+
+        Raises:
+            ValueError: no piece is held.
+        """
+        if self.held is None:
+            raise ValueError("no piece is held")
+        held, self.held = self.held, None
+        return held
+
+    def _keep(self, kept: list[int]) -> None:
+        super()._keep(kept)
         self.declared = [self.declared[i] for i in kept]
-        return kept.index(keep) if keep is not None and keep in kept else 0
+
+    def _append(self) -> None:
+        super()._append()
+        self.declared.append([])
 
 
-class TableEditor:
+class TableEditor(MeldsEditor):
     """A table of melds on the screen: each meld a row of pieces, the keyboard under them.
 
     Tap a meld to select it (the keys add to it); with ``moves``, tap a piece to pick it up and
     a meld, or "New meld with …", to put it there. Carousel: "Jokers stand for" under the keys
-    of a meld with jokers.
+    of a meld with jokers. Built on :class:`app.ui.keyboard.MeldsEditor` (selecting, new and
+    removed melds, faults, focus), with a :class:`TableModel` as its model.
 
     Args:
         variant: the variant.
@@ -270,6 +256,8 @@ class TableEditor:
         changed: True once the user changed the melds (the screen stops copying into it).
     """
 
+    model: TableModel
+
     def __init__(
         self,
         variant: str,
@@ -279,27 +267,18 @@ class TableEditor:
         on_focus: Callable[[Any], None] | None = None,
         moves: bool = False,
     ) -> None:
-        self.variant = variant
-        self.title = title
-        self.material = material_of(variant)
-        self.on_change = on_change
-        self.on_focus = on_focus
         self.moves = moves
-        self.model = TableModel(self.material)
-        self.faults: set[int] = set()
-        self.keyboard = PieceKeyboard(
-            variant,
-            self._meld_label(),
-            on_change=self._keyboard_changed,
-            players=players,
-            show_pieces=False,
-            others=self._other_pieces,
-        )
+        super().__init__(variant, title, on_change, players, on_focus)
+
+    def _new_model(self) -> TableModel:
+        return TableModel(self.material)
+
+    def _layout(self, players: int | None) -> ft.Column:
         self.declare: PieceKeyboard | None = None
         self.declare_box = ft.Column(visible=False, spacing=4)
-        if about(variant).rules.declares_jokers:  # Carousel (RULES.md §6)
+        if about(self.variant).rules.declares_jokers:  # Carousel (RULES.md §6)
             self.declare = PieceKeyboard(
-                variant,
+                self.variant,
                 _("The jokers stand for"),
                 on_change=self._declare_changed,
                 players=players,
@@ -312,7 +291,7 @@ class TableEditor:
                 ft.Text(_("Declared jokers (optional)"), size=14, weight=ft.FontWeight.W_600),
                 self.declare.control,
             ]
-        self.rows = ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        self.rows.horizontal_alignment = ft.CrossAxisAlignment.STRETCH
         self.hint_text = ft.Text("", size=14, weight=ft.FontWeight.W_500, expand=True)
         self.hint = ft.Container(
             content=ft.Column(
@@ -347,41 +326,15 @@ class TableEditor:
             padding=ft.Padding.symmetric(horizontal=8, vertical=4),
             visible=False,
         )
-        self.new_button = ft.OutlinedButton(
-            content=_("New meld"), icon=ft.Icons.ADD, on_click=self._new_clicked, height=44
-        )
-        self.remove_button = ft.TextButton(
-            content=_("Remove meld"),
-            icon=ft.Icons.DELETE_OUTLINE,
-            on_click=self._remove_clicked,
-            height=44,
-        )
         self.keys_box = ft.Column(
             [self.keyboard.control, self.declare_box],
             spacing=8,
             visible=True,
         )
         self.buttons = ft.Row([self.new_button, self.remove_button], wrap=True, spacing=8)
-        self.control = ft.Column([self.hint, self.rows, self.buttons, self.keys_box], spacing=8)
-        self.changed = False
-        self._paint()
+        return ft.Column([self.hint, self.rows, self.buttons, self.keys_box], spacing=8)
 
-    # -- MeldsEditor's interface ---------------------------------------------------------------
-    @property
-    def melds(self) -> list[list[str]]:
-        """The melds (the selected one may be empty)."""
-        return self.model.melds
-
-    @property
-    def active(self) -> int:
-        """Index of the meld selected."""
-        return self.model.active
-
-    @property
-    def value(self) -> list[list[str]]:
-        """The melds entered (empty ones left out)."""
-        return self.model.value
-
+    # -- MeldsEditor's interface, extended --------------------------------------------------------
     @property
     def problem(self) -> str | None:
         """What is wrong with the text typed (the meld or the declared cards), else None."""
@@ -398,53 +351,22 @@ class TableEditor:
     ) -> None:
         """Show ``melds`` (and their jokers' declarations); the last one is selected."""
         self.model.set_melds(melds, declared)
-        self.faults = set()
         self._load_active()
-
-    def select(self, i: int) -> None:
-        """Select meld ``i`` for the keys."""
-        self.model.select(i)
-        self.faults = {f for f in self.faults if f < len(self.melds)}
-        self._load_active()
-        self.focus()
 
     def new_meld(self) -> None:
         """Start a new meld (with the piece held, if one is)."""
         if self.model.held is not None:
             self.drop(None)
             return
-        self.model.new_meld()
-        self._load_active()
-        self.focus()
-        self._notify()
-
-    def remove_meld(self) -> None:
-        """Remove the meld selected."""
-        self.model.remove_meld()
-        self.faults = set()
-        self._load_active()
-        self._notify()
-
-    def focus(self) -> None:
-        """Show this table's keys (and tell the screen)."""
-        self.show_keys(True)
-        if self.on_focus is not None:
-            self.on_focus(self)
+        super().new_meld()
 
     def show_keys(self, visible: bool) -> None:
         """Show or hide the keys (the melds stay)."""
-        self.keys_box.visible = visible
         if visible:
             self.keyboard.show_keys(True)
             if self.declare is not None:
                 self.declare.show_keys(False)
-        self._paint()
-
-    def set_faults(self, faults: set[int]) -> None:
-        """Frame the melds at ``faults`` (indexes into :attr:`value`) in red."""
-        full = [i for i, m in enumerate(self.melds) if m]
-        self.faults = {full[j] for j in faults if 0 <= j < len(full)}
-        self._paint()
+        super().show_keys(visible)
 
     # -- moving ---------------------------------------------------------------------------------
     def pick(self, i: int, j: int) -> None:
@@ -456,10 +378,7 @@ class TableEditor:
     def drop(self, target: int | None) -> None:
         """Put the piece held into meld ``target`` (None: a new meld)."""
         self.model.drop(target)
-        self.faults = set()
-        self._load_active()
-        self.focus()
-        self._notify()
+        self._moved()
 
     def put_back(self) -> None:
         """Put the piece held back."""
@@ -469,24 +388,16 @@ class TableEditor:
     def take_off(self) -> None:
         """Take the piece held off the table (Rummy 101: a joker taken back for its tile)."""
         self.model.take_off()
+        self._moved()
+
+    def _moved(self) -> None:
+        """A piece was moved (or taken off): faults cleared, keys on the meld it went to."""
         self.faults = set()
         self._load_active()
         self.focus()
         self._notify()
 
     # -- handlers -------------------------------------------------------------------------------
-    def _notify(self) -> None:
-        self.changed = True
-        if self.on_change is not None:
-            self.on_change()
-
-    def _keyboard_changed(self) -> None:
-        self.model.set_pieces(self.keyboard.value)
-        self.faults.discard(self.active)
-        self._load_declared()
-        self._paint()
-        self._notify()
-
     def _declare_changed(self) -> None:
         if self.declare is not None:
             self.model.declare(self.declare.value)
@@ -500,29 +411,17 @@ class TableEditor:
             self.on_focus(self)
         self._paint()
 
-    def _other_pieces(self) -> list[str]:
-        return [p for i, m in enumerate(self.melds) if i != self.active for p in m]
-
-    def _new_clicked(self, _e: Any = None) -> None:
-        self.new_meld()
-
-    def _remove_clicked(self, _e: Any = None) -> None:
-        self.remove_meld()
-
     def _put_back_clicked(self, _e: Any = None) -> None:
         self.put_back()
 
     def _take_off_clicked(self, _e: Any = None) -> None:
         self.take_off()
 
-    def _meld_handler(self, i: int) -> Callable[[Any], None]:
-        def handler(_e: Any = None) -> None:
-            if self.model.held is not None:
-                self.drop(i)
-            else:
-                self.select(i)
-
-        return handler
+    def _meld_tapped(self, i: int) -> None:
+        if self.model.held is not None:
+            self.drop(i)
+        else:
+            self.select(i)
 
     def _piece_handler(self, i: int, j: int) -> Callable[[Any], None]:
         def handler(_e: Any = None) -> None:
@@ -535,17 +434,8 @@ class TableEditor:
         return handler
 
     # -- inside ---------------------------------------------------------------------------------
-    def _meld_label(self) -> str:
-        return _("{title}: meld {n}").format(title=self.title, n=self.active + 1)
-
-    def _load_active(self) -> None:
-        self.keyboard.label = self._meld_label()
-        self.keyboard.field.label = self.keyboard.label
-        self.keyboard.set_pieces(self.melds[self.active])
-        self._load_declared()
-        self._paint()
-
-    def _load_declared(self) -> None:
+    def _meld_loaded(self) -> None:
+        """Load the declared cards of the selected meld's jokers into their keys."""
         if self.declare is None:
             return
         jokers = _jokers(self.melds[self.active])
@@ -594,47 +484,32 @@ class TableEditor:
         chosen = i == self.active and editing and held is None
         fault = i in self.faults
         target = held is not None and held[0] != i
-        caption = _("Meld {n}").format(n=i + 1)
-        if target:
-            caption += " · " + _("tap to put it here")
-        elif chosen:
-            caption += " · " + _("editing")
-        name = _("{title}, meld {n}").format(title=self.title, n=i + 1)
         stands = iter(self.model.declared[i])
         stand_ins = [next(stands, None) if p == JOKER else None for p in meld]
         said = ", ".join(self._spoken_piece(i, j) for j in range(len(meld)))
-        spoken = _("{name}: {pieces}").format(name=name, pieces=said if meld else _("empty"))
+        notes: tuple[str | None, str | None]
         if target:
-            spoken += " " + _("(tap to put {piece} here)").format(piece=moving_name)
-        elif chosen:
-            spoken += " " + _("(editing)")
-        if fault:
-            spoken += " " + _("(at fault)")
+            notes = (
+                _("tap to put it here"),
+                _("(tap to put {piece} here)").format(piece=moving_name),
+            )
+        else:
+            notes = self._editing_notes(chosen)
         tap = self._meld_handler(i)
         header = ft.Semantics(
-            label=spoken,
+            label=self._row_label(i, said, notes[1], fault),
             button=True,
             exclude_semantics=True,
             on_tap=tap,
             content=ft.Container(
-                content=ft.Text(
-                    caption,
-                    size=13,
-                    weight=ft.FontWeight.W_600,
-                    color=ERROR_COLOUR if fault else MUTED,
-                ),
+                content=self._caption(i, notes[0], fault),
                 on_click=tap,
                 padding=ft.Padding.only(bottom=2),
             ),
         )
         body: ft.Control
         if not meld:
-            body = ft.Text(
-                _("empty: tap the keys below") if chosen else _("empty: tap to enter it"),
-                size=14,
-                italic=True,
-                color=MUTED,
-            )
+            body = self._empty_text(chosen)
         else:
             body = ft.Row(
                 [

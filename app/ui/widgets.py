@@ -15,6 +15,7 @@ from typing import Any
 import flet as ft
 
 from app.i18n import _
+from rules import scoring
 
 PLAYER_COLOURS: tuple[str, ...] = (
     ft.Colors.BLUE_700,
@@ -29,6 +30,9 @@ LEADER_BG = ft.Colors.with_opacity(0.3, ft.Colors.AMBER)
 ERROR_COLOUR = ft.Colors.ERROR
 GOOD_COLOUR = ft.Colors.TERTIARY
 MUTED = ft.Colors.ON_SURFACE_VARIANT
+AMBER_TINT = ft.Colors.with_opacity(0.28, ft.Colors.AMBER)
+"""Background of unfinished games and notices: a see-through amber reads like AMBER_100 on the
+light theme and stays dark under the light text of the dark one."""
 TAP_HEIGHT = 52
 """Height of the main buttons (px): big enough for a thumb."""
 
@@ -65,12 +69,8 @@ def player_colour(i: int) -> str:
 
 
 def signed(n: int) -> str:
-    """``+12``, ``−5`` (true minus sign), ``0``."""
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"\u2212{-n}"
-    return "0"
+    """``+12``, ``−5`` (true minus sign), ``0`` (:func:`rules.scoring.sign`)."""
+    return scoring.sign(n)
 
 
 def number(n: int) -> str:

@@ -99,16 +99,23 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    """One headless Chromium for the whole run."""
+def playwright_driver() -> Iterator[Any]:
+    """The one Playwright driver of the run (a second ``sync_playwright()`` while one runs
+    fails: "using Playwright Sync API inside the asyncio loop")."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_driver: Any) -> Iterator[Any]:
+    """One headless Chromium for the whole run."""
+    browser = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -345,3 +345,23 @@ def test_hand_carousel(phone: Phone) -> None:
     cards(phone, "JK")  # + joker 25 = 30
     shown(phone, "Cannot knock yet", "Hand worth 30")
     phone.shot("checkers-16-hand-carousel")
+
+
+def test_turn_checker_keeps_its_tiles_after_back(phone: Phone) -> None:
+    # the tester's way: tap R3 R4 R5, ← to the referee menu, "Check a turn" again: the tiles
+    # are still there; "Clear all" starts over. The joker rule's caption is a sentence.
+    phone.open("/check/turn?variant=tile_rummy")
+    shown(phone, "Joker level 2: a joker is replaced only by that tile, from the rack.")
+    press(phone, re.compile("^Rack before the turn: none yet"))
+    for key in ("red 3", "red 4", "red 5"):
+        press(phone, re.compile(rf"^{key}(,|$)"))
+    shown(phone, "Rack before the turn", "red 3, red 4, red 5")
+    phone.tap("Back")
+    phone.wait_text("Referee")
+    press(phone, re.compile("^Check a turn"))
+    shown(phone, "Rack before the turn", "red 3, red 4, red 5")
+    phone.shot("turn-kept-after-back")
+    phone.tap(re.compile("^Clear all"))
+    shown(phone, "Rack before the turn: none yet")
+    assert absent(phone, "red 3, red 4, red 5")
+    phone.shot("turn-cleared")

@@ -40,19 +40,15 @@ PHOTO_LABEL = "The photo with a box on every tile found"
 
 
 @pytest.fixture(scope="module")
-def insecure_chromium() -> Iterator[Any]:
-    """A Chromium that reaches 127.0.0.1 under a name that is not a secure origin."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
-        )
-        yield browser
-        browser.close()
+def insecure_chromium(playwright_driver: Any) -> Iterator[Any]:
+    """A Chromium that reaches 127.0.0.1 under a name that is not a secure origin (launched
+    by the run's one Playwright driver)."""
+    browser = playwright_driver.chromium.launch(
+        executable_path=CHROMIUM,
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
+    )
+    yield browser
+    browser.close()
 
 
 @pytest.fixture
@@ -110,14 +106,15 @@ def test_round_entry_from_a_photo(phone: Phone, tmp_path: Path) -> None:
     phone.chip("Ala")
     choose_photo(phone, photo)
     phone.dialog("Tiles on the photo")
-    shown(phone, "Tiles read, meld 1", "red 5", "red 6", "red 7", timeout=60)
+    # a rack's rows are rows, not melds
+    shown(phone, "Tiles read, row 1", "red 5", "red 6", "red 7", timeout=60)
     green, spread = photo_drawn(phone)
     phone.shot("photo-01-review")
     assert green > 200 and spread > 15, (green, spread)  # the photo and its boxes are drawn
     # the player corrects the last tile: R7 was really B9
     press(phone, "Backspace")
     tiles(phone, "B9")
-    shown(phone, "Tiles read, meld 1", "blue 9")
+    shown(phone, "Tiles read, row 1", "blue 9")
     press(phone, "Use these tiles")
     shown(phone, "Bob: tiles left: red 5, red 6, blue 9")
     phone.shot("photo-02-filled")
@@ -154,7 +151,7 @@ def test_meld_checker_from_a_photo_and_a_file_that_is_no_picture(
     photo.write_bytes(meld_jpeg(["B11", "B12", "B13"], seed=5))
     choose_photo(phone, photo)
     phone.dialog("Tiles on the photo")
-    shown(phone, "Tiles read, meld 1", "blue 11", "blue 12", "blue 13", timeout=60)
+    shown(phone, "Tiles read, row 1", "blue 11", "blue 12", "blue 13", timeout=60)
     assert not any("Valid run" in label for label in phone.labels())  # nothing used yet
     green, spread = photo_drawn(phone)
     assert green > 200 and spread > 15, (green, spread)
@@ -187,3 +184,31 @@ def test_a_real_phone_photo_in_the_opening_checker_then_cancel(phone: Phone) -> 
     labels = phone.labels()
     assert not any(re.search(r"meld 1: \w+ \d", label) for label in labels), labels
     phone.shot("photo-08-cancelled")
+
+
+@pytest.mark.skipif(not (DEV / "christophrus-1.jpg").is_file(), reason="no dev photos here")
+def test_meld_checker_asks_which_row_of_a_table_photo(phone: Phone) -> None:
+    # the tester's photo of a whole table (18 tiles in 4 rows): the meld checker checks one
+    # meld, so the review asks which row to check; the rows are never joined into one meld
+    phone.open("/check/meld?variant=tile_rummy")
+    not_secure(phone)
+    choose_photo(phone, DEV / "christophrus-1.jpg")
+    phone.dialog("Tiles on the photo")
+    shown(phone, "The photo shows 4 rows of tiles.", "choose the row to check", timeout=90)
+    shown(phone, "Tiles read, row 2:")
+    (row2,) = {
+        label.split("\n")[0].strip()
+        for label in phone.labels()
+        if label.startswith("Tiles read, row 2:")
+    }
+    assert not any(label == "Use these tiles" for label in phone.labels())
+    phone.shot("photo-09-table-rows")
+    press(phone, "Check row 2")
+    pieces = row2.split(":", 1)[1].strip()
+    assert 1 < len(pieces.split(",")) < 18, row2
+    tiles_read = [p.strip() for p in pieces.split(",")]
+    verdict = shown(phone, "Meld:", timeout=30)
+    phone.shot("photo-10-row-checked")
+    # the verdict is on row 2 alone (a joker is named "joker as black 8" there)
+    assert len(verdict.split(":", 1)[1].split(",")) == len(tiles_read), (verdict, row2)
+    assert not any("Neither a run nor a group" in label for label in phone.labels())

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from app.i18n import use_language
+from app.i18n import _, use_language
 from app.ui.pieces import piece_name
 from tests.browser.conftest import PHONE, Phone, Server
 from tests.browser.test_checkers import absent, family, press, shown, type_in
@@ -104,11 +104,31 @@ def enter_turn(phone: Phone) -> None:
         tiles(phone, *meld)
     press(phone, re.compile("^Stojak przed turą: jeszcze nic"))
     tiles(phone, *RACK)
-    press(phone, re.compile("^Stół po turze, układ 1"))
+    # the table after starts as the table before: the joker moves to a new meld, the group's
+    # R7 onto the run, and the rack's B2 B3 go to the joker (as a player taps it)
+    move(phone, "JK", 1, "new")
+    move(phone, "R7", 2, 1)
+    press(phone, re.compile("^Stół po turze, układ 3"))
+    tiles(phone, *AFTER[2][1:])
     for i, meld in enumerate(AFTER):
-        if i:
-            press(phone, "Nowy układ")
-        tiles(phone, *meld)
+        with use_language("pl"):
+            said = ", ".join(piece_name(p, "tiles") for p in meld)
+        shown(phone, f"Stół po turze, układ {i + 1}: {said}")
+
+
+def move(phone: Phone, tile: str, meld: int, target: int | str) -> None:
+    """Pick ``tile`` up from meld ``meld`` of the table after and put it into meld
+    ``target`` (or a new meld), with the Polish labels of the turn checker."""
+    with use_language("pl"):
+        name = piece_name(tile, "tiles")
+        pick = _("Move {piece} (meld {n})").format(piece=name, n=meld)
+        new = _("New meld with {piece}").format(piece=name)
+        put = _("(tap to put {piece} here)").format(piece=name)
+    press(phone, pick)
+    if target == "new":
+        press(phone, new)
+    else:
+        press(phone, re.compile(f"^Stół po turze, układ {target}: .*{re.escape(put.strip('()'))}"))
 
 
 def tiles_still_there(phone: Phone) -> None:
