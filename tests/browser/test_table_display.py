@@ -114,14 +114,22 @@ def test_long_title_is_readable_on_the_score_sheet(phone: Phone, ids: dict[str, 
     # "Carousel r…" was cut next to the sheet's four actions: the title takes two lines
     phone.open(f"/game/{ids['carousel-5']}")
     phone.wait_text(re.compile("Enter round 1"))
-    path = phone.shot("table-fit-carousel-sheet-title")
     from PIL import Image
 
-    with Image.open(path) as im:  # the bar's text: two lines of ink, not one cut line
-        bar = im.convert("L").crop((60, 0, 200, 56))
-        rows = [
-            y for y in range(bar.height) if min(bar.crop((0, y, bar.width, y + 1)).getdata()) < 90
-        ]
+    rows: list[int] = []
+    gaps: list[int] = []
+    for _ in range(20):  # the canvas may be painted a moment after the text is there
+        path = phone.shot("table-fit-carousel-sheet-title")
+        with Image.open(path) as im:  # the bar's text: two lines of ink, not one cut line
+            bar = im.convert("L").crop((60, 0, 200, 56))
+            rows = [
+                y
+                for y in range(bar.height)
+                if min(bar.crop((0, y, bar.width, y + 1)).getdata()) < 90
+            ]
+        gaps = [b - a for a, b in zip(rows, rows[1:], strict=False) if b - a > 1]
+        if gaps:
+            break
+        time.sleep(0.5)
     assert rows, "no title drawn"
-    gaps = [b - a for a, b in zip(rows, rows[1:], strict=False) if b - a > 1]
     assert gaps, f"the title is one line: ink rows {rows}"

@@ -141,7 +141,8 @@ def tiles_still_there(phone: Phone) -> None:
 def open_rule(phone: Phone) -> None:
     press(phone, re.compile("^Zasady: Tile Rummy › "))
     phone.wait_text(re.compile("Poziom 2"))
-    assert re.search(r"/rules/tile_rummy/\w+", phone.page.url), phone.page.url
+    # the address follows the screen a moment later (Flet pushes the route after the view)
+    phone.page.wait_for_url(re.compile(r"/rules/tile_rummy/\w+"), timeout=15_000)
     no_english(phone)
 
 
