@@ -48,6 +48,7 @@ from app.ui.keyboard import MeldsEditor, PieceKeyboard
 from app.ui.pieces import material_of, meld_label, meld_view, piece_name, piece_view
 from app.ui.round_entry import openings_text, record_opening, round_openings
 from app.ui.saving import save_game
+from app.ui.session import VIEW_FIELDS
 from app.ui.turn_table import TableEditor
 from app.ui.widgets import (
     ERROR_COLOUR,
@@ -849,17 +850,7 @@ def level_sentence(rule: str) -> str:
 
 
 # -- to the rule book and back (issue 10, point 5) ----------------------------------------------
-_VIEW_FIELDS: tuple[str, ...] = (
-    "route",
-    "appbar",
-    "controls",
-    "scroll",
-    "padding",
-    "spacing",
-    "horizontal_alignment",
-    "vertical_alignment",
-    "bgcolor",
-)
+_VIEW_FIELDS = VIEW_FIELDS
 _KEPT: weakref.WeakKeyDictionary[Any, tuple[Checker, dict[str, Any]]] = weakref.WeakKeyDictionary()
 """Per session (app): the checker left for its rule, and what its screen showed."""
 

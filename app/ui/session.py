@@ -107,6 +107,20 @@ def routes() -> Routes:
     return _ROUTES[0]
 
 
+VIEW_FIELDS: tuple[str, ...] = (
+    "route",
+    "appbar",
+    "controls",
+    "scroll",
+    "padding",
+    "spacing",
+    "horizontal_alignment",
+    "vertical_alignment",
+    "bgcolor",
+)
+"""The fields of the page's one View that a screen sets (kept and restored whole)."""
+
+
 class App:
     """One session's UI state.
 
@@ -213,17 +227,7 @@ class App:
         if self.on_rendered is not None:
             self.on_rendered()
 
-    _VIEW_FIELDS = (
-        "route",
-        "appbar",
-        "controls",
-        "scroll",
-        "padding",
-        "spacing",
-        "horizontal_alignment",
-        "vertical_alignment",
-        "bgcolor",
-    )
+    _VIEW_FIELDS = VIEW_FIELDS
 
     def _mount(self, screen: Screen) -> None:
         """Show ``screen`` in the page's one View. The View object is kept and its content
