@@ -24,7 +24,7 @@ from app.backup import BackupError
 from app.games import GameError, GameImportError, RoundError
 from app.i18n import N_, _, ngettext
 from app.store import StoreError
-from app.ui import labels
+from app.ui.common import labels
 from rules.errors import RulesError
 
 __all__ = [

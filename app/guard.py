@@ -965,19 +965,19 @@ def _make_connection_class() -> type:
 
 
 SCREEN_MODULES: Final = (
-    "app.ui.games_list",
-    "app.ui.sharing",
-    "app.ui.new_game",
-    "app.ui.settings",
-    "app.ui.players",
-    "app.ui.history",
-    "app.ui.checkers",
-    "app.ui.rulebook_view",
-    "app.ui.score_sheet",
-    "app.ui.chart",
-    "app.ui.round_entry",
-    "app.ui.timer",
-    "app.ui.table_display",
+    "app.ui.home.games_list",
+    "app.ui.table.sharing",
+    "app.ui.home.new_game",
+    "app.ui.home.settings",
+    "app.ui.home.players",
+    "app.ui.home.history",
+    "app.ui.referee.checkers",
+    "app.ui.home.rulebook_view",
+    "app.ui.sheet.score_sheet",
+    "app.ui.sheet.chart",
+    "app.ui.entry.round_entry",
+    "app.ui.table.timer",
+    "app.ui.table.table_display",
 )
 """The screens (``app.ui.router`` imports them all). Imported by :func:`install`, before
 the server starts: else the first visitor to open a game (any visitor: the screen is built

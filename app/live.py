@@ -6,7 +6,7 @@ everything here is in-process state:
 - :class:`Hub` — process-wide publish/subscribe. A session's store (:class:`SessionStore`)
   publishes a :class:`Change` after every write (round saved, edited, deleted, undone; game
   created or deleted; access settings changed); every *other* subscribed session gets it and
-  refreshes the screen it shows from the store (``app/ui/sharing.py``). Messages carry ids and
+  refreshes the screen it shows from the store (``app/ui/table/sharing.py``). Messages carry ids and
   versions only — no names, no codes — and the hub logs nothing about them.
 - :func:`classify` and :func:`merge` — optimistic concurrency on top of
   :meth:`app.store.Store.save_game`: when a save meets :class:`~app.store.ConflictError`,
@@ -28,7 +28,7 @@ everything here is in-process state:
 
 Join codes, the host key and the player names a session sees are handed to
 :mod:`app.log_hygiene`, which keeps them out of every log. The share screen's QR code is drawn
-from ``qrcode``'s matrix in ``app/ui/sharing.py``.
+from ``qrcode``'s matrix in ``app/ui/table/sharing.py``.
 """
 
 from __future__ import annotations
@@ -1070,7 +1070,7 @@ class SessionStore:
 
         Args:
             old_id: the game played.
-            start: makes the new game from the old (:func:`app.ui.game_end.replay`).
+            start: makes the new game from the old (:func:`app.ui.sheet.game_end.replay`).
             next_key: the old game's ``extra`` key that points to the new one.
 
         Returns:

@@ -31,8 +31,8 @@ from urllib.parse import parse_qsl, urlencode
 import flet as ft
 
 from app import guard, i18n, live
-from app.ui import sharing
 from app.ui.shell import DEVICE_KEY, App
+from app.ui.table import sharing
 
 if TYPE_CHECKING:
     from app.ui.shell import StoreLike

@@ -24,7 +24,7 @@ route of that link is :meth:`Link.route`: ``/rules/<variant>/<section>`` or, wit
 ``/game/<id>/rules/<section>``. :func:`excerpt` gives the blocks of that section marked for
 the options in force, to show a verdict's rule text beside it.
 
-This module is pure (no Flet); :mod:`app.ui.rulebook_view` draws it.
+This module is pure (no Flet); :mod:`app.ui.home.rulebook_view` draws it.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 from app import i18n
 from app.games.variants import VARIANT_KEYS, about
 from app.i18n import N_
-from app.ui import labels
+from app.ui.common import labels
 from rules.errors import OptionError
 from rules.options import JOKER_RULES, TileRummyOptions, options_dict, options_for
 

@@ -10,7 +10,7 @@ parses English or redoes rule arithmetic.
 
 Params are localised: nested lines are rendered first; request field names of input errors
 read as words (:data:`FIELD_WORDS`), option ids and choices of ``option.*`` errors as the
-options form names them (:mod:`app.ui.labels`); numbers and canonical pieces (``R13``,
+options form names them (:mod:`app.ui.common.labels`); numbers and canonical pieces (``R13``,
 ``10H``) stay. A meld of the table carries its grammatical cases (:class:`Inflected`): a
 translation puts it after a preposition as ``{before.gen}``, ``{before.dat}``, ``{after.loc}``
 (Polish "do układu 1 …", Slovak "k zostave 1 …"); the forms are the msgids "meld {n}",
@@ -42,7 +42,7 @@ from typing import Any, Final
 
 from app.games.variants import about, is_variant
 from app.i18n import N_, _, language, ngettext, pgettext
-from app.ui import labels
+from app.ui.common import labels
 from rules.messages import MESSAGES, Plural
 
 FIELD_WORDS: Final[dict[str, str]] = {

@@ -157,8 +157,8 @@ def timed(fn: Any, repeat: int) -> list[float]:
 def bench_screens(rounds: int, n_games: int) -> None:
     from app import games as g
     from app.store import Store
-    from app.ui.games_list import GamesList
-    from app.ui.score_sheet import ScoreSheet
+    from app.ui.home.games_list import GamesList
+    from app.ui.sheet.score_sheet import ScoreSheet
     from app.ui.shell import App
 
     entry = {

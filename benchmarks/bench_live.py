@@ -77,8 +77,8 @@ from flet.pubsub.pubsub_hub import PubSubHub  # noqa: E402
 from app import games as g  # noqa: E402
 from app import live  # noqa: E402
 from app.store import Store  # noqa: E402
-from app.ui import sharing  # noqa: E402
 from app.ui.shell import App  # noqa: E402
+from app.ui.table import sharing  # noqa: E402
 
 PLAYERS = ["Ala", "Ola", "Ela", "Jan"]
 ENTRY = {

@@ -200,7 +200,7 @@ def player_page(base: Path, n_games: int, n_rounds: int) -> None:
     game of the person loaded and its standings asked of the judge once); warm: the per-game
     facts kept in memory by id + version. Target ≤ 100 ms to open."""
     from app import stats
-    from app.ui.players import PlayerScreen
+    from app.ui.home.players import PlayerScreen
     from app.ui.shell import App
 
     people = ["Ala", "Ola", "Ela", "Jan", "Iza", "Piotr"]

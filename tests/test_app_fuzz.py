@@ -5,8 +5,9 @@
   types, huge numbers, odd unicode, deep nesting) always give a :class:`~app.games.Game` (that
   exports, scores and stores) or a one-line :class:`~app.games.GameImportError` — never another
   exception, never a hang (a watchdog alarm stops a call that runs away).
-- Round entry: the text fields of every variant's form (``app/ui/entry_forms.py``) and the piece
-  keyboard (``app/ui/keyboard.py``) filled with random text, the choices picked at random, then
+- Round entry: the text fields of every variant's form (``app/ui/entry/entry_forms.py``) and
+  the piece keyboard (``app/ui/common/keyboard.py``) filled with random text, the choices picked
+  at random, then
   "Show the scores" (``RoundEntry.check``): a message at the field / in the error box, or a
   valid round — never an exception. Driven without a page, as tests/test_views.py does.
 - Names with odd unicode survive save / load / export / import through a real Store.
@@ -34,12 +35,12 @@ from app import games as g
 from app import store as store_mod
 from app.games import Game, GameError, GameImportError
 from app.store import Store
-from app.ui.entry_forms import FormError, PiecesInput, RestInput, _int_field
-from app.ui.keyboard import MeldsEditor, PieceKeyboard
-from app.ui.round_entry import RoundEntry
-from app.ui.score_sheet import ScoreSheet
+from app.ui.common.keyboard import MeldsEditor, PieceKeyboard
+from app.ui.common.widgets import ChoiceChips, Stepper
+from app.ui.entry.entry_forms import FormError, PiecesInput, RestInput, _int_field
+from app.ui.entry.round_entry import RoundEntry
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
-from app.ui.widgets import ChoiceChips, Stepper
 from tests.conftest import walk
 
 pytestmark = pytest.mark.slow  # fuzzing: in .ci/run, not in the quick loop

@@ -1,4 +1,6 @@
-"""A hostile phone's photos (app/ui/photo_worker.py, app/vision/imageio.py, app/ui/photo.py).
+"""A hostile phone's photos.
+
+(app/ui/camera/photo_worker.py, app/vision/imageio.py, app/ui/camera/photo.py).
 
 - a progressive JPEG repeating one tiny scan (the decoder goes over the whole picture for
   every scan: 49 megapixels × 290,000 scans took hours) is refused from its markers, before
@@ -32,8 +34,8 @@ import cv2
 import numpy as np
 import pytest
 
-from app.ui import photo, photo_worker
-from app.ui.photo import PhotoButton
+from app.ui.camera import photo, photo_worker
+from app.ui.camera.photo import PhotoButton
 from app.vision import imageio
 from app.vision.render import TEST_FONTS, available
 from tests.photo_helpers import meld_jpeg
@@ -318,7 +320,7 @@ def test_busy_and_cancelled_have_a_message_in_each_language() -> None:
 SERVER = textwrap.dedent(
     """
     import os, sys, time
-    from app.ui import photo_worker
+    from app.ui.camera import photo_worker
     w = photo_worker.pool()
     w.submit(time.sleep, 3600)  # a read that never finishes
     print(w.process.pid, flush=True)

@@ -22,9 +22,10 @@ import pytest
 from app import games, live
 from app.games import Game
 from app.store import Store
-from app.ui import game_end, score_sheet, sharing
-from app.ui.score_sheet import ScoreSheet
+from app.ui.sheet import game_end, score_sheet
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
+from app.ui.table import sharing
 from tests.test_flow import PLAYERS, ROUND_A, ROUND_E
 
 

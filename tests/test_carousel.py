@@ -410,7 +410,7 @@ def test_judge_hand_refuses_an_impossible_player_count(players: object) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The app's round entry (app/ui/round_entry.py): the new impossible round is flagged at the hand
+# The app's round entry (app/ui/entry/round_entry.py): the impossible round is flagged at the hand
 # ---------------------------------------------------------------------------------------------
 
 
@@ -419,7 +419,7 @@ def test_round_entry_flags_a_player_out_after_a_knock(tmp_path: Any, language: s
     from app import games as g
     from app.i18n import use_language
     from app.store import Store
-    from app.ui.round_entry import RoundEntry
+    from app.ui.entry.round_entry import RoundEntry
     from app.ui.shell import App
 
     store = Store(tmp_path / "games.json")

@@ -16,8 +16,12 @@ import pytest
 
 from app import games
 from app.store import Store
-from app.ui import checkers
-from app.ui.checkers import (
+from app.ui.common.frame import MessageScreen
+from app.ui.common.keyboard import MeldsEditor, PieceKeyboard
+from app.ui.common.pieces import face, meld_label, meld_view, piece_name, piece_view
+from app.ui.home.games_list import GamesList
+from app.ui.referee import checkers
+from app.ui.referee.checkers import (
     CheckHome,
     HandChecker,
     MeldChecker,
@@ -30,13 +34,9 @@ from app.ui.checkers import (
     rule_route,
     rule_section,
 )
-from app.ui.frame import MessageScreen
-from app.ui.games_list import GamesList
-from app.ui.keyboard import MeldsEditor, PieceKeyboard
-from app.ui.pieces import face, meld_label, meld_view, piece_name, piece_view
-from app.ui.score_sheet import ScoreSheet
+from app.ui.referee.turn_table import TableModel, place
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
-from app.ui.turn_table import TableModel, place
 from rules import judge
 
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from app.store import Store
-from app.ui.new_game import NewGame
-from app.ui.round_entry import RoundEntry
-from app.ui.score_sheet import ScoreSheet
+from app.ui.entry.round_entry import RoundEntry
+from app.ui.home.new_game import NewGame
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
 from tests.test_views import open_entry, start_game
 
@@ -173,7 +173,7 @@ def test_emoji_and_symbols_are_refused_with_the_reason(app: App, name: str) -> N
 )
 def test_letters_of_every_kind_are_fine(name: str) -> None:
     from app import games
-    from app.ui.new_game import name_problem
+    from app.ui.home.new_game import name_problem
 
     assert games.unshowable(name) == [] and name_problem(name) is None
 
@@ -197,7 +197,7 @@ def test_share_screen_start_hint_matches_the_readme(
 
 # -- point 2: drafts ---------------------------------------------------------------------------
 def test_a_rummy101_draft_comes_back_in_a_new_screen(app: App) -> None:
-    from app.ui.round_entry import form_state
+    from app.ui.entry.round_entry import form_state
 
     sheet = start_game(app, "rummy101", ["Ala", "Ola", "Ela"])
     entry = open_entry(app, sheet)
@@ -237,7 +237,7 @@ def test_a_rummy101_draft_comes_back_in_a_new_screen(app: App) -> None:
     [("gin", ["Ala", "Bob"]), ("carousel", ["Ala", "Bob", "Cyd"]), ("tile_rummy", ["Ala", "Bob"])],
 )
 def test_drafts_of_every_variant_round_trip(app: App, variant: str, names: list[str]) -> None:
-    from app.ui.round_entry import form_state
+    from app.ui.entry.round_entry import form_state
 
     sheet = start_game(app, variant, names)
     entry = open_entry(app, sheet)
@@ -338,7 +338,7 @@ def _checked_gin_round(app: App) -> RoundEntry:
 
 
 def test_a_double_tap_on_save_saves_once_and_asks_nothing(app: App, store: Store) -> None:
-    from app.ui import sharing
+    from app.ui.table import sharing
 
     entry = _checked_gin_round(app)
     entry.save()
@@ -351,7 +351,7 @@ def test_a_double_tap_on_save_saves_once_and_asks_nothing(app: App, store: Store
 def test_two_taps_saving_at_the_same_moment_save_once(app: App, store: Store) -> None:
     import threading
 
-    from app.ui import sharing
+    from app.ui.table import sharing
 
     entry = _checked_gin_round(app)
     start = threading.Barrier(2)

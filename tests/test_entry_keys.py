@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.store import Store
-from app.ui.entry_forms import GinSoloForm
-from app.ui.new_game import NewGame
-from app.ui.round_entry import RoundEntry, form_state
+from app.ui.entry.entry_forms import GinSoloForm
+from app.ui.entry.round_entry import RoundEntry, form_state
+from app.ui.home.new_game import NewGame
 from app.ui.shell import App
 from tests.test_views import open_entry, save, start_game, totals
 
@@ -132,7 +132,7 @@ def new_solo_game(app: App, name: str = "Ala") -> Any:
 
 
 def test_gin_solo_game_is_played_and_scored(app: App, store: Store) -> None:
-    from app.ui.score_sheet import ScoreSheet
+    from app.ui.sheet.score_sheet import ScoreSheet
 
     sheet = new_solo_game(app)
     assert isinstance(sheet, ScoreSheet)
@@ -185,8 +185,8 @@ OPENING_115 = [["R10", "R11", "R12", "R13"], ["B13", "K13", "Y13"], ["B9", "B10"
 
 def test_rising_threshold_openings_are_recorded_per_round(app: App, store: Store) -> None:
     from app import games
-    from app.ui.checkers import OpeningChecker
-    from app.ui.round_entry import record_opening, round_openings
+    from app.ui.entry.round_entry import record_opening, round_openings
+    from app.ui.referee.checkers import OpeningChecker
 
     game = store.create_game(
         games.new_game("rummy101", ["Ala", "Ola"], {"threshold_mode": "rising"})
@@ -213,7 +213,7 @@ def test_rising_threshold_openings_are_recorded_per_round(app: App, store: Store
     assert third.most_pairs is not None and third.most_pairs.value == "5"
     assert third.highest is not None and third.highest.value == "115"
     # the round entry shows what was recorded; once round 1 is saved, round 2 starts afresh
-    from app.ui.score_sheet import ScoreSheet
+    from app.ui.sheet.score_sheet import ScoreSheet
 
     app.go(f"/game/{game.id}")
     sheet = app.screen
@@ -237,7 +237,7 @@ def test_rising_threshold_openings_are_recorded_per_round(app: App, store: Store
 
 def test_a_duel_checker_records_nothing_for_a_fixed_threshold(app: App, store: Store) -> None:
     from app import games
-    from app.ui.checkers import OpeningChecker
+    from app.ui.referee.checkers import OpeningChecker
 
     game = store.create_game(games.new_game("rummy101", ["Ala", "Ola"]))
     screen = OpeningChecker(app, game)

@@ -20,10 +20,11 @@ from app import games
 from app.error_text import import_problem, round_problem
 from app.i18n import use_language
 from app.store import Store
-from app.ui import entry_forms, round_entry, settings
-from app.ui.entry_forms import ERROR_LINES
-from app.ui.export import ImportDialog
-from app.ui.games_list import GamesList
+from app.ui.entry import entry_forms, round_entry
+from app.ui.entry.entry_forms import ERROR_LINES
+from app.ui.home import settings
+from app.ui.home.games_list import GamesList
+from app.ui.sheet.export import ImportDialog
 from app.ui.shell import App
 from tests.test_views import open_entry, screen_text, start_game, walk
 

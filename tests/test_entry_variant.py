@@ -12,8 +12,8 @@ import pytest
 
 from app.games import VariantInfo, about
 from app.i18n import use_language
-from app.ui import entry_forms
-from app.ui.entry_forms import FormError, GinForm, GinSoloForm, TilesForm, make_form
+from app.ui.entry import entry_forms
+from app.ui.entry.entry_forms import FormError, GinForm, GinSoloForm, TilesForm, make_form
 from rules.variant import GIN, TILE_RUMMY, PenaltyDraws, Variant
 
 GIN_HAND = ["AS", "2S", "3S", "7H", "7D", "7C", "9C", "10C", "JC", "4D"]  # deadwood: 4D (§5)

@@ -20,8 +20,8 @@ from app import store as store_mod
 from app.error_text import describe
 from app.i18n import use_language
 from app.store import ConflictError, GameNotFoundError, Store, StoreError, StoreLockedError
-from app.ui.export import ImportDialog
-from app.ui.round_entry import RoundEntry
+from app.ui.entry.round_entry import RoundEntry
+from app.ui.sheet.export import ImportDialog
 from app.ui.shell import App
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -25,11 +25,12 @@ import pytest
 from app import backup, games
 from app.games import Game
 from app.store import Store
-from app.ui import checkers, game_end
-from app.ui.chart import TotalsChart, chart_points
-from app.ui.checkers import CheckHome, kind_blurb
-from app.ui.export import ImportDialog
-from app.ui.score_sheet import ScoreSheet, describe_change
+from app.ui.referee import checkers
+from app.ui.referee.checkers import CheckHome, kind_blurb
+from app.ui.sheet import game_end
+from app.ui.sheet.chart import TotalsChart, chart_points
+from app.ui.sheet.export import ImportDialog
+from app.ui.sheet.score_sheet import ScoreSheet, describe_change
 from app.ui.shell import App
 from tests.test_views import rummy101_round, screen_text, start_game, visible_texts
 from tests.test_watchers import check_same, watcher

@@ -13,8 +13,8 @@ from app import games
 from app.games import Game
 from app.i18n import use_language
 from app.store import Store
-from app.ui import game_end
-from app.ui.score_sheet import ScoreSheet
+from app.ui.sheet import game_end
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
 from tests.test_flow import PLAYERS, ROUND_A, ROUND_E
 from tests.test_views import screen_text

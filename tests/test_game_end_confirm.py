@@ -12,7 +12,7 @@ from __future__ import annotations
 from app import games
 from app.i18n import use_language
 from app.store import Store
-from app.ui.game_end import end_text
+from app.ui.sheet.game_end import end_text
 from app.ui.shell import App
 from tests.test_flow import accept, press, sheet_of, stored_series
 from tests.test_flow_end import OLA_OUT

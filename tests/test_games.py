@@ -743,7 +743,7 @@ class _ExportApp:
 def test_export_dialog_speaks_the_readers_spreadsheet(
     language: str, separator: str, head: str
 ) -> None:
-    from app.ui.export import BOM, ExportDialog, default_separator
+    from app.ui.sheet.export import BOM, ExportDialog, default_separator
 
     assert default_separator(language) == separator
     game = _hostile_game()

@@ -1,4 +1,4 @@
-"""History and seasons (app/stats.py filter_games/season, app/ui/history.py), on the games of
+"""History and seasons (app/stats.py filter_games/season, app/ui/home/history.py), on the games of
 tests/test_stats.py (worked out by hand there):
 
     g1 tile 2026-01-01  Ala 32 (won), Ola −32
@@ -17,7 +17,7 @@ import pytest
 from app import games as g
 from app import stats
 from app.store import Store
-from app.ui.history import FinishedGame, HistoryScreen, SeasonScreen, parse_day
+from app.ui.home.history import FinishedGame, HistoryScreen, SeasonScreen, parse_day
 from app.ui.shell import App
 from tests.test_stats import build
 from tests.test_stats_views import labels_of

@@ -143,7 +143,7 @@ def test_import_is_the_hosts(home: Store) -> None:
 def test_backup_buttons_on_the_games_list(home: Store, other: Store) -> None:
     import asyncio
 
-    from app.ui.games_list import GamesList
+    from app.ui.home.games_list import GamesList
     from app.ui.shell import App
 
     build(home)

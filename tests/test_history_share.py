@@ -1,4 +1,4 @@
-"""Sharing a result (app/ui/share_result.py) on the games of tests/test_stats.py."""
+"""Sharing a result (app/ui/sheet/share_result.py) on the games of tests/test_stats.py."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from PIL import Image
 from app import games as g
 from app import i18n
 from app.store import Store
-from app.ui.history import FinishedGame
-from app.ui.share_result import font_path, ranking, score_png, summary_text
+from app.ui.home.history import FinishedGame
+from app.ui.sheet.share_result import font_path, ranking, score_png, summary_text
 from app.ui.shell import App
 from tests.test_stats import build
 
@@ -58,7 +58,7 @@ def dataclasses_replace_players(game: g.Game) -> g.Game:
 
 
 def test_polish_letters_are_drawn_not_boxes() -> None:
-    from app.ui.share_result import _font
+    from app.ui.sheet.share_result import _font
 
     f = _font(30)
     box = bytes(f.getmask("\uffff"))
@@ -82,7 +82,7 @@ def test_share_buttons_on_the_finished_game(store: Store, ids: dict[str, str]) -
 
 
 def test_text_shown_when_nothing_else_works(store: Store, ids: dict[str, str]) -> None:
-    from app.ui.share_result import ShareResult
+    from app.ui.sheet.share_result import ShareResult
 
     app = App(store)
     sharer = ShareResult(app, store.load_game(ids["g3"]))

@@ -1,4 +1,4 @@
-"""The table display and the theme (app/ui/table_display.py, app/ui/settings.py)."""
+"""The table display and the theme (app/ui/table/table_display.py, app/ui/home/settings.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import flet as ft
 
 from app import games as g
 from app.store import Store
-from app.ui.settings import SettingsScreen, apply_theme, dark_theme, theme_choice
+from app.ui.home.settings import SettingsScreen, apply_theme, dark_theme, theme_choice
 from app.ui.shell import App
-from app.ui.table_display import LINE, MIN_TOTAL, TableDisplay, layout, timer_on, total_size
+from app.ui.table.table_display import LINE, MIN_TOTAL, TableDisplay, layout, timer_on, total_size
 from tests.test_stats import tile
 from tests.test_stats_views import labels_of
 

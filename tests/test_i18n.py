@@ -1,5 +1,5 @@
 """Languages (issue 5, item 5): the catalogues, verdicts in the player's language, and one
-language per session (app/i18n.py, app/verdict_render.py, app/ui/settings.py, app/main.py)."""
+language per session (app/i18n.py, app/verdict_render.py, app/ui/home/settings.py, app/main.py)."""
 
 from __future__ import annotations
 
@@ -614,7 +614,7 @@ def test_the_settings_screen_switches_this_session_only(store: Store) -> None:
     mine.show("/")
     mine.go("/settings")
     assert "Language" in screen_texts(mine)
-    from app.ui.settings import SettingsScreen
+    from app.ui.home.settings import SettingsScreen
 
     screen = mine.screen
     assert isinstance(screen, SettingsScreen)
@@ -629,7 +629,7 @@ def test_the_settings_screen_switches_this_session_only(store: Store) -> None:
 
 
 def test_a_polish_session_reads_a_polish_meld_verdict(store: Store) -> None:
-    from app.ui.checkers import MeldChecker
+    from app.ui.referee.checkers import MeldChecker
 
     app = App(store, language="pl")
     app.show("/check/meld?variant=rummy101")
@@ -694,7 +694,7 @@ def test_the_browser_language_is_read_from_the_device_info() -> None:
 def test_a_tie_names_the_winners_in_the_plural() -> None:
     """Tester report: a tie read "Wygrywa: Ala, Ola"; it is "Wygrywają: …" ("Vyhrávajú: …")."""
     from app import games as g
-    from app.ui.share_result import summary_text
+    from app.ui.sheet.share_result import summary_text
     from tests.test_stats import tile
 
     tie = g.new_game("tile_rummy", ["Ala", "Ola"], agreed_rounds=2)
@@ -718,7 +718,7 @@ def test_variant_names_are_the_ones_players_use() -> None:
     """Tile Rummy, My Rummy and Gin Rummy keep their names in Polish and Slovak: the players'
     own rule texts (seeds 001 "Zasady gry Tile Rummy", 004 "My Rummy – zasady gry", 002
     "gin rummy", 003 "gin rummy") use them so; Carousel is the seed's "kolotoč" in Slovak."""
-    from app.ui import labels
+    from app.ui.common import labels
 
     for lang in ("pl", "sk"):
         with use_language(lang):

@@ -32,27 +32,27 @@ SHELL = frozenset({"app.__main__", "app.main", "app.ui.shell", "app.ui.router"})
 WIDGETS = frozenset(
     {
         "app.ui",
-        "app.ui.session",
-        "app.ui.frame",
-        "app.ui.widgets",
-        "app.ui.keyboard",
-        "app.ui.pieces",
-        "app.ui.labels",
-        "app.ui.titles",
-        "app.ui.chart",
-        "app.ui.breakdown",
-        "app.ui.options_form",
-        "app.ui.entry_forms",
-        "app.ui.photo",
-        "app.ui.photo_worker",
-        "app.ui.turn_table",
-        "app.ui.shared_games",
+        "app.ui.sheet.chart",
+        "app.ui.entry.breakdown",
+        "app.ui.home.options_form",
+        "app.ui.entry.entry_forms",
+        "app.ui.camera.photo",
+        "app.ui.camera.photo_worker",
+        "app.ui.referee.turn_table",
+        "app.ui.table.shared_games",
         "app.verdict_render",
         "app.error_text",
         "app.rulebook",
     }
 )
-"""Parts of screens (the session object they are given included) and the words they show."""
+"""Parts of screens (the session object they are given included) and the words they show,
+besides the whole of ``app.ui.common`` (:data:`COMMON`)."""
+
+COMMON = "app.ui.common"
+"""The package every screen is built of: the session, the frame, widgets, keyboard, labels."""
+
+FEATURES = frozenset({"common", "home", "sheet", "entry", "referee", "camera", "table"})
+"""The packages of ``app/ui/``: one per feature, plus what they all share."""
 
 CORE_PACKAGES = ("app.games", "app.vision", "rules")
 """Packages of the core that count as one node for the cycles."""
@@ -110,7 +110,7 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> list[tuple[
                     source = ".".join([*base, *([child.module] if child.module else [])])
                 else:
                     source = child.module or ""
-                # `from app.ui import sharing` imports the module app.ui.sharing
+                # `from app.ui import sharing` imports the module app.ui.table.sharing
                 names = [
                     f"{source}.{a.name}" if f"{source}.{a.name}" in modules else source
                     for a in child.names
@@ -132,7 +132,7 @@ def layer(module: str) -> int:
     """0 core, 1 widgets, 2 screens, 3 shell."""
     if module in SHELL:
         return 3
-    if module in WIDGETS:
+    if module in WIDGETS or module == COMMON or module.startswith(COMMON + "."):
         return 1
     if module.startswith("app.ui."):
         return 2
@@ -213,16 +213,21 @@ def test_the_graph_is_read() -> None:
     """The reader sees the kinds of import the app uses (so an empty graph cannot pass)."""
     modules = all_modules()
     got = {t for t, _line, _f in imports_of("app.ui.router", modules["app.ui.router"], modules)}
-    assert {"app.ui.sharing", "app.ui.score_sheet", "app.ui.session", "app.i18n"} <= got
+    assert {
+        "app.ui.table.sharing",
+        "app.ui.sheet.score_sheet",
+        "app.ui.common.session",
+        "app.i18n",
+    } <= got
     main = {(t, f) for t, _line, f in imports_of("app.__main__", modules["app.__main__"], modules)}
     assert ("app.main", True) in main  # inside main(): counted, and marked as such
-    assert node("rules.options") == "rules" and layer("app.ui.score_sheet") == 2
+    assert node("rules.options") == "rules" and layer("app.ui.sheet.score_sheet") == 2
 
 
 def test_the_tools_find_a_cycle_and_an_upward_import() -> None:
     assert cycles({("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")}) == [["a", "b", "c"]]
     assert cycles({("a", "b"), ("b", "c")}) == []
-    assert layer("app.ui.widgets") < layer("app.ui.games_list") < layer("app.ui.router")
+    assert layer("app.ui.common.widgets") < layer("app.ui.home.games_list") < layer("app.ui.router")
     assert layer("app.games") == layer("rules.judge") == 0
 
 
@@ -272,3 +277,15 @@ def test_the_listed_leftovers_are_still_there(edges: dict[tuple[str, str], list[
     assert [
         m for m in UNCOMMENTED if not any(f for _t, _l, f in imports_of(m, modules[m], modules))
     ] == []
+
+
+def test_screens_live_in_feature_packages() -> None:
+    """Every module of ``app/ui/`` but the shell's is in one of the feature packages."""
+    ui = ROOT / "app" / "ui"
+    flat = sorted(p.name for p in ui.glob("*.py") if p.name != "__init__.py")
+    assert flat == ["router.py", "shell.py"]
+    packages = sorted(p.name for p in ui.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert set(packages) == FEATURES
+    for name in packages:
+        assert (ui / name / "__init__.py").read_text(encoding="utf-8").startswith('"""'), name
+        assert not [p for p in (ui / name).iterdir() if p.is_dir() and p.name != "__pycache__"]

@@ -1,5 +1,5 @@
 """The live table without a browser: the hub between sessions, saves that meet other saves,
-who may see and change a game, and what reaches the logs (app/live.py, app/ui/sharing.py).
+who may see and change a game, and what reaches the logs (app/live.py, app/ui/table/sharing.py).
 
 Sessions are :class:`app.ui.shell.App` objects with no page, each on its own
 :class:`app.live.SessionStore` over one Store, as ``python -m app`` makes them for each browser
@@ -26,11 +26,11 @@ from app import games, live, log_hygiene
 from app.games import Game
 from app.live import AccessError, Change, Hub, SessionStore, Visitor
 from app.store import ConflictError, Store
-from app.ui import sharing
-from app.ui.games_list import GamesList
-from app.ui.round_entry import RoundDetail, RoundEntry
-from app.ui.score_sheet import ScoreSheet
+from app.ui.entry.round_entry import RoundDetail, RoundEntry
+from app.ui.home.games_list import GamesList
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
+from app.ui.table import sharing
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST_IP = "127.0.0.1"
@@ -1069,7 +1069,7 @@ def test_share_screen_shows_the_code_as_text_and_qr(
 
 
 def test_the_share_screens_qr_code_scans_to_the_join_address() -> None:
-    """The module grid the share screen draws (app/ui/sharing.py) read back by a real decoder
+    """The module grid the share screen draws (app/ui/table/sharing.py) read back by a real decoder
     (OpenCV's), as a phone's camera would."""
     import cv2
     import numpy as np

@@ -329,7 +329,7 @@ def test_a_round_stored_without_keys_is_judged_again_and_reads_in_polish() -> No
     """Step 2 of issue 15: a stored round from an earlier version has English lines only; the
     breakdown asks the judge again (same scores), so nothing is parsed from the English."""
     from app import games
-    from app.ui.breakdown import breakdown_panel, current_result
+    from app.ui.entry.breakdown import breakdown_panel, current_result
 
     game = games.new_game("carousel", ["Ala", "Ola", "Ewa"])
     entry = {
@@ -434,7 +434,7 @@ def test_recorded_lines_hold_no_english_word_and_no_id(lang: str) -> None:
     """The property of issue 15 over every recorded real answer: in Polish and Slovak no
     English word and no developer id (``joker_rule``, ``table_before``) is left in a line
     (words the players typed, such as their names, excepted)."""
-    from app.ui import labels
+    from app.ui.common import labels
     from rules.options import PRESETS
 
     bad: list[tuple[str, str]] = []

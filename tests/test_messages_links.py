@@ -12,8 +12,8 @@ import flet as ft
 import pytest
 
 from app.i18n import use_language
-from app.ui.checkers import MeldChecker, TurnChecker
-from app.ui.rulebook_view import RulebookView
+from app.ui.home.rulebook_view import RulebookView
+from app.ui.referee.checkers import MeldChecker, TurnChecker
 from app.ui.shell import App
 from tests.test_checkers import enter_turn, tap, text, walk
 
@@ -118,7 +118,7 @@ def test_a_stored_gin_tie_names_its_rule_and_opens_the_games_rule_book(app: App)
     """A stored round's breakdown (RULES.md §5, seed preset: a 5:5 knock is no undercut):
     every line in Polish and the rule line a button to the game's own rule book."""
     from app import games
-    from app.ui.round_entry import RoundDetail
+    from app.ui.entry.round_entry import RoundDetail
 
     game = app.store.create_game(games.new_game("gin", ["Ala", "Ola"]))
     entry = {

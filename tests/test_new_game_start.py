@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 from app.store import Store
-from app.ui.new_game import NewGame
-from app.ui.score_sheet import ScoreSheet
+from app.ui.home.new_game import NewGame
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
 
 

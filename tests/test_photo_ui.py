@@ -1,4 +1,4 @@
-""" "From a photo" on the screens, without a browser (app/ui/photo.py and its hook-ups).
+""" "From a photo" on the screens, without a browser (app/ui/camera/photo.py and its hook-ups).
 
 - every tile screen has the button: round entry's "tiles left" (Rummy 101, Tile Rummy, My
   Rummy) and the checkers' meld, opening, turn's "table after" and heap; card games have none;
@@ -32,12 +32,12 @@ import pytest
 import app.vision
 from app import i18n
 from app.store import Store
-from app.ui import photo, photo_worker
-from app.ui.checkers import MeldChecker, OpeningChecker, TurnChecker
-from app.ui.entry_forms import RestInput
-from app.ui.photo import PhotoButton, PhotoReview, image_source, read_safely
+from app.ui.camera import photo, photo_worker
+from app.ui.camera.photo import PhotoButton, PhotoReview, image_source, read_safely
+from app.ui.common.widgets import ERROR_COLOUR
+from app.ui.entry.entry_forms import RestInput
+from app.ui.referee.checkers import MeldChecker, OpeningChecker, TurnChecker
 from app.ui.shell import App
-from app.ui.widgets import ERROR_COLOUR
 from app.vision.render import TEST_FONTS, available, render_cards
 from tests.conftest import walk
 from tests.photo_helpers import meld_jpeg
@@ -332,7 +332,7 @@ def test_picker_asks_for_one_picture_and_a_reconnect_meanwhile_is_explained(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A photo bigger than one message closes the connection and never arrives: when the page
-    connects again while the picker is open, the player reads why (app/ui/photo.py)."""
+    connects again while the picker is open, the player reads why (app/ui/camera/photo.py)."""
     asked: list[dict[str, Any]] = []
     release = asyncio.Event
 

@@ -1,4 +1,4 @@
-"""The rule book (app/rulebook.py, app/rulebook/, app/ui/rulebook_view.py): every variant and
+"""The rule book (app/rulebook.py, app/rulebook/, app/ui/home/rulebook_view.py): every variant and
 language loads with the same sections and option marks, every RULES.md § and every reason code
 of the rules engine leads to a section that exists, the options in force are marked for a few
 option sets (values worked out from RULES.md §3–§6), and the screen builds without a page.
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from app import games
 from app import rulebook as rb
 from app.store import Store
-from app.ui.rulebook_view import RulebookView, rule_button, rule_excerpt
+from app.ui.home.rulebook_view import RulebookView, rule_button, rule_excerpt
 from app.ui.shell import App
 from rules import judge
 from rules.variant import REGISTRY

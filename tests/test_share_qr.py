@@ -14,8 +14,8 @@ import qrcode  # type: ignore[import-untyped]
 from app import games, live
 from app.live import Hub, SessionStore, Visitor
 from app.store import Store
-from app.ui import sharing
 from app.ui.shell import App
+from app.ui.table import sharing
 
 HOST_IP = "127.0.0.1"
 

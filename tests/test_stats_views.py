@@ -1,4 +1,4 @@
-"""The players screens without a browser (app/ui/players.py), on the fixture of test_stats."""
+"""The players screens without a browser (app/ui/home/players.py), on the fixture of test_stats."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from app import i18n, stats
 from app.store import Store
-from app.ui.players import PlayerScreen, PlayersScreen, average, player_route
+from app.ui.home.players import PlayerScreen, PlayersScreen, average, player_route
 from app.ui.shell import App
 from tests.conftest import walk
 from tests.test_stats import build
@@ -71,7 +71,7 @@ def test_rename_and_merge_from_the_page(store: Store) -> None:
 
 
 def test_visitors_get_no_rename_button(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.ui import sharing
+    from app.ui.table import sharing
 
     monkeypatch.setattr(sharing, "is_host", lambda _app: False)
     app = App(store)

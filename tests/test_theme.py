@@ -1,4 +1,4 @@
-"""The themes (app/ui/settings.py; issue 12, item 3): a device that chose nothing follows its
+"""The themes (app/ui/home/settings.py; issue 12, item 3): a device that chose nothing follows its
 own light/dark setting, the light theme keeps the colours the screens had before the dark one
 existed, the dark one is true black, and the screens draw with the theme's colour roles
 rather than fixed pale colours (which would glare, or carry white text, on the dark theme).
@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import flet as ft
 
 from app.store import Store
-from app.ui.settings import DEFAULT_THEME, apply_theme, dark_theme, light_theme, theme_choice
+from app.ui.home.settings import DEFAULT_THEME, apply_theme, dark_theme, light_theme, theme_choice
 from app.ui.shell import App
 
 UI = Path(__file__).resolve().parents[1] / "app" / "ui"

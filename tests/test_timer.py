@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 
 from app import games
 from app.store import Store
-from app.ui.entry_forms import TilesForm
-from app.ui.frame import MessageScreen
-from app.ui.round_entry import RoundEntry
-from app.ui.score_sheet import ScoreSheet
+from app.ui.common.frame import MessageScreen
+from app.ui.entry.entry_forms import TilesForm
+from app.ui.entry.round_entry import RoundEntry
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
-from app.ui.timer import (
+from app.ui.table.timer import (
     DEFAULT_SECONDS,
     EXPIRED,
     PAUSED,

@@ -458,7 +458,7 @@ def test_every_answer_names_a_rule_book_section(opened: str) -> None:
 
 def test_the_app_turn_checker_asks_rummy101_fields(tmp_path: Any) -> None:
     from app.store import Store
-    from app.ui.checkers import TurnChecker, kinds_variants
+    from app.ui.referee.checkers import TurnChecker, kinds_variants
     from app.ui.shell import App
     from tests.test_checkers import enter_turn, tap, verdict_text
 

@@ -337,7 +337,7 @@ def test_the_adapters_tables() -> None:
 
 
 def test_every_display_name_is_offered_to_the_translators() -> None:
-    from app.ui import labels
+    from app.ui.common import labels
 
     assert {v.display_name for v in REGISTRY} == set(labels.DISPLAY_NAMES)
     assert {v.name: v.display_name for v in REGISTRY} == labels.VARIANT_NAMES
@@ -381,7 +381,7 @@ def test_gin_solo_cards_turned_are_the_judges() -> None:
         assert (got.get("error") != "bad_field") == ok, (turned, got)
 
 
-# -- what the referee's checkers ask of a description (app/ui/checkers.py) ----------------------
+# -- what the referee's checkers ask of a description (app/ui/referee/checkers.py) ---------
 def _pieces(v: Variant) -> list[str]:
     return ["AS", "2S", "3S"] if v.material == "cards" else ["R1", "R2", "R3"]
 

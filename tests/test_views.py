@@ -16,15 +16,15 @@ import pytest
 
 from app import games
 from app.store import Store
-from app.ui.entry_forms import POOL_OUT, STOCK_OUT, VOID
-from app.ui.export import ExportDialog
-from app.ui.frame import MessageScreen
-from app.ui.games_list import GamesList
-from app.ui.new_game import NewGame
-from app.ui.round_entry import RoundDetail, RoundEntry
-from app.ui.score_sheet import ScoreSheet
+from app.ui.common.frame import MessageScreen
+from app.ui.common.widgets import ChoiceChips, Stepper, readable
+from app.ui.entry.entry_forms import POOL_OUT, STOCK_OUT, VOID
+from app.ui.entry.round_entry import RoundDetail, RoundEntry
+from app.ui.home.games_list import GamesList
+from app.ui.home.new_game import NewGame
+from app.ui.sheet.export import ExportDialog
+from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App, parent_route
-from app.ui.widgets import ChoiceChips, Stepper, readable
 from tests.conftest import visible_texts, walk
 
 
@@ -615,7 +615,7 @@ def test_export_csv_json_and_import_again(app: App, store: Store) -> None:
     exp._copy()
     assert app.copied[-1] == body
     # import: a bad paste is flagged at the field, a good one opens the game
-    from app.ui.export import ImportDialog
+    from app.ui.sheet.export import ImportDialog
 
     imp = ImportDialog(app)
     imp.text.value = "{not json"
@@ -725,7 +725,7 @@ def test_a_catalogue_translates_and_english_is_the_fallback(
 
 # -- long games and many games -------------------------------------------------------------------
 def test_a_long_game_shows_its_last_rounds_first(app: App, store: Store) -> None:
-    from app.ui.score_sheet import SHOWN_ROUNDS
+    from app.ui.sheet.score_sheet import SHOWN_ROUNDS
 
     game = games.new_game("rummy101", ["Ala", "Ola"])
     entry = {
@@ -748,7 +748,7 @@ def test_a_long_game_shows_its_last_rounds_first(app: App, store: Store) -> None
 
 
 def test_games_list_pages_a_long_history(app: App, store: Store) -> None:
-    from app.ui.games_list import PAGE
+    from app.ui.home.games_list import PAGE
 
     for i in range(PAGE + 2):
         game = games.new_game("rummy101", [f"A{i}", "B"], agreed_rounds=1)

@@ -407,13 +407,13 @@ def test_cli_bad_input(tmp_path: Path) -> None:
 # -- the review screen (logic, no page) ------------------------------------------------------
 def _read_meld_safely(meld: list[str]) -> dict[str, Any]:
     """One upright meld of big tiles rendered flat and read as the review screen reads it."""
-    from app.ui.photo import read_safely
+    from app.ui.camera.photo import read_safely
 
     return read_safely(jpeg(meld_scene(meld)))
 
 
 def test_review_edits_and_confirms_only_on_request() -> None:
-    from app.ui.photo import PhotoReview
+    from app.ui.camera.photo import PhotoReview
 
     res = _read_meld_safely(["R5", "R6", "R7"])
     assert res["ok"] and res["preview"][:4] == b"\x89PNG"
@@ -437,7 +437,7 @@ def test_review_edits_and_confirms_only_on_request() -> None:
 
 
 def test_review_cancel_uses_nothing() -> None:
-    from app.ui.photo import PhotoReview
+    from app.ui.camera.photo import PhotoReview
 
     res = _read_meld_safely(["B1", "B2", "B3"])
     got: list[object] = []
@@ -447,7 +447,7 @@ def test_review_cancel_uses_nothing() -> None:
 
 
 def test_read_safely_reports_bad_input() -> None:
-    from app.ui.photo import error_text, read_safely
+    from app.ui.camera.photo import error_text, read_safely
 
     res = read_safely(b"GIF89a not really")
     assert res == {"ok": False, "error": "not_image"}
@@ -455,7 +455,7 @@ def test_read_safely_reports_bad_input() -> None:
 
 
 def test_round_entry_rest_filled_from_a_photo() -> None:
-    from app.ui.entry_forms import RestInput
+    from app.ui.entry.entry_forms import RestInput
 
     changed: list[bool] = []
     rest = RestInput("rummy101", 4, "Ann", lambda: changed.append(True))

@@ -31,10 +31,11 @@ from flet.pubsub.pubsub_hub import PubSubHub
 from app import games, live
 from app.games import Game
 from app.store import Store
-from app.ui import score_sheet, sharing
-from app.ui.chart import MAX_POINTS, chart_points, sample_rounds
-from app.ui.score_sheet import ROUNDS_PAGE, SHOWN_ROUNDS, ScoreSheet
+from app.ui.sheet import score_sheet
+from app.ui.sheet.chart import MAX_POINTS, chart_points, sample_rounds
+from app.ui.sheet.score_sheet import ROUNDS_PAGE, SHOWN_ROUNDS, ScoreSheet
 from app.ui.shell import App
+from app.ui.table import sharing
 
 PLAYERS = ["Ala", "Ola", "Ela"]
 

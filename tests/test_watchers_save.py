@@ -20,9 +20,10 @@ from flet.messaging.session import Session
 from app import games, live
 from app.games import Game
 from app.store import Store
-from app.ui import score_sheet, sharing
-from app.ui.score_sheet import SHOWN_ROUNDS, ScoreSheet
+from app.ui.sheet import score_sheet
+from app.ui.sheet.score_sheet import SHOWN_ROUNDS, ScoreSheet
 from app.ui.shell import App
+from app.ui.table import sharing
 from tests.test_watchers import ALA, ELA, PackingConnection, long_game, sheet_print, watcher
 
 

@@ -1,1 +1,4 @@
-"""The Flet screens of the app (routes: :mod:`app.ui.session`; layers: :mod:`app.ui.shell`)."""
+"""The Flet screens of the app, one package per feature.
+
+Routes: :mod:`app.ui.common.session`; layers: :mod:`app.ui.shell`.
+"""

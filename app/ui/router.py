@@ -1,4 +1,4 @@
-"""Which screen shows for which route (the list: :mod:`app.ui.session`).
+"""Which screen shows for which route (the list: :mod:`app.ui.common.session`).
 
 The shell's end of the layers: this module imports the screens, and no screen imports it
 (screens navigate with ``app.go(route)``). :mod:`app.ui.shell` installs :func:`build_screen`
@@ -14,24 +14,26 @@ from typing import TYPE_CHECKING, Any
 
 from app.i18n import _
 from app.store import StoreError
-from app.ui import checkers, rulebook_view, sharing
-from app.ui.frame import MessageScreen
-from app.ui.games_list import GamesList
-from app.ui.history import FinishedGame, HistoryScreen, SeasonScreen
-from app.ui.new_game import NewGame
-from app.ui.players import PlayerScreen, PlayersScreen
-from app.ui.round_entry import RoundDetail, RoundEntry
-from app.ui.score_sheet import ScoreSheet
-from app.ui.settings import SettingsScreen
-from app.ui.table_display import TableDisplay
-from app.ui.timer import timer_screen
+from app.ui.common.frame import MessageScreen
+from app.ui.entry.round_entry import RoundDetail, RoundEntry
+from app.ui.home import rulebook_view
+from app.ui.home.games_list import GamesList
+from app.ui.home.history import FinishedGame, HistoryScreen, SeasonScreen
+from app.ui.home.new_game import NewGame
+from app.ui.home.players import PlayerScreen, PlayersScreen
+from app.ui.home.settings import SettingsScreen
+from app.ui.referee import checkers
+from app.ui.sheet.score_sheet import ScoreSheet
+from app.ui.table import sharing
+from app.ui.table.table_display import TableDisplay
+from app.ui.table.timer import timer_screen
 
 if TYPE_CHECKING:
-    from app.ui.session import App, Screen
+    from app.ui.common.session import App, Screen
 
 
 class _CheckerLinks:
-    """:class:`app.ui.rulebook_view.CheckerLinks` of :mod:`app.ui.checkers`."""
+    """:class:`app.ui.home.rulebook_view.CheckerLinks` of :mod:`app.ui.referee.checkers`."""
 
     @property
     def from_value(self) -> str:
@@ -92,7 +94,7 @@ def build_screen(app: App, route: str) -> Screen:
     if parts[0] == "game" and len(parts) >= 2:
         try:
             # the sheet after a save, and the next round's entry, use the game just saved
-            # (app/ui/sharing.py, current_game): not read back from the file, not totalled
+            # (app/ui/table/sharing.py, current_game): not read back from the file, not totalled
             # again; other screens read it afresh
             if len(parts) == 2:
                 game = sharing.current_game(app, parts[1])

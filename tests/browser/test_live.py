@@ -1,4 +1,5 @@
-"""The live table in real browsers: several phones on one game (app/live.py, app/ui/sharing.py).
+"""The live table in real browsers: several phones on one game
+(app/live.py, app/ui/table/sharing.py).
 
 The app is served shared (``--host 0.0.0.0``). Each phone is its own Chromium context (own
 cookies and storage, so its own Flet session), at 360×740:

@@ -3,7 +3,8 @@
 A phone joins the table at ``http://<LAN address>:8550`` — plain http at an address that is not
 ``localhost``, so the browser treats the page as not secure (no ``ImageDecoder``, no service
 worker, no browser camera). ``http://127.0.0.1`` is a secure context and would hide what goes
-wrong there (an ``ft.Image`` from raw bytes stays blank: app/ui/photo.py ``image_source``). So
+wrong there (an ``ft.Image`` from raw bytes stays blank:
+app/ui/camera/photo.py ``image_source``). So
 this module's Chromium maps the made-up name ``rummy-table.test`` to 127.0.0.1
 (``--host-resolver-rules``): the page is ``http://rummy-table.test:<port>/``, not secure, on
 any machine (no LAN needed), and its connection still comes from this computer, so it is the

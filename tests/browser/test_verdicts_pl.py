@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from app.i18n import _, use_language
-from app.ui.pieces import piece_name
+from app.ui.common.pieces import piece_name
 from tests.browser.conftest import PHONE, Phone, Server
 from tests.browser.test_checkers import absent, family, press, shown, type_in
 

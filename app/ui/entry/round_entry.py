@@ -1,0 +1,633 @@
+"""Entering (or editing) one round, and looking at a saved round.
+
+Flow: fill in the variant's form → "Show the scores" asks the judge → "Save round" appears in
+its place with the breakdown (who gets what and why, naming the rule) under it, scrolled into
+view → saved, back to the score sheet.
+Any edit hides an out-of-date breakdown. A mistyped piece or an impossible round is flagged at
+its field with the reason; nothing saved changes until "Save round" succeeds.
+
+Drafts: a new round half entered is kept in this browser's storage (``ft.SharedPreferences``
+key :data:`DRAFT_PREF` + game id: per game, per device) after every edit, so ← , the browser's
+Back or a reload lose nothing. The app's ← and "Cancel" ask "Keep this draft / Discard";
+opening "Enter round N" again restores it. A draft for round N is dropped once round N is
+saved, here or on another phone (:func:`draft_applies`). Editing a saved round keeps no draft.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import threading
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from app import games
+from app.error_text import describe, round_problem
+from app.i18n import _, ngettext
+from app.ui.common.frame import frame
+from app.ui.common.labels import FINISH_NAMES, OPENED_NAMES
+from app.ui.common.titles import when
+from app.ui.common.widgets import (
+    MUTED,
+    ChoiceChips,
+    Stepper,
+    card,
+    error_box,
+    muted,
+    primary_button,
+    secondary_button,
+    show_error,
+)
+from app.ui.entry import entry_forms
+from app.ui.entry.breakdown import breakdown_panel, pieces_text
+from app.ui.entry.entry_forms import EntryForm, FormError, TilesForm, make_form, typed_only
+from app.ui.table import sharing
+from app.ui.table.sharing import save_game
+
+if TYPE_CHECKING:
+    from app.games import Game, RoundResult
+    from app.ui.common.session import App
+
+
+BREAKDOWN_KEY = "breakdown"
+DRAFT_PREF = "rummy_referee.draft."
+"""Browser storage key prefix of a game's round draft (the game id follows)."""
+DRAFT_VERSION = 1
+log = logging.getLogger(__name__)
+
+
+# -- drafts ----------------------------------------------------------------------------------
+def _inputs(obj: Any, path: str = "", seen: set[int] | None = None) -> Iterator[tuple[str, Any]]:
+    """``(path, input)`` for every text field, choice and stepper of a form, found through
+    its attributes and the per-player dicts (``rests/Ala/value``): the same paths for the
+    same variant and players, whatever else the form holds."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    for name, value in sorted(vars(obj).items()):
+        if name.startswith("_") or name in ("controls", "error", "options", "players"):
+            continue
+        yield from _input_items(value, f"{path}{name}", seen)
+
+
+def _input_items(value: Any, path: str, seen: set[int]) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, (ft.TextField, ChoiceChips, Stepper)):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _input_items(item, f"{path}/{key}", seen)
+    elif type(value).__module__ == entry_forms.__name__ and hasattr(value, "__dict__"):
+        yield from _inputs(value, path + "/", seen)
+
+
+def form_state(form: EntryForm) -> dict[str, Any]:
+    """What the form holds, as plain JSON values by path (:func:`restore_state` puts it
+    back): text as typed, the key of each choice, each stepper's number."""
+    out: dict[str, Any] = {}
+    for path, c in _inputs(form):
+        if isinstance(c, ft.TextField):
+            if c.value:
+                out[path] = str(c.value)
+        elif c.value is not None:
+            out[path] = c.value
+    return out
+
+
+def restore_state(form: EntryForm, state: Mapping[str, Any]) -> None:
+    """Put a :func:`form_state` back into a new form of the same game (unknown paths and
+    values of the wrong kind are skipped), then show the parts the choices call for."""
+    for path, c in _inputs(form):
+        if path not in state:
+            continue
+        v = state[path]
+        if isinstance(c, ft.TextField) and isinstance(v, str):
+            c.value = v
+        elif isinstance(c, ChoiceChips) and isinstance(v, str):
+            c.set(v)
+        elif isinstance(c, Stepper) and isinstance(v, int) and not isinstance(v, bool):
+            c.set(v)  # noqa: SIM114 - one set() takes a key, the other a number
+    for obj in _parts(form):
+        if isinstance(obj, entry_forms.RestInput):
+            obj._show_mode()
+            obj.tiles.keyboard.type_text(obj.tiles.field.value or "", notify=False)
+        elif isinstance(obj, entry_forms.HandInput):
+            obj.pieces.keyboard.type_text(obj.pieces.field.value or "", notify=False)
+            obj.analyse()
+    if isinstance(form, entry_forms.CarouselForm):
+        for p, hand in form.hands.items():
+            hand.set_knocker(form.knocker.value == p)
+    refresh = getattr(form, "_refresh", None)
+    if callable(refresh):
+        refresh(notify=False)
+
+
+def _parts(form: EntryForm) -> Iterator[Any]:
+    """The form's per-player inputs (RestInput, HandInput …)."""
+    for value in vars(form).values():
+        if isinstance(value, dict):
+            for item in value.values():
+                if type(item).__module__ == entry_forms.__name__:
+                    yield item
+
+
+# -- Rummy 101 rising threshold: the openings of the round being played -------------------------
+OPENINGS = "openings"
+"""Key in :attr:`Game.extra`: ``{"<round index>": [{"by": "melds", "value": 116} |
+{"by": "pairs", "pairs": 5}, ...]}``, the openings recorded during each round (RULES.md §3
+threshold mode ``rising``), in the judge's ``previous_openings`` shape."""
+MAX_OPENINGS = 20
+"""Most openings one round holds (one per player and turn is plenty)."""
+
+
+def round_openings(game: Game, index: int | None = None) -> list[dict[str, Any]]:
+    """The openings recorded in round ``index`` (0-based; default: the round being played),
+    each ``{"by": "melds", "value": points}`` or ``{"by": "pairs", "pairs": n}``; anything
+    malformed is left out."""
+    n = len(game.rounds) if index is None else index
+    table = game.extra.get(OPENINGS)
+    items = table.get(str(n)) if isinstance(table, Mapping) else None
+    out: list[dict[str, Any]] = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, Mapping):
+            continue
+        by, key = item.get("by"), "pairs" if item.get("by") == "pairs" else "value"
+        v = item.get(key)
+        if by in ("melds", "pairs") and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+            out.append({"by": by, key: v})
+    return out
+
+
+def record_opening(game: Game, by: str, amount: int) -> Game:
+    """A copy of ``game`` with one more opening recorded for the round being played: ``by``
+    ``"melds"`` worth ``amount`` points, or ``"pairs"`` with ``amount`` pairs. The next
+    opening of that kind must beat it (RULES.md §3 rising threshold).
+
+    Raises:
+        ValueError: ``by`` not melds/pairs, a negative amount, or the round holds
+            :data:`MAX_OPENINGS` already.
+    """
+    if by not in ("melds", "pairs") or isinstance(amount, bool) or amount < 0:
+        raise ValueError(f"not an opening: {by} {amount}")
+    now = round_openings(game)
+    if len(now) >= MAX_OPENINGS:
+        raise ValueError("too many openings in one round")
+    table = game.extra.get(OPENINGS)
+    kept = dict(table) if isinstance(table, Mapping) else {}
+    kept[str(len(game.rounds))] = [*now, {"by": by, "pairs" if by == "pairs" else "value": amount}]
+    return dataclasses.replace(game, extra={**game.extra, OPENINGS: kept})
+
+
+def openings_text(openings: list[dict[str, Any]]) -> str:
+    """ "116 points, 5 pairs" for the openings recorded."""
+    parts = [
+        ngettext("{n} pair", "{n} pairs", o["pairs"]).format(n=o["pairs"])
+        if o["by"] == "pairs"
+        else ngettext("{n} point", "{n} points", o["value"]).format(n=o["value"])
+        for o in openings
+    ]
+    return ", ".join(parts)
+
+
+def draft_applies(draft: Any, game: Game) -> bool:
+    """Whether a stored draft is still for the round to enter next: made for this game when
+    it had as many rounds as now (round N saved since, here or elsewhere: no longer)."""
+    return (
+        isinstance(draft, Mapping)
+        and draft.get("v") == DRAFT_VERSION
+        and draft.get("game") == game.id
+        and draft.get("base") == len(game.rounds)
+        and isinstance(draft.get("state"), Mapping)
+    )
+
+
+class RoundEntry:
+    """The round entry screen.
+
+    Args:
+        index: 0-based round to edit, or None for the next round.
+
+    Attributes (for tests): ``form`` (the variant's :class:`EntryForm`), ``check_button``,
+    ``save_button`` (visible once the breakdown is shown), ``result`` (the judge's verdict),
+    ``error`` (form-level error box), ``preview`` (breakdown holder).
+    """
+
+    def __init__(self, app: App, game: Game, index: int | None = None) -> None:
+        self.app = app
+        self.game = game
+        self.index = index
+        self.result: RoundResult | None = None
+        self.attempted = False
+        self.dirty = False
+        """Something was entered (or a draft restored) since the screen opened: leaving with
+        ← or "Cancel" asks whether to keep the draft."""
+        self.drafts = index is None  # only a new round keeps a draft
+        self._draft_out: list[Any] = []  # writes waiting, in order (None: remove the draft)
+        self._writing = False
+        """"Show the scores" was pressed: from then on every edit flags every field again,
+        empty ones too; before, only what was typed wrong is flagged (no red on a fresh form)."""
+        self._built = False  # the form calls _edited while it is being built
+        self._saved = False  # the round is saved: a second tap of "Save" is ignored
+        self._saving = threading.Lock()  # held while a tap of "Save" is saving
+        n = (index if index is not None else len(game.rounds)) + 1
+        self.form: EntryForm = make_form(game.variant, game.options, game.players, self._edited)
+        if index is not None:
+            self.form.load(game.rounds[index].entry)
+        prefilled = index is None and isinstance(self.form, TilesForm) and game.pending_penalties
+        if prefilled:  # recorded with the turn timer (app/ui/table/timer.py); cleared by add_round
+            assert isinstance(self.form, TilesForm)
+            self.form.set_penalties(games.pending_penalties(game))
+        dealer = game.players[games.dealer_for_round(game, n - 1)]
+        about = games.about_game(game)
+        role = _("dealt") if about.deals else _("started")
+        self.error = error_box()
+        self.preview = ft.Column([], spacing=8)
+        self.check_button = primary_button(_("Show the scores"), self._check, ft.Icons.CALCULATE)
+        self.save_button = primary_button(
+            _("Save round {n}").format(n=n) if index is None else _("Save the changes"),
+            self.save,
+            ft.Icons.SAVE,
+        )
+        self.save_button.visible = False
+        self.draft_note = muted(_("Your draft of this round is back."), size=14)
+        self.draft_note.visible = False
+        self._built = True
+        solo = about.is_solo(game.options)
+        controls: list[ft.Control] = [
+            muted(
+                _("{name} against the joker.").format(name=game.players[0])
+                if solo
+                else _("{name} {role} this round.").format(name=dealer, role=role),
+                size=15,
+            ),
+            *(
+                [muted(_("The penalty draws recorded with the turn timer are filled in."))]
+                if prefilled
+                else []
+            ),
+            self.draft_note,
+            *self._openings_line(),
+            *self.form.controls,
+            self.error,
+            self.check_button,
+            ft.Column(
+                [self.save_button, self.preview],
+                spacing=10,
+                key=ft.ScrollKey(BREAKDOWN_KEY),  # type: ignore[call-arg]
+                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+            ),
+            secondary_button(_("Cancel"), self._cancel, ft.Icons.CLOSE),
+        ]
+        title = (_("Round {n}") if index is None else _("Edit round {n}")).format(n=n)
+        route = f"/game/{game.id}/round" + ("" if index is None else f"/{n}/edit")
+        self.view = frame(app, route, title, controls, back=f"/game/{game.id}")
+        self._ask_before_leaving()
+        if self.drafts:
+            app.run(self.load_draft)
+
+    def _openings_line(self) -> list[ft.Control]:
+        """Rummy 101 with the rising threshold: the openings recorded in the checker during
+        this round (RULES.md §3)."""
+        rising = self.game.options.get("threshold_mode") == "rising"
+        if not (games.about_game(self.game).rules.has_option("threshold_mode") and rising):
+            return []
+        n = self.index if self.index is not None else len(self.game.rounds)
+        got = round_openings(self.game, n)
+        if not got:
+            return []
+        return [muted(_("Openings recorded this round: {list}.").format(list=openings_text(got)))]
+
+    # -- drafts -------------------------------------------------------------------------------
+    @property
+    def draft_key(self) -> str:
+        """This game's draft key in the browser's storage."""
+        return DRAFT_PREF + self.game.id
+
+    def draft(self) -> dict[str, Any]:
+        """The draft of what the form holds now."""
+        return {
+            "v": DRAFT_VERSION,
+            "game": self.game.id,
+            "base": len(self.game.rounds),
+            "round": len(self.game.rounds) + 1,
+            "state": form_state(self.form),
+        }
+
+    def restore(self, draft: Any) -> bool:
+        """Fill the form from a stored draft (JSON text or its object) if it still applies
+        and nothing was entered meanwhile; True when restored."""
+        if isinstance(draft, str):
+            try:
+                draft = json.loads(draft)
+            except ValueError:
+                return False
+        if self.dirty or not draft_applies(draft, self.game):
+            return False
+        restore_state(self.form, draft["state"])
+        self.dirty = True
+        self.draft_note.visible = True
+        self.flag_fields()
+        return True
+
+    async def load_draft(self) -> None:
+        """Read this game's draft from the browser and restore it, or drop one whose round
+        was saved since."""
+        try:
+            got = await ft.SharedPreferences().get(self.draft_key)
+        except Exception:  # noqa: BLE001 - storage refused, tab closed: start empty
+            log.debug("cannot read the round draft", exc_info=True)
+            return
+        if got is None:
+            return
+        if self.restore(got):
+            self.app.page_update()
+        elif not self.dirty:
+            self._write_draft(None)  # for a round saved since: no longer needed
+
+    def _write_draft(self, draft: dict[str, Any] | None) -> None:
+        """Keep ``draft`` in the browser (None: remove it), writes in order, latest wins."""
+        if not self.drafts:
+            return
+        self._draft_out.append(draft)
+        if not self._writing and self.app.page is not None:
+            self._writing = True
+            self.app.run(self._flush_drafts)
+
+    async def _flush_drafts(self) -> None:
+        prefs = ft.SharedPreferences()
+        try:
+            while self._draft_out:
+                draft = self._draft_out[-1]
+                self._draft_out.clear()
+                try:
+                    if draft is None:
+                        await prefs.remove(self.draft_key)
+                    else:
+                        await prefs.set(self.draft_key, json.dumps(draft, ensure_ascii=False))
+                except Exception:  # noqa: BLE001 - storage full or refused: the screen goes on
+                    log.debug("cannot keep the round draft", exc_info=True)
+        finally:
+            self._writing = False
+
+    def _ask_before_leaving(self) -> None:
+        """The app bar's ← asks about the draft too (the browser's Back keeps it)."""
+        bar = self.view.appbar
+        leading = getattr(bar, "leading", None)
+        button = getattr(leading, "content", None)
+        if isinstance(button, ft.IconButton):
+            button.on_click = self._cancel
+
+    def leave(self, keep: bool) -> None:
+        """Back to the score sheet, keeping the draft or dropping it."""
+        self.app.close_dialog()
+        if not keep:
+            self._write_draft(None)
+        self.app.go(f"/game/{self.game.id}")
+
+    def _edited(self) -> None:
+        """Any change: the breakdown shown no longer matches; the fields' flags are brought
+        up to date at once, all of them (:meth:`flag_fields`)."""
+        if not self._built:
+            return
+        # a complaint was about the entry as it was checked: "Show the scores" checks again
+        if self.error.visible:
+            show_error(self.error, None)
+        self.form.error.visible = False
+        self.flag_fields()
+        self.dirty = True
+        self._write_draft(self.draft())
+        if self.result is not None or self.save_button.visible:
+            self.result = None
+            self.preview.controls = []
+            self.save_button.visible = False
+            self.check_button.visible = True
+
+    def flag_fields(self) -> bool:
+        """Read the form as it stands and flag every bad field together, without asking the
+        judge. Before the first "Show the scores" only typed mistakes are flagged ("12a",
+        "R14"); after it, what is still missing too. True when the form reads completely."""
+        try:
+            if self.attempted:
+                self.form.entry()
+            else:
+                with typed_only():
+                    self.form.entry()
+        except FormError:
+            return False
+        finally:
+            self.form.error.visible = False  # the form-level line only after a press
+        return True
+
+    def _check(self, _e: Any = None) -> None:
+        self.check()
+
+    def check(self, _e: Any = None) -> bool:
+        """Read the form and ask the judge; show the breakdown or the complaint."""
+        self.attempted = True
+        show_error(self.error, None)
+        self.result = None
+        self.preview.controls = []
+        self.save_button.visible = False
+        try:
+            entry = self.form.entry()
+        except FormError as e:
+            show_error(self.error, str(e))
+            return False
+        result = games.score_round(self.game, entry)
+        if not result.valid:
+            message = round_problem(result, self.game.variant)
+            self.form.flag_judge(message, result.breakdown)
+            show_error(self.error, message)
+            return False
+        self.result = result
+        self.preview.controls = [breakdown_panel(result.breakdown, self.game.players)]
+        self.save_button.visible = True
+        self.check_button.visible = False
+        self.app.scroll_to(BREAKDOWN_KEY)
+        return True
+
+    def save(self, _e: Any = None) -> None:
+        """Save the checked round (checking again if needed) and go back to the sheet.
+
+        A second tap of the same button (a double tap, or a tap while the first is still
+        saving) does nothing: it is this screen's own save, not another phone's round, so it
+        neither adds the round twice nor asks about "the same round saved a moment ago"."""
+        if self._saved or not self._saving.acquire(blocking=False):
+            return
+        try:
+            self._save()
+        finally:
+            self._saving.release()
+
+    def _save(self) -> None:
+        if self.result is None and not self.check():
+            return
+        assert self.result is not None
+        try:
+            if self.index is None:
+                new = games.add_round(self.game, self.result.entry, self.result)
+            else:
+                new = games.replace_round(self.game, self.index, self.result.entry, self.result)
+        except games.RoundError as e:
+            show_error(self.error, describe(e, self.game.variant))
+            return
+        except games.GameError as e:
+            show_error(self.error, describe(e, self.game.variant))
+            return
+        refused: list[str] = []
+        stored = save_game(self.app, new, self.game.version, on_error=refused.append)
+        if stored is None:
+            if refused:  # disk full, read-only, no right: stay, keep what was typed, say why
+                show_error(self.error, refused[-1])
+                return
+            self._saved = True  # a real clash: its dialog decides; this screen is done
+            self.app.go(f"/game/{self.game.id}")
+            return
+        self._saved = True
+        step = games.last_change(stored)  # saved on top of another phone's round: n moved
+        n = step.index + 1 if step is not None else len(stored.rounds)
+        self._write_draft(None)  # round saved: its draft is done with
+        for control in self.form.controls:  # done with too: the page updates until the sheet
+            object.__setattr__(control, "_isolated", True)  # shows no longer walk the form
+        note = sharing.rebase_note(self.app, self.game, stored)
+        self.app.notify(_("Round {n} saved").format(n=n) + note)
+        self.app.go(f"/game/{self.game.id}")
+
+    def _cancel(self, _e: Any = None) -> None:
+        if not (self.drafts and self.dirty):
+            self.app.go(f"/game/{self.game.id}")
+            return
+        n = len(self.game.rounds) + 1
+        self.app.open_dialog(
+            ft.AlertDialog(
+                modal=False,  # a tap beside it: stay and go on entering
+                title=ft.Text(_("Leave round {n}?").format(n=n)),
+                content=ft.Text(
+                    _("What you entered can stay on this phone until round {n} is saved.").format(
+                        n=n
+                    )
+                ),
+                actions=[
+                    ft.TextButton(_("Discard"), on_click=lambda _e=None: self.leave(False)),
+                    ft.FilledButton(
+                        _("Keep this draft"), on_click=lambda _e=None: self.leave(True)
+                    ),
+                ],
+            )
+        )
+
+
+def entry_summary(entry: Mapping[str, Any]) -> list[str]:
+    """What was entered, one line per player (for the round screen)."""
+    lines = []
+    if entry.get("finish"):
+        lines.append(
+            _("Finish: {kind}").format(kind=_(FINISH_NAMES.get(entry["finish"], entry["finish"])))
+        )
+    if "knocker" in entry:
+        lines.append(_("Knocked: {name}").format(name=entry["knocker"] or _("nobody")))
+    if entry.get("turned") is not None:  # gin solo mode
+        lines.append(_("Cards turned: {n}").format(n=entry["turned"]))
+    for p in entry.get("players", []):
+        if not isinstance(p, Mapping):
+            continue
+        bits = []
+        if p.get("winner"):
+            bits.append(_("finished"))
+        if p.get("opened"):
+            bits.append(_(str(OPENED_NAMES.get(p["opened"], p["opened"]))).lower())
+        if isinstance(p.get("hand"), list):
+            bits.append(pieces_text(p["hand"]) or _("no cards"))
+        if p.get("hand_value") is not None:
+            bits.append(_("{n} points").format(n=p["hand_value"]))
+            if p.get("jokers"):
+                bits.append(_("{n} joker(s)").format(n=p["jokers"]))
+        if p.get("deadwood") is not None and not isinstance(p.get("hand"), list):
+            bits.append(_("deadwood {n}").format(n=p["deadwood"]))
+        lines.append(f"{p.get('name')}: {', '.join(bits)}")
+    pens = entry.get("penalties")
+    if isinstance(pens, list) and pens:
+        counts: dict[str, int] = {}
+        for d in pens:
+            if isinstance(d, Mapping):
+                counts[str(d.get("name"))] = counts.get(str(d.get("name")), 0) + 1
+        lines.append(
+            _("Penalty draws: {list}").format(
+                list=", ".join(f"{k} ×{v}" for k, v in counts.items())
+            )
+        )
+    return lines
+
+
+class RoundDetail:
+    """A saved round: what was entered, the breakdown, Edit and Delete."""
+
+    def __init__(self, app: App, game: Game, index: int) -> None:
+        self.app = app
+        self.game = game
+        self.index = index
+        r = game.rounds[index]
+        n = index + 1
+        dealer = game.players[games.dealer_for_round(game, index)]
+        controls: list[ft.Control] = [
+            muted(
+                (
+                    _("{name} dealt. Entered {time}.")
+                    if games.about_game(game).deals
+                    else _("{name} started. Entered {time}.")
+                ).format(name=dealer, time=when(r.time)),
+                size=14,
+            ),
+            card(ft.Column([ft.Text(line, size=15) for line in entry_summary(r.entry)], spacing=4)),
+            breakdown_panel(r.result, game.players, game, r.entry, app),
+        ]
+        if r.edited:
+            controls.append(
+                ft.Text(
+                    _("Edited {time}").format(time=when(r.edited)),
+                    size=13,
+                    color=MUTED,
+                )
+            )
+        self.edit_button = primary_button(
+            _("Edit round {n}").format(n=n), self._edit, ft.Icons.EDIT
+        )
+        self.delete_button = secondary_button(
+            _("Delete round {n}").format(n=n), self._delete, ft.Icons.DELETE_OUTLINE
+        )
+        # phones without the join code only watch
+
+        if sharing.can_edit(app, game.id):
+            controls += [self.edit_button, self.delete_button]
+        self.view = frame(
+            app,
+            f"/game/{game.id}/round/{n}",
+            _("Round {n}").format(n=n),
+            controls,
+            back=f"/game/{game.id}",
+        )
+
+    def _edit(self, _e: Any = None) -> None:
+        self.app.go(f"/game/{self.game.id}/round/{self.index + 1}/edit")
+
+    def _delete(self, _e: Any = None) -> None:
+        self.app.confirm(
+            _("Delete round {n}?").format(n=self.index + 1),
+            _("The totals are counted again without it. “Undo” on the score sheet brings it back."),
+            _("Delete"),
+            self.delete_now,
+        )
+
+    def delete_now(self) -> None:
+        """Delete the round and go back to the sheet."""
+        try:
+            new = games.delete_round(self.game, self.index)
+        except games.GameError as e:
+            self.app.notify(describe(e, self.game.variant), error=True)
+            return
+        if save_game(self.app, new, self.game.version) is not None:
+            self.app.notify(_("Round {n} deleted").format(n=self.index + 1))
+        self.app.go(f"/game/{self.game.id}")

@@ -1,0 +1,1 @@
+"""The referee's checkers: a meld, an opening, a hand, a turn (the table before and after)."""

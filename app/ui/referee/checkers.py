@@ -1,0 +1,1822 @@
+"""The referee at the table: check a meld, an opening, a turn or a hand in seconds.
+
+Routes (see :func:`build`)::
+
+    /check                    pick the variant (or the game's) and what to check
+    /check/meld               a meld: valid or not, kind, value, each joker, other readings
+    /check/opening            Rummy 101 opening (threshold, pairs, taken discard);
+                              Tile Rummy / My Rummy initial meld
+    /check/turn               a turn on the shared table: table before and after, the rack
+    /check/hand               gin deadwood with its best melds (knock, gin, best discard);
+                              Carousel hand value
+
+Each takes ``?game=<id>`` (the game's variant and options are used, and the back arrow leads
+to its score sheet) or ``?variant=<name>``. Every verdict comes from
+:func:`rules.judge.answer`; nothing here decides a rule. A "not valid" shows the reason (in the
+player's language), the judge's message with the melds named as people do ("table before,
+meld 1"), the meld or piece at fault drawn in red, and the rule: its text and a button to the
+rule book, from :mod:`app.ui.home.rulebook_view` (``/rules/<variant>/<section>``, or the game's
+``/game/<id>/rules/<section>``); without the rule book the button leads to the section of the
+verdict's "RULES.md §N" (:data:`SECTIONS`).
+
+Meld and hand verdicts are live (above the keys, rule text under them); an opening or a turn
+is checked on a tap and its verdict scrolled into view.
+
+Handlers change controls only; the screens work in logic tests without a page.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode
+
+import flet as ft
+
+from app import i18n, verdict_render
+from app import rulebook as rb
+from app.games.variants import DEFAULT_VARIANT, VARIANT_KEYS, VariantInfo, about, is_variant
+from app.i18n import N_, _, ngettext
+from app.store import StoreError
+from app.ui.camera import photo
+from app.ui.common import labels
+from app.ui.common.frame import MessageScreen, frame
+from app.ui.common.keyboard import MeldsEditor, PieceKeyboard
+from app.ui.common.pieces import material_of, meld_label, meld_view, piece_name, piece_view
+from app.ui.common.session import VIEW_FIELDS
+from app.ui.common.widgets import (
+    ERROR_COLOUR,
+    GOOD_COLOUR,
+    MUTED,
+    ChoiceChips,
+    card,
+    heading,
+    muted,
+    primary_button,
+    readable,
+)
+from app.ui.entry.round_entry import openings_text, record_opening, round_openings
+from app.ui.home import rulebook_view as rv
+from app.ui.referee.turn_table import TableEditor
+from app.ui.table.sharing import save_game
+from rules import judge
+from rules.errors import RulesError
+from rules.options import JOKER_RULES, options_for
+from rules.variant import Variant
+
+if TYPE_CHECKING:
+    from app.games import Game
+    from app.ui.common.session import App
+
+log = logging.getLogger("app")
+
+KINDS: tuple[str, ...] = ("meld", "opening", "turn", "hand")
+
+KIND_TITLES: dict[str, str] = {
+    "meld": N_("Check a meld"),
+    "opening": N_("Check an opening"),
+    "turn": N_("Check a turn"),
+    "hand": N_("Check a hand"),
+}
+KIND_BLURBS: dict[str, str] = {
+    "meld": N_("Run, group or pair? Its value and what each joker stands for"),
+    "opening": N_("Enough to open? Melds or pairs, the taken discard"),
+    "turn": N_("Table before and after, and the rack: is every move allowed?"),
+    "hand": N_("Deadwood and the best melds; may this hand knock?"),
+}
+KIND_ICONS: dict[str, ft.IconData] = {
+    "meld": ft.Icons.VIEW_WEEK,
+    "opening": ft.Icons.LOCK_OPEN,
+    "turn": ft.Icons.SWAP_HORIZ,
+    "hand": ft.Icons.PAN_TOOL_ALT,
+}
+VERDICT_KEY = "check-verdict"
+"""Scroll key of the verdict box."""
+
+MELD_KINDS: dict[str, str] = {"run": N_("run"), "group": N_("group"), "pair": N_("pair")}
+
+REASONS: dict[str, str] = verdict_render.HEADLINES
+"""Headline of each reason code in the player's language (:mod:`app.verdict_render`)."""
+
+SECTIONS: dict[str, str] = {
+    "1": "notation",
+    "2": "melds",
+    "3": "rummy101",
+    "4": "tiles",
+    "5": "gin",
+    "6": "carousel",
+}
+"""RULES.md paragraph -> rule-book section id (``/rules/<variant>/<section>``)."""
+
+
+# -- routes ----------------------------------------------------------------------------------
+def kinds_for(variant: str) -> list[str]:
+    """The checks that apply to ``variant`` (as the judge knows them)."""
+    return [k for k in KINDS if about(variant).answers(k)]
+
+
+def check_route(
+    kind: str | None = None, game_id: str | None = None, variant: str | None = None
+) -> str:
+    """``/check``, ``/check/turn?game=…`` or ``/check/meld?variant=gin``."""
+    path = "/check" + (f"/{kind}" if kind else "")
+    query = {"game": game_id} if game_id else ({"variant": variant} if variant else {})
+    return path + ("?" + urlencode(query) if query else "")
+
+
+def route_query(app: App) -> dict[str, str]:
+    """The query of the route being shown (``?game=…``): the shell's ``app.query``, else the
+    page's route."""
+    query = getattr(app, "query", None)
+    if isinstance(query, Mapping):
+        return {str(k): str(v) for k, v in query.items()}
+    page = getattr(app, "page", None)
+    route = getattr(page, "route", None) if page is not None else None
+    if isinstance(route, str) and "?" in route:
+        return dict(parse_qsl(route.split("?", 1)[1]))
+    return {}
+
+
+def rule_section(rule: str | None) -> str | None:
+    """The rule-book section of a verdict's ``rule`` ("RULES.md §4, seed 001" -> "tiles")."""
+    if not rule:
+        return None
+    m = re.search(r"§\s*(\d+)", rule)
+    return SECTIONS.get(m.group(1)) if m else None
+
+
+def rule_route(variant: str, rule: str | None) -> str | None:
+    """``/rules/<variant>/<section>`` for a verdict's ``rule``, or None."""
+    section = rule_section(rule)
+    return f"/rules/{variant}/{section}" if section else None
+
+
+_REF = re.compile(r"table_(before|after)\[(\d+)\]")
+
+
+def human_message(message: str) -> str:
+    """The judge's message for people: ``table_before[0]`` -> "table before, meld 1"; suit
+    signs and arrows spelled out for the offline font."""
+
+    def name(m: re.Match[str]) -> str:
+        n = int(m.group(2)) + 1
+        if m.group(1) == "before":
+            return _("table before, meld {n}").format(n=n)
+        return _("table after, meld {n}").format(n=n)
+
+    return readable(_REF.sub(name, message))
+
+
+def fault_refs(answer: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """Melds a turn verdict names: (indexes in the table before, indexes in the table after),
+    read from its line's data (the ``turn.meld`` lines of its ``params``), not its English."""
+    before: set[int] = set()
+    after: set[int] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Mapping):
+            if value.get("key") == "turn.meld":
+                field = (value.get("params") or {}).get("field")
+                m = _REF.fullmatch(field) if isinstance(field, str) else None
+                if m:
+                    (before if m.group(1) == "before" else after).add(int(m.group(2)))
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(answer.get("params"))
+    return before, after
+
+
+# -- verdict parts ----------------------------------------------------------------------------
+def verdict_header(valid: bool, title: str, detail: str | None = None) -> ft.Control:
+    """The big answer: a tick or a cross, "Valid run" / "Not valid", and a line under it."""
+    colour = GOOD_COLOUR if valid else ERROR_COLOUR
+    icon = ft.Icons.CHECK_CIRCLE if valid else ft.Icons.CANCEL
+    column: list[ft.Control] = [
+        ft.Text(title, size=24, weight=ft.FontWeight.BOLD, color=colour),
+    ]
+    if detail:
+        column.append(ft.Text(detail, size=17, weight=ft.FontWeight.W_500))
+    return ft.Row(
+        [
+            ft.Icon(icon, color=colour, size=40),
+            ft.Column(column, spacing=2, tight=True, expand=True),
+        ],
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+def reason_text(reason: str | None, variant: str | None = None) -> str:
+    """The reason code as a headline in the player's language (the code when unknown);
+    with the variant, naming tiles or cards."""
+    return verdict_render.headline(reason, material_of(variant) if variant else None)
+
+
+class RuleLink:
+    """The rule behind a verdict: a button to the rule book at its section ("not valid"
+    verdicts also show the rule's text, through :mod:`app.ui.home.rulebook_view`).
+
+    Attributes:
+        route: where the button leads (``/rules/<variant>/<section>``, or the game's rule book
+            ``/game/<id>/rules/<section>``).
+        control: what the verdict shows.
+    """
+
+    def __init__(
+        self,
+        app: App,
+        variant: str,
+        answer: Mapping[str, Any],
+        check: str,
+        game: Game | None = None,
+        options: Mapping[str, Any] | None = None,
+        text: bool = False,
+    ) -> None:
+        self.app = app
+        rule = answer.get("rule")
+        rule = rule if isinstance(rule, str) else ""
+        self.route = rule_route(variant, rule)
+        self.control: ft.Control = ft.Text(
+            _("Rules: {variant}").format(variant=labels.variant_name(variant)),
+            size=13,
+            color=MUTED,
+        )
+        try:  # the rule book (another module) knows its sections best
+            link = rb.link_for_answer(variant, answer, check)
+            self.route = link.route(game.id if game is not None else None)
+            if text:
+                self.control = rv.rule_excerpt(app, variant, answer, check, game, options)
+            else:
+                reason = answer.get("reason")
+                self.control = rv.rule_button(
+                    app,
+                    variant,
+                    rule,
+                    reason if isinstance(reason, str) else None,
+                    check,
+                    answer,
+                    game.id if game is not None else None,
+                )
+            return
+        except Exception:  # noqa: BLE001 - without the rule book, a plain link still helps
+            log.debug("rule book link failed", exc_info=True)
+        if self.route is not None:
+            self.control = ft.TextButton(
+                content=_("Rules: {variant}").format(variant=labels.variant_name(variant)),
+                icon=ft.Icons.MENU_BOOK,
+                on_click=self.open,
+            )
+
+    def open(self, _e: Any = None) -> None:
+        """Go to the rule (the checker is kept for the way back)."""
+        if self.route is not None:
+            keep_checker(self.app)
+            self.app.go(f"{self.route}?from={FROM_CHECKER}")
+
+
+def problem_lines(
+    answer: Mapping[str, Any], request: Mapping[str, Any] | None = None
+) -> list[ft.Control]:
+    """Reason headline and the verdict's message (:func:`app.verdict_render.verdict_message`,
+    in the player's language) of a "not valid" answer to ``request``."""
+    out: list[ft.Control] = []
+    reason = answer.get("reason")
+    if isinstance(reason, str):
+        out.append(
+            ft.Text(
+                _("Reason: {reason}").format(
+                    reason=reason_text(
+                        reason,
+                        str(request["variant"])
+                        if isinstance(request, Mapping) and is_variant(request.get("variant"))
+                        else None,
+                    )
+                ),
+                size=17,
+                weight=ft.FontWeight.W_600,
+                color=ERROR_COLOUR,
+            )
+        )
+    message = verdict_render.verdict_message(answer, request)
+    if message:
+        out.append(ft.Text(human_message(message), size=15))
+    return out
+
+
+def error_panel(answer: Mapping[str, Any], request: Mapping[str, Any] | None = None) -> ft.Control:
+    """An answer the judge could not give (``ok: false``): what is wrong with the input."""
+    return card(
+        ft.Column(
+            [
+                ft.Text(
+                    _("Cannot check this yet"),
+                    size=18,
+                    weight=ft.FontWeight.BOLD,
+                    color=ERROR_COLOUR,
+                ),
+                ft.Text(human_message(verdict_render.error_message(answer, request)), size=15),
+            ],
+            spacing=4,
+        ),
+        bgcolor=ft.Colors.ERROR_CONTAINER,
+    )
+
+
+def panel(controls: list[ft.Control], valid: bool | None) -> ft.Container:
+    """The verdict's box: green-tinted when valid, red-tinted when not."""
+    bg = (
+        ft.Colors.SURFACE_CONTAINER_HIGHEST
+        if valid is None
+        else (ft.Colors.TERTIARY_CONTAINER if valid else ft.Colors.ERROR_CONTAINER)
+    )
+    return card(ft.Column(controls, spacing=8), bgcolor=bg)
+
+
+def jokers_line(tiles: Sequence[str], jokers: Sequence[str], material: str) -> str | None:
+    """ "Joker = red 13" / "Jokers = red 8, red 9" (None without jokers)."""
+    if not jokers:
+        return None
+    names = []
+    for j in jokers:
+        try:
+            names.append(piece_name(j, material))  # type: ignore[arg-type]
+        except ValueError:
+            names.append(j)
+    return ngettext("Joker = {pieces}", "Jokers = {pieces}", len(jokers)).format(
+        pieces=", ".join(names)
+    )
+
+
+def melds_row(melds: Sequence[Sequence[str]], material: Any) -> ft.Control:
+    """Small melds side by side, wrapping (a hand's melds, a heap's split)."""
+    return ft.Row(
+        [meld_view(m, material, size="s") for m in melds],
+        wrap=True,
+        spacing=2,
+        run_spacing=2,
+        vertical_alignment=ft.CrossAxisAlignment.START,
+    )
+
+
+# -- the variant and its options --------------------------------------------------------------
+class Rules:
+    """The variant and options a checker uses: the game's, or chosen on the screen."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
+        self.variant = variant
+        self.about: VariantInfo = about(variant)
+        self.options: dict[str, Any] = dict(options or {})
+        try:
+            self.typed: Any = options_for(variant, self.options)
+        except RulesError:
+            self.options = {}
+            self.typed = options_for(variant, {})
+
+    @property
+    def described(self) -> Variant:
+        """The engine's description of the variant (:class:`rules.variant.Variant`)."""
+        return self.about.rules
+
+    @property
+    def rising(self) -> bool:
+        """An opening threshold that rises with the round's openings is in force (Rummy 101's
+        ``threshold_mode: rising``)."""
+        return getattr(self.typed, "threshold_mode", None) == "rising"
+
+    @property
+    def preset(self) -> str:
+        """The preset in force."""
+        return str(getattr(self.typed, "preset", ""))
+
+    def request(self, check: str, **fields: Any) -> dict[str, Any]:
+        """A judge request for this variant and options."""
+        return {"check": check, "variant": self.variant, "options": dict(self.options), **fields}
+
+    def summary(self) -> str:
+        """ "Tile Rummy · Rummikub · joker rule 2 · initial meld 30"."""
+        parts = [labels.variant_name(self.variant)]
+        if len(self.about.presets) > 1:
+            parts.append(labels.preset_name(self.preset))
+        t = self.typed
+        has = self.described.has_option
+        if has("threshold"):  # Rummy 101
+            parts.append(_("opens with {n} or {p} pairs").format(n=t.threshold, p=t.pairs_needed))
+            if self.rising:
+                parts.append(_("rising threshold"))
+        elif has("initial_meld"):  # Tile Rummy, My Rummy
+            parts.append(_("initial meld {n}").format(n=t.initial_meld))
+            parts.append(joker_rule_name(t.joker_rule))
+        elif has("knock_max"):  # Gin, Carousel
+            parts.append(_("knock at {n} or less").format(n=t.knock_max))
+        return " · ".join(parts)
+
+
+def joker_rule_name(rule: str) -> str:
+    """ "joker rule 2" (Tile Rummy levels 0–4) or "My Rummy's joker rule"."""
+    if rule in JOKER_RULES:
+        return _("joker rule {n}").format(n=JOKER_RULES.index(rule))
+    return labels.choice_name(rule)
+
+
+# -- the referee menu: the variant kept per device, subtitles that fit it (issue 10, point 6) ---
+VARIANT_PREF = "rummy_referee.check_variant"
+"""``ft.SharedPreferences`` key of the variant the referee menu showed last on this device."""
+
+
+def remembered_variant(app: App) -> str | None:
+    """The variant this device's referee menu showed last, as read this session (None: not
+    known yet or never chosen). Kept in the session's ``app.device`` (read from the browser's
+    storage, :meth:`CheckHome.load_remembered`)."""
+    device = getattr(app, "device", None)
+    v = device.get(VARIANT_PREF) if isinstance(device, dict) else None
+    return v if is_variant(v) else None
+
+
+def remember_variant(app: App, variant: str) -> None:
+    """Keep ``variant`` as this device's referee variant (the session and the browser)."""
+    device = getattr(app, "device", None)
+    if isinstance(device, dict):
+        device[VARIANT_PREF] = variant
+    if not callable(getattr(getattr(app, "page", None), "run_task", None)):
+        return
+
+    async def keep() -> None:
+        try:
+            await ft.SharedPreferences().set(VARIANT_PREF, variant)
+        except Exception:  # noqa: BLE001 - a browser that refuses storage
+            log.debug("cannot keep the referee variant", exc_info=True)
+
+    app.run(keep)
+
+
+def takes_discard(variant: str) -> bool:
+    """Can an opening use the discard taken this turn? Rummy 101 only (its opening has a
+    threshold): the engine refuses a ``taken_discard`` for the Tile Rummy / My Rummy initial
+    meld (rules/variants/tiles.py)."""
+    return about(variant).rules.has_option("threshold")
+
+
+def kind_blurb(kind: str, variant: str, options: Mapping[str, Any] | None = None) -> str:
+    """The referee menu's line under a check, for ``variant`` with ``options``: pairs only
+    where pairs are melds, jokers only where the variant has them, the opening's threshold,
+    the taken discard where an opening may use it, the knock limit (from the engine's
+    :func:`rules.variant.meld_rules` and the options)."""
+    mr = about(variant).rules.meld_rules
+    typed: Any = Rules(variant, options).typed
+    if kind == "meld":
+        if mr.pairs:
+            return _("Run, group or pair? Its value and what each joker stands for")
+        if mr.jokers:
+            return _("Run or group? Its value and what each joker stands for")
+        return _("Run or group? Valid or not, and its value")
+    if kind == "opening":
+        if mr.pairs and takes_discard(variant):
+            return _("Enough to open? {n} points or {p} pairs, the taken discard").format(
+                n=typed.threshold, p=typed.pairs_needed
+            )
+        return _("Enough for the initial meld? {n} points, own tiles only").format(
+            n=typed.initial_meld
+        )
+    if kind == "hand":
+        if mr.jokers:  # Carousel: the hand's value, jokers counted
+            return _("Hand value and the best melds; may it knock (hand value ≤ {n})?").format(
+                n=typed.knock_max
+            )
+        return _("Deadwood and the best melds; may it knock (deadwood ≤ {n})?").format(
+            n=typed.knock_max
+        )
+    return _(KIND_BLURBS[kind])
+
+
+# -- screens ----------------------------------------------------------------------------------
+class CheckHome:
+    """``/check``: the variant (chips, or the game's) and one big button per check.
+
+    Without a game or a ``?variant=``, the variant is the one this device chose last
+    (:data:`VARIANT_PREF`); a choice is kept for next time."""
+
+    def __init__(self, app: App, game: Game | None = None, variant: str | None = None) -> None:
+        self.app = app
+        self.game = game
+        asked = variant
+        if game is None and variant is None:
+            variant = remembered_variant(app)
+        self.variant = game.variant if game is not None else (variant or DEFAULT_VARIANT)
+        self.buttons: dict[str, ft.Control] = {}
+        self.list = ft.Column(spacing=10)
+        controls: list[ft.Control] = []
+        self.chips: ChoiceChips | None = None
+        if game is None:
+            self.chips = ChoiceChips(
+                [(v, labels.variant_name(v)) for v in VARIANT_KEYS],
+                self.variant,
+                on_change=self._variant_changed,
+            )
+            controls += [heading(_("Variant")), self.chips.control]
+        else:
+            controls.append(
+                muted(
+                    _("This game's rules: {rules}").format(
+                        rules=Rules(game.variant, game.options).summary()
+                    )
+                )
+            )
+        controls.append(self.list)
+        self._fill()
+        back = f"/game/{game.id}" if game is not None else "/"
+        self.view = frame(
+            app, check_route(game_id=game.id if game else None), _("Referee"), controls, back=back
+        )
+        device = getattr(app, "device", None)
+        if (
+            game is None
+            and asked is None
+            and isinstance(device, dict)
+            and VARIANT_PREF not in device
+            and callable(getattr(app.page, "run_task", None))
+        ):
+            app.run(self.load_remembered)
+
+    async def load_remembered(self) -> None:
+        """Read this device's referee variant from the browser and show it (once a session)."""
+        try:
+            kept = await ft.SharedPreferences().get(VARIANT_PREF)
+        except Exception:  # noqa: BLE001 - storage refused: keep the default
+            log.debug("cannot read the referee variant", exc_info=True)
+            return
+        device = getattr(self.app, "device", None)
+        if isinstance(device, dict):
+            device.setdefault(VARIANT_PREF, kept if is_variant(kept) else None)
+        if is_variant(kept) and kept != self.variant and self.app.screen is self:
+            self.set_variant(str(kept))
+            self.app.page_update()
+
+    def set_variant(self, variant: str) -> None:
+        """Show ``variant``'s checks (without remembering it)."""
+        self.variant = variant
+        if self.chips is not None:
+            self.chips.set(variant)
+        self._fill()
+
+    def _variant_changed(self, key: str | None) -> None:
+        if key is not None:
+            self.variant = key
+            remember_variant(self.app, key)
+        elif self.chips is not None:
+            self.chips.set(self.variant)
+        self._fill()
+        self.app.page_update()  # the buttons lie outside the chip Flet updates
+
+    def _fill(self) -> None:
+        self.buttons = {}
+        items: list[ft.Control] = []
+        for kind in kinds_for(self.variant):
+            self.buttons[kind] = self._button(kind)
+            items.append(self.buttons[kind])
+        self.list.controls = items
+
+    def blurb(self, kind: str) -> str:
+        """The line under ``kind``'s button: for the game's rules, else the variant's
+        default ones (:func:`kind_blurb`)."""
+        options = self.game.options if self.game is not None else None
+        return kind_blurb(kind, self.variant, options)
+
+    def _button(self, kind: str) -> ft.Control:
+        def go(_e: Any = None) -> None:
+            self.open(kind)
+
+        return ft.Container(
+            content=ft.Row(
+                [
+                    ft.Icon(KIND_ICONS[kind], size=30, color=ft.Colors.PRIMARY),
+                    ft.Column(
+                        [
+                            ft.Text(_(KIND_TITLES[kind]), size=19, weight=ft.FontWeight.BOLD),
+                            ft.Text(self.blurb(kind), size=14, color=MUTED),
+                        ],
+                        spacing=2,
+                        tight=True,
+                        expand=True,
+                    ),
+                    ft.Icon(ft.Icons.CHEVRON_RIGHT, color=MUTED),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            on_click=go,
+            ink=True,
+            padding=14,
+            border_radius=12,
+            bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        )
+
+    def open(self, kind: str) -> None:
+        """Open the checker ``kind`` for the variant chosen."""
+        if self.game is not None:
+            self.app.go(check_route(kind, game_id=self.game.id))
+        else:
+            self.app.go(check_route(kind, variant=self.variant))
+
+
+class Checker:
+    """What every checker screen shares: the rules in force (the game's, or variant and preset
+    chips), a body of inputs rebuilt when the variant changes, and the verdict box.
+
+    Attributes:
+        rules: the variant and options in force.
+        verdict: the box the verdict is drawn in.
+        answer: the judge's last answer (None before the first check).
+        rule_link: the rule link of the last "not valid" verdict, if any.
+    """
+
+    kind = "meld"
+
+    def __init__(self, app: App, game: Game | None = None, variant: str | None = None) -> None:
+        self.app = app
+        self.game = game
+        self.players = len(game.players) if game is not None else None
+        if game is not None:
+            self.rules = Rules(game.variant, game.options)
+        else:
+            if variant is None:  # this device's referee variant (the menu's)
+                variant = remembered_variant(app)
+            v = variant if is_variant(variant) and self.kind in kinds_for(variant) else None
+            self.rules = Rules(v or kinds_variants(self.kind)[0])
+            if v is not None and v != remembered_variant(app):  # a link to another variant:
+                remember_variant(app, v)  # its ← leads to the menu of that variant
+        self.answer: dict[str, Any] | None = None
+        self.request: dict[str, Any] | None = None
+        """The judge request of :attr:`answer` (its verdict is worded from both)."""
+        self.rule_link: RuleLink | None = None
+        self.verdict = ft.Column(spacing=8, key=ft.ScrollKey(VERDICT_KEY))  # type: ignore[call-arg]
+        self.body = ft.Column(spacing=12)
+        self.rule_box = ft.Column(spacing=8)
+        """Where a live verdict's rule text goes: under the keys, so they do not move away."""
+        self.summary = ft.Text("", size=14, color=MUTED, expand=True)
+        self.variant_chips: ChoiceChips | None = None
+        self.preset_chips: ChoiceChips | None = None
+        self.choose_box: ft.Column | None = None
+        header: list[ft.Control]
+        if game is None:
+            self.variant_chips = ChoiceChips(
+                [(v, labels.variant_name(v)) for v in kinds_variants(self.kind)],
+                self.rules.variant,
+                on_change=self._variant_changed,
+            )
+            self.preset_chips = ChoiceChips([], None, on_change=self._preset_changed)
+            self.choose_box = ft.Column(
+                [self.variant_chips.control, self.preset_chips.control],
+                spacing=8,
+                visible=False,
+            )
+            self.change_button = ft.TextButton(
+                content=_("Change the rules"), icon=ft.Icons.TUNE, on_click=self._toggle_rules
+            )
+            header = [
+                ft.Row(
+                    [self.summary, self.change_button],
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                ),
+                self.choose_box,
+            ]
+        else:
+            header = [ft.Row([self.summary])]
+        back = check_route(game_id=game.id if game else None)
+        controls = (
+            [*header, self.verdict, self.body, self.rule_box]
+            if self.verdict_first
+            else [*header, self.body, self.verdict]
+        )
+        self.clear_button = ft.TextButton(
+            content=_("Clear all"), icon=ft.Icons.DELETE_SWEEP_OUTLINED, on_click=self._clear_all
+        )
+        self.view = frame(
+            app,
+            check_route(self.kind, game_id=game.id if game else None),
+            _(KIND_TITLES[self.kind]),
+            controls,
+            back=back,
+            actions=[self.clear_button],
+        )
+        self._fields = {n: getattr(self.view, n) for n in _VIEW_FIELDS}
+        """What this screen's View shows, to show it again when the player comes back."""
+        _LEFT.setdefault(app, {})[(self.kind, game.id if game else None)] = self
+        self._rebuild()
+
+    verdict_first = True
+    """The verdict stands above the inputs (live checks) or below them (checked on a tap)."""
+
+    def clear_all(self) -> None:
+        """Start over: every input empty, no verdict (the rules in force are kept)."""
+        self._rebuild()
+
+    def _clear_all(self, _e: Any = None) -> None:
+        self.clear_all()
+
+    def _toggle_rules(self, _e: Any = None) -> None:
+        if self.choose_box is not None:
+            self.choose_box.visible = not self.choose_box.visible
+
+    # -- the rules ------------------------------------------------------------------------------
+    @property
+    def variant(self) -> str:
+        """The variant being checked."""
+        return self.rules.variant
+
+    @property
+    def described(self) -> Variant:
+        """The engine's description of the variant being checked."""
+        return self.rules.described
+
+    @property
+    def material(self) -> Any:
+        """``"tiles"`` or ``"cards"``."""
+        return material_of(self.variant)
+
+    def set_variant(self, variant: str) -> None:
+        """Check ``variant`` (default preset) instead; the inputs start empty."""
+        self.rules = Rules(variant)
+        if self.variant_chips is not None:
+            self.variant_chips.set(variant)
+        self._rebuild()
+
+    def set_options(self, options: Mapping[str, Any]) -> None:
+        """Use ``options`` (``{"preset": …, overrides}``) for the variant; inputs are kept."""
+        self.rules = Rules(self.variant, options)
+        self._paint_rules()
+        self.rules_changed()
+
+    def _variant_changed(self, key: str | None) -> None:
+        if key is not None and key != self.variant:
+            self.set_variant(key)
+            remember_variant(self.app, key)
+        elif key is None and self.variant_chips is not None:
+            self.variant_chips.set(self.variant)
+
+    def _preset_changed(self, key: str | None) -> None:
+        if key is not None:
+            self.set_options({"preset": key})
+
+    def _paint_rules(self) -> None:
+        summary = self.rules.summary()
+        if self.game is not None:
+            summary = _("This game's rules: {rules}").format(rules=summary)
+        self.summary.value = summary
+        if self.preset_chips is not None:
+            presets = list(self.rules.about.presets)
+            if len(presets) > 1:
+                self.preset_chips.set_choices(
+                    [(p, labels.preset_name(p)) for p in presets], self.rules.preset
+                )
+                self.preset_chips.control.visible = True
+            else:
+                self.preset_chips.control.visible = False
+
+    def _rebuild(self) -> None:
+        self._paint_rules()
+        self.answer = None
+        self.rule_link = None
+        self.verdict.controls = []
+        self.body.controls = self.build_inputs()
+
+    # -- for the subclasses ---------------------------------------------------------------------
+    def build_inputs(self) -> list[ft.Control]:
+        """The inputs of this check for :attr:`variant`."""
+        raise NotImplementedError
+
+    def rules_changed(self) -> None:
+        """The options changed (inputs kept): check again where the verdict is live."""
+        self.clear_verdict()
+
+    def ask(self, check: str, **fields: Any) -> dict[str, Any]:
+        """Ask the judge; the answer is kept in :attr:`answer`."""
+        self.rule_box.controls = []
+        if self.players is not None and self.rules.described.set_by_players:
+            fields.setdefault("players", self.players)
+        self.request = self.rules.request(check, **fields)
+        self.answer = judge.answer(self.request)
+        return self.answer
+
+    def show(self, controls: list[ft.Control]) -> None:
+        """Put a verdict on the screen."""
+        self.verdict.controls = controls
+
+    def typed_problem(
+        self, *editors: PieceKeyboard | MeldsEditor | TableEditor | None
+    ) -> dict[str, Any] | None:
+        """An ``ok: false`` answer naming the first problem of typed text in ``editors`` (piece
+        keyboards or meld editors), so that no verdict is given on half-read pieces."""
+        for editor in editors:
+            if editor is not None and editor.problem:
+                return {"ok": False, "error": "bad_token", "message": editor.problem}
+        return None
+
+    def clear_verdict(self) -> None:
+        """Remove the verdict (the inputs changed since)."""
+        self.verdict.controls = []
+        self.rule_box.controls = []
+        self.answer = None
+        self.rule_link = None
+
+    def problems(self, answer: Mapping[str, Any]) -> list[ft.Control]:
+        """Reason, message and the rule with its text (kept in :attr:`rule_link`). A live
+        verdict (above the keys) shows a rule button; the rule's text goes under the keys."""
+        if not self.verdict_first:
+            return [*problem_lines(answer, self.request), self.link(answer, text=True)]
+        excerpt = RuleLink(
+            self.app, self.variant, answer, self.kind, self.game, self.rules.options, True
+        )
+        self.rule_box.controls = [excerpt.control]
+        return [*problem_lines(answer, self.request), self.link(answer)]
+
+    def link(self, answer: Mapping[str, Any], text: bool = False) -> ft.Control:
+        """The rule behind ``answer`` (its text too where ``text``); kept in :attr:`rule_link`."""
+        self.rule_link = RuleLink(
+            self.app, self.variant, answer, self.kind, self.game, self.rules.options, text
+        )
+        return self.rule_link.control
+
+
+def level_sentence(rule: str) -> str:
+    """The Tile Rummy joker level ``rule`` (a :data:`JOKER_RULES` value) as one sentence of
+    its own, in the rule book's words: "Joker level 2: a joker is replaced only by that tile,
+    from the rack." (the chips' captions need the whole 0–4 list beside them)."""
+    words = rb.option_words("joker_rule", rule, i18n.language())
+    return words[:1].upper() + words[1:] + "."
+
+
+# -- to the rule book and back (issue 10, point 5) ----------------------------------------------
+_VIEW_FIELDS = VIEW_FIELDS
+_KEPT: weakref.WeakKeyDictionary[Any, tuple[Checker, dict[str, Any]]] = weakref.WeakKeyDictionary()
+"""Per session (app): the checker left for its rule, and what its screen showed."""
+
+_LEFT: weakref.WeakKeyDictionary[Any, dict[tuple[str, str | None], Checker]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per session (app): the last checker of each kind (and game), handed out again when the
+player comes back to it (its ← leads to the referee menu): what was tapped stays until
+"Clear all"."""
+
+FROM_CHECKER = "check"
+"""``?from=`` of a rule-book route opened from a verdict: its ← returns to the checker."""
+
+
+def keep_checker(app: App) -> None:
+    """Keep the checker on screen (its tapped pieces, rules and verdict) for the way back
+    from the rule book: the app's ← or the browser's Back rebuild the checker's route, and
+    :func:`build` hands this one out again instead of an empty one."""
+    screen = getattr(app, "screen", None)
+    if isinstance(screen, Checker):
+        view = screen.view
+        _KEPT[app] = (screen, {n: getattr(view, n) for n in _VIEW_FIELDS})
+
+
+def kept_route(app: App) -> str | None:
+    """The route of the checker kept by :func:`keep_checker`, if any."""
+    got = _KEPT.get(app)
+    if got is None:
+        return None
+    screen = got[0]
+    return check_route(screen.kind, game_id=screen.game.id if screen.game else None)
+
+
+def kept_rules(app: App, variant: str) -> tuple[dict[str, Any], str] | None:
+    """The options (``{"preset": …, overrides}``) and their summary ("Tile Rummy · … · joker
+    rule 3") of the checker kept by :func:`keep_checker`, when it checks ``variant``: the rule
+    book opened from its verdict shows the rules that checker used, not the defaults. None when
+    no checker is kept or it checks another variant."""
+    got = _KEPT.get(app)
+    if got is None or got[0].variant != variant:
+        return None
+    rules = got[0].rules
+    return dict(rules.options), rules.summary()
+
+
+def _kept_checker(app: App, kind: str, game: Game | None) -> Checker | None:
+    got = _KEPT.pop(app, None)
+    if got is None:
+        return None
+    screen, fields = got
+    same_game = (screen.game.id if screen.game else None) == (game.id if game else None)
+    if screen.kind != kind or not same_game:
+        return None
+    screen.view = ft.View(**fields)  # the page's one View was handed to the rule book since
+    return screen
+
+
+def kinds_variants(kind: str) -> list[str]:
+    """Variants the check ``kind`` applies to, in the usual order."""
+    return [v for v in VARIANT_KEYS if about(v).answers(kind)]
+
+
+# -- meld ------------------------------------------------------------------------------------
+class MeldChecker(Checker):
+    """One meld, checked as it is tapped in."""
+
+    kind = "meld"
+
+    def build_inputs(self) -> list[ft.Control]:
+        self.keyboard = PieceKeyboard(
+            self.variant,
+            _("Meld"),
+            on_change=self._changed,
+            players=self.players,
+            show_pieces=False,
+        )
+        kinds = [("best", _("Best reading")), ("run", _("Run")), ("group", _("Group"))]
+        if self.described.meld_rules.pairs:
+            kinds.append(("pair", _("Pair")))
+        self.read_as = ChoiceChips(kinds, "best", on_change=lambda _k: self._changed())
+        self.show_empty()
+        return [
+            self.keyboard.control,
+            *photo.for_keyboard(self.keyboard, self.players, one_meld=True),
+            ft.Row(
+                [ft.Text(_("Read as"), size=14, color=MUTED), self.read_as.control],
+                wrap=True,
+                spacing=8,
+            ),
+        ]
+
+    def rules_changed(self) -> None:
+        self.check()
+
+    def _changed(self) -> None:
+        self.check()
+
+    def show_empty(self) -> None:
+        """The verdict box before any piece: how to enter a meld."""
+        hint = (
+            _("Tap a colour, then the numbers, as the meld lies from left to right.")
+            if self.material == "tiles"
+            else _("Tap a suit, then the ranks, as the meld lies from left to right.")
+        )
+        self.clear_verdict()
+        self.show([panel([ft.Text(hint, size=16, color=MUTED)], None)])
+
+    def check(self) -> dict[str, Any] | None:
+        """Judge the meld entered (a hint while it is empty; nothing while the typed text has
+        a problem, which the keyboard names under its field)."""
+        pieces = self.keyboard.value
+        if self.keyboard.problem:
+            self.clear_verdict()
+            return None
+        if not pieces:
+            self.show_empty()
+            return None
+        fields: dict[str, Any] = {"meld": pieces}
+        if self.read_as.value not in (None, "best"):
+            fields["as"] = self.read_as.value
+        answer = self.ask("meld", **fields)
+        self.show(self.render(answer))
+        return answer
+
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The meld verdict."""
+        if not a.get("ok"):
+            return [error_panel(a, self.request)]
+        material = self.material
+        if not a.get("valid"):
+            return [
+                panel(
+                    [
+                        verdict_header(False, _("Not valid")),
+                        meld_view(self.keyboard.value, material, fault=True),
+                        *self.problems(a),
+                    ],
+                    False,
+                )
+            ]
+        kind = str(a.get("kind", ""))
+        tiles = [str(t) for t in a.get("tiles", [])]
+        jokers = [str(j) for j in a.get("jokers", [])]
+        title = _("Valid {kind}").format(kind=_(MELD_KINDS.get(kind, kind)))
+        value = int(a.get("value", 0))
+        parts: list[ft.Control] = [
+            verdict_header(True, title, ngettext("{n} point", "{n} points", value).format(n=value)),
+            ft.Semantics(
+                label=_("Meld: {pieces}").format(pieces=meld_label(tiles, material, jokers)),
+                content=meld_view(tiles, material, jokers, size="l"),
+            ),
+        ]
+        line = jokers_line(tiles, jokers, material)
+        if line:
+            parts.append(ft.Text(line, size=16, weight=ft.FontWeight.W_500))
+        if tiles != self.keyboard.value:
+            parts.append(
+                muted(
+                    _("Shown in order; entered as {pieces}.").format(
+                        pieces=" ".join(self.keyboard.value)
+                    )
+                )
+            )
+        others = a.get("alternatives") or []
+        for alt in others:
+            if not isinstance(alt, Mapping):
+                continue
+            akind = str(alt.get("kind", ""))
+            avalue = int(alt.get("value", 0))
+            atiles = [str(t) for t in alt.get("tiles", [])]
+            ajokers = [str(j) for j in alt.get("jokers", [])]
+            parts.append(
+                ft.Text(
+                    _("Other reading: {kind} worth {n}").format(
+                        kind=_(MELD_KINDS.get(akind, akind)), n=avalue
+                    ),
+                    size=15,
+                    weight=ft.FontWeight.W_600,
+                )
+            )
+            parts.append(meld_view(atiles, material, ajokers, size="s"))
+            aline = jokers_line(atiles, ajokers, material)
+            if aline:
+                parts.append(muted(aline))
+        if others:
+            parts.append(
+                muted(_("The reading worth more stands unless the player says otherwise."))
+            )
+        parts.append(self.link(a))
+        return [panel(parts, True)]
+
+
+# -- opening -----------------------------------------------------------------------------------
+class OpeningChecker(Checker):
+    """Rummy 101 opening (by melds or pairs, threshold, taken discard) or the Tile Rummy / My
+    Rummy initial meld."""
+
+    kind = "opening"
+    verdict_first = False
+
+    def build_inputs(self) -> list[ft.Control]:
+        self.melds = MeldsEditor(
+            self.variant, _("Opening"), on_change=self.clear_verdict, players=self.players
+        )
+        self.discard: PieceKeyboard | None = None
+        self.took: ChoiceChips | None = None
+        self.highest: ft.TextField | None = None
+        self.most_pairs: ft.TextField | None = None
+        self.record_button: ft.OutlinedButton | None = None
+        controls: list[ft.Control] = [self.need_text()]
+        if self.described.meld_rules.pairs:
+            controls.append(muted(_("Enter each meld (or pair) laid in this turn.")))
+        else:
+            controls.append(muted(_("Enter each new meld laid from the rack in this turn.")))
+        controls.append(self.melds.control)
+        controls += photo.for_melds(self.melds, self.players)
+        if self.described.has_option("threshold_mode"):
+            self.highest = ft.TextField(
+                label=_("Highest opening by melds so far this round"),
+                keyboard_type=ft.KeyboardType.NUMBER,
+                dense=True,
+                on_change=lambda _e=None: self.clear_verdict(),
+            )
+            self.most_pairs = ft.TextField(
+                label=_("Most pairs in an opening so far this round"),
+                keyboard_type=ft.KeyboardType.NUMBER,
+                dense=True,
+                on_change=lambda _e=None: self.clear_verdict(),
+            )
+            self.recorded = muted("")
+            self.recorded.visible = False
+            self.rising_box = ft.Column(
+                [
+                    muted(
+                        _(
+                            "Rising threshold: each opening must beat the highest so far. "
+                            "Leave empty if nobody has opened yet."
+                        )
+                    ),
+                    self.recorded,
+                    self.highest,
+                    self.most_pairs,
+                ],
+                spacing=6,
+                visible=self.rules.typed.threshold_mode == "rising",
+            )
+            controls.append(self.rising_box)
+            self._fill_recorded()
+            self.discard = PieceKeyboard(
+                self.variant,
+                _("Taken discard"),
+                on_change=self.clear_verdict,
+                max_pieces=1,
+            )
+            self.discard_box = ft.Column([self.discard.control], visible=False)
+            self.took = ChoiceChips(
+                [("no", _("Drew from the stock")), ("yes", _("Took the discard"))],
+                "no",
+                on_change=self._took_changed,
+            )
+            controls += [
+                ft.Text(_("This turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                self.took.control,
+                self.discard_box,
+            ]
+        self.check_button = ft.Row(
+            [primary_button(_("Check the opening"), self._check_clicked, ft.Icons.GAVEL)]
+        )
+        controls.append(self.check_button)
+        return controls
+
+    def _fill_recorded(self) -> None:
+        """From a game's sheet: the openings recorded this round give the highest so far
+        (RULES.md §3 rising threshold; :func:`app.ui.entry.round_entry.round_openings`)."""
+        if self.game is None or self.highest is None or self.most_pairs is None:
+            return
+        got = round_openings(self.game)
+        melds = [o["value"] for o in got if o["by"] == "melds"]
+        pairs = [o["pairs"] for o in got if o["by"] == "pairs"]
+        self.highest.value = str(max(melds)) if melds else ""
+        self.most_pairs.value = str(max(pairs)) if pairs else ""
+        self.recorded.value = _("Recorded this round: {list}.").format(list=openings_text(got))
+        self.recorded.visible = bool(got)
+
+    def record(self, _e: Any = None) -> bool:
+        """Record the opening just judged valid for the round being played (the game's sheet,
+        rising threshold), so the next check knows the threshold; True when stored."""
+        a = self.answer or {}
+        if self.game is None or not self.rules.rising or not a.get("valid"):
+            return False
+        by = str(a.get("by"))
+        amount = a.get("pairs") if by == "pairs" else a.get("value")
+        if not isinstance(amount, int):
+            return False
+        current = self.app.store.load_game(self.game.id)
+        try:
+            new = record_opening(current, by, amount)
+        except ValueError:
+            return False
+        stored = save_game(self.app, new, current.version, base=current)
+        if stored is None:
+            return False
+        self.game = stored
+        self._fill_recorded()
+        self.app.notify(_("Opening recorded for round {n}").format(n=len(stored.rounds) + 1))
+        if self.record_button is not None:
+            self.record_button.visible = False
+        return True
+
+    def need_text(self) -> ft.Control:
+        t = self.rules.typed
+        if self.described.has_option("threshold"):
+            text = _("Opening needs {n} points in runs and groups, or {p} pairs.").format(
+                n=t.threshold, p=t.pairs_needed
+            )
+        else:
+            text = _("The initial meld needs {n} points, own tiles only.").format(n=t.initial_meld)
+        self.need = ft.Text(text, size=16, weight=ft.FontWeight.W_500)
+        return self.need
+
+    def rules_changed(self) -> None:
+        self.clear_verdict()
+        self.need_text()
+        self.body.controls[0] = self.need
+        if self.described.has_option("threshold_mode"):
+            self.rising_box.visible = self.rules.rising
+
+    def _took_changed(self, key: str | None) -> None:
+        if self.discard is not None:
+            self.discard_box.visible = key == "yes"
+            if key == "yes":
+                self.melds.show_keys(False)
+            else:
+                self.melds.show_keys(True)
+        self.clear_verdict()
+
+    def _check_clicked(self, _e: Any = None) -> None:
+        self.check()
+
+    def check(self) -> dict[str, Any]:
+        """Judge the opening entered."""
+        typed = self.typed_problem(self.melds)
+        if typed is not None:
+            self.show(self.render(typed))
+            return typed
+        fields: dict[str, Any] = {"melds": self.melds.value}
+        if takes_discard(self.variant):
+            previous: list[dict[str, Any]] = []
+            if self.rules.rising:
+                for box, by, key in (
+                    (self.highest, "melds", "value"),
+                    (self.most_pairs, "pairs", "pairs"),
+                ):
+                    raw = (box.value or "").strip() if box is not None else ""
+                    if box is not None:
+                        box.error = None
+                    if raw:
+                        if not raw.isdigit():
+                            assert box is not None
+                            box.error = _("Enter a whole number")
+                            continue
+                        previous.append({"by": by, key: int(raw)})
+            if previous:
+                fields["previous_openings"] = previous
+            took = self.took is not None and self.took.value == "yes"
+            if took and self.discard is not None and self.discard.value:
+                fields["taken_discard"] = self.discard.value[0]
+        answer = self.ask("opening", **fields)
+        self.show(self.render(answer))
+        self.app.scroll_to(VERDICT_KEY)
+        return answer
+
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The opening verdict: valid or not, how counted, each meld drawn."""
+        self.melds.set_faults(set())
+        if not a.get("ok"):
+            return [error_panel(a, self.request)]
+        valid = bool(a.get("valid"))
+        by = a.get("by")
+        value = a.get("value", 0)
+        pairs = a.get("pairs", 0)
+        needed = a.get("needed")
+        if by == "pairs":
+            detail = _("{n} pairs (needs {need}; no point minimum)").format(
+                n=pairs, need=a.get("pairs_needed")
+            )
+        else:
+            detail = _("{n} points (needs {need})").format(n=value, need=needed)
+        title = _("Valid opening") if valid else _("Not valid")
+        if not self.described.has_option("threshold"):
+            title = _("Valid initial meld") if valid else _("Not valid")
+        parts: list[ft.Control] = [verdict_header(valid, title, detail)]
+        melds = [m for m in a.get("melds", []) if isinstance(m, Mapping)]
+        faults = {i for i, m in enumerate(melds) if not m.get("valid", True)}
+        if not valid:
+            parts += self.problems(a)
+        self.melds.set_faults(faults)
+        self.record_button = None
+        if valid and self.rules.rising and self.game is not None:
+            self.record_button = ft.OutlinedButton(
+                content=_("Record this opening for round {n}").format(n=len(self.game.rounds) + 1),
+                icon=ft.Icons.BOOKMARK_ADD_OUTLINED,
+                on_click=self.record,
+                height=44,
+            )
+            parts.append(self.record_button)
+        for i, m in enumerate(melds):
+            tiles = [str(t) for t in m.get("tiles", [])]
+            if m.get("valid", True):
+                k = str(m.get("kind", ""))
+                caption = _("Meld {n}: {kind}, {v} points").format(
+                    n=i + 1, kind=_(MELD_KINDS.get(k, k)), v=m.get("value", 0)
+                )
+            else:
+                caption = _("Meld {n}: not valid").format(n=i + 1)
+            parts.append(
+                meld_view(
+                    tiles,
+                    self.material,
+                    [str(j) for j in m.get("jokers", [])],
+                    size="s",
+                    fault=i in faults,
+                    caption=caption,
+                )
+            )
+        return [panel(parts, valid)]
+
+
+# -- turn ----------------------------------------------------------------------------------------
+class TurnChecker(Checker):
+    """One turn on the shared table: table before, rack, table after (melds or a heap)."""
+
+    kind = "turn"
+    verdict_first = False
+
+    def build_inputs(self) -> list[ft.Control]:
+        card_game = self.material == "cards"
+        self.before = TableEditor(
+            self.variant,
+            _("Table before"),
+            on_change=self._before_changed,
+            players=self.players,
+            on_focus=self._focused,
+        )
+        self.rack = PieceKeyboard(
+            self.variant,
+            _("Hand before the turn") if card_game else _("Rack before the turn"),
+            on_change=self.clear_verdict,
+            players=self.players,
+            on_focus=self._focused,
+        )
+        self.after = TableEditor(
+            self.variant,
+            _("Table after"),
+            on_change=self.clear_verdict,
+            players=self.players,
+            on_focus=self._focused,
+            moves=True,
+        )
+        self._mirrored: list[list[str]] = []
+        """The table before last copied into the table after (which follows the table before
+        until it is changed)."""
+        self._heap_mirrored: list[str] = []
+        self.heap = PieceKeyboard(
+            self.variant,
+            _("Table after (all pieces)"),
+            on_change=self.clear_verdict,
+            players=self.players,
+            on_focus=self._focused,
+        )
+        self.after_mode = ChoiceChips(
+            [("melds", _("Meld by meld")), ("heap", _("As a heap"))],
+            "melds",
+            on_change=self._mode_changed,
+        )
+        self.opened: ChoiceChips | None = None
+        self.level: ChoiceChips | None = None
+        self.took: ChoiceChips | None = None
+        self.discard: PieceKeyboard | None = None
+        controls: list[ft.Control] = []
+        if not self.described.judges_table_turns:  # Rummy 101, no heap: melds are only added to
+            self.after_mode.control.visible = False
+            self.opened = ChoiceChips(
+                [
+                    ("none", _("Had not opened")),
+                    ("melds", _("Had opened with melds")),
+                    ("pairs", _("Had opened with pairs")),
+                ],
+                "melds",
+                on_change=lambda _k: self.clear_verdict(),
+            )
+            self.discard = PieceKeyboard(
+                self.variant,
+                _("Taken discard"),
+                on_change=self.clear_verdict,
+                max_pieces=1,
+                on_focus=self._focused,
+            )
+            self.discard_box = ft.Column([self.discard.control], visible=False)
+            self.took = ChoiceChips(
+                [("no", _("Drew from the stock")), ("yes", _("Took the discard"))],
+                "no",
+                on_change=self._took_changed,
+            )
+            controls += [
+                ft.Text(_("Before this turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                self.opened.control,
+                ft.Text(_("This turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                self.took.control,
+                self.discard_box,
+            ]
+        if self.described.has_option("initial_meld"):  # Tile Rummy, My Rummy
+            self.opened = ChoiceChips(
+                [
+                    ("yes", _("Had made the initial meld")),
+                    ("no", _("This is the initial meld")),
+                ],
+                "yes",
+                on_change=lambda _k: self.clear_verdict(),
+            )
+            controls += [
+                ft.Text(_("Before this turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                self.opened.control,
+            ]
+        if len(self.described.joker_rules) > 1 and self.game is None:  # Tile Rummy's levels
+            self.level = ChoiceChips(
+                [(r, str(i)) for i, r in enumerate(self.described.joker_rules)],
+                self.rules.typed.joker_rule,
+                on_change=self._level_changed,
+            )
+            for i, chip in enumerate(self.level.chips.values()):
+                if isinstance(chip.label, ft.Text):
+                    chip.label.semantics_label = _("Joker rule {n}").format(n=i)
+            self.level_text = ft.Text("", size=14, color=MUTED)
+            controls += [
+                ft.Row(
+                    [
+                        ft.Text(_("Joker rule"), size=15, weight=ft.FontWeight.W_500),
+                        self.level.control,
+                    ],
+                    wrap=True,
+                    spacing=10,
+                ),
+                self.level_text,
+            ]
+            self._paint_level()
+        self.heap_box = ft.Column(
+            [self.heap.control, *photo.for_keyboard(self.heap, self.players)], visible=False
+        )
+        self.after.control.controls += photo.for_melds(self.after, self.players)
+        self.copy_button = ft.OutlinedButton(
+            content=_("Start from the table before"),
+            icon=ft.Icons.CONTENT_COPY,
+            on_click=self._copy_clicked,
+            height=44,
+        )
+        self.check_button = ft.Row(
+            [primary_button(_("Check the turn"), self._check_clicked, ft.Icons.GAVEL)]
+        )
+        controls += [
+            self._section_header(_("Table before"), _("Every meld on the table before the turn.")),
+            self.before.control,
+            self._section_header(
+                _("Hand before the turn") if card_game else _("Rack before the turn"),
+                _("At least every piece played this turn."),
+            ),
+            self.rack.control,
+            self._section_header(
+                _("Table after"),
+                _(
+                    "The table as it lies now. It starts as the table before: tap a piece to "
+                    "move it, tap a meld to add to it."
+                ),
+            ),
+            self.after_mode.control,
+            self.copy_button,
+            self.after.control,
+            self.heap_box,
+            self.check_button,
+        ]
+        for other in (self.after, self.rack, self.heap):
+            other.show_keys(False)
+        return controls
+
+    def _section_header(self, title: str, note: str) -> ft.Control:
+        return ft.Column([heading(title, size=18), muted(note, size=13)], spacing=0, tight=True)
+
+    def _took_changed(self, key: str | None) -> None:
+        self.discard_box.visible = key == "yes"
+        self.clear_verdict()
+
+    # -- which keyboard shows ------------------------------------------------------------------
+    def _focused(self, which: TableEditor | PieceKeyboard) -> None:
+        """One keyboard at a time: the one just tapped."""
+        for other in (self.before, self.after, self.rack, self.heap, self.discard):
+            if other is not None and other is not which:
+                other.show_keys(False)
+
+    def _mode_changed(self, key: str | None) -> None:
+        heap = key == "heap"
+        self.after.control.visible = not heap
+        self.heap_box.visible = heap
+        if heap:
+            self._fill_heap()
+            self.heap.focus()
+        self.clear_verdict()
+
+    def _fill_heap(self) -> None:
+        """The heap gets the pieces of the table after while it was not typed into."""
+        pieces = [p for m in self.after.value for p in m]
+        if self.heap.value == self._heap_mirrored:
+            self.heap.set_pieces(pieces)
+            self._heap_mirrored = pieces
+
+    def _before_changed(self) -> None:
+        """The table after follows the table before until the user changes it."""
+        melds = self.before.value
+        if self.after.value == self._mirrored:
+            self.after.set_melds(melds, self.before.model.declarations() or ())
+            self.after.show_keys(False)
+            self._mirrored = melds
+            if self.heap.value == self._heap_mirrored:
+                self._heap_mirrored = [p for m in melds for p in m]
+                self.heap.set_pieces(self._heap_mirrored)
+        self.clear_verdict()
+
+    def _level_changed(self, key: str | None) -> None:
+        if key is not None:
+            self.rules = Rules(self.variant, {"preset": self.rules.preset, "joker_rule": key})
+            self._paint_rules()
+        elif self.level is not None:
+            self.level.set(self.rules.typed.joker_rule)
+        self._paint_level()
+        self.clear_verdict()
+
+    def set_joker_rule(self, level: int) -> None:
+        """Judge with Tile Rummy joker level ``level`` (0–4), as if its chip was tapped."""
+        if self.level is None:
+            raise ValueError("the joker rule is fixed here")
+        self.level.pick(self.described.joker_rules[level])
+
+    def _paint_level(self) -> None:
+        if self.level is not None:
+            self.level_text.value = level_sentence(self.rules.typed.joker_rule)
+
+    def rules_changed(self) -> None:
+        if self.level is not None:
+            self.level.set(self.rules.typed.joker_rule)
+            self._paint_level()
+        self.clear_verdict()
+
+    def _copy_clicked(self, _e: Any = None) -> None:
+        self.copy_before()
+
+    def copy_before(self) -> None:
+        """Fill the table after with the table before (to change only what moved)."""
+        melds = self.before.value
+        self.after.set_melds(melds, self.before.model.declarations() or ())
+        self._mirrored = melds
+        self._heap_mirrored = [p for m in melds for p in m]
+        self.heap.set_pieces(self._heap_mirrored)
+        if self.after_mode.value == "heap":
+            self.heap.focus()
+        else:
+            self.after.focus()
+        self.clear_verdict()
+
+    def _check_clicked(self, _e: Any = None) -> None:
+        self.check()
+
+    def clear_verdict(self) -> None:
+        super().clear_verdict()
+        for editor in (getattr(self, "before", None), getattr(self, "after", None)):
+            if editor is not None and editor.faults:
+                editor.set_faults(set())
+
+    def check(self) -> dict[str, Any]:
+        """Judge the turn entered."""
+        typed = self.typed_problem(
+            *(getattr(self, name, None) for name in ("rack", "before", "after", "heap", "discard"))
+        )
+        if typed is not None:
+            self.show(self.render(typed))
+            return typed
+        fields: dict[str, Any] = {
+            "rack": self.rack.value,
+            "table_before": self.before.value,
+        }
+        if self.after_mode.value == "heap":
+            fields["table_after"] = {"heap": self.heap.value}
+        else:
+            fields["table_after"] = self.after.value
+        if self.described.declares_jokers:  # Carousel: the jokers' declared cards (RULES.md §6)
+            declared = self.before.declarations()
+            if declared is not None:
+                fields["declared_before"] = declared
+            declared = self.after.declarations()
+            if declared is not None and self.after_mode.value != "heap":
+                fields["declared_after"] = declared
+        if not self.described.judges_table_turns and self.opened is not None:  # Rummy 101
+            fields["opened"] = self.opened.value
+            took = self.took is not None and self.took.value == "yes"
+            if took and self.discard is not None and self.discard.value:
+                fields["taken_discard"] = self.discard.value[0]
+        elif self.opened is not None:
+            fields["opened"] = self.opened.value != "no"
+        answer = self.ask("turn", **fields)
+        self.show(self.render(answer))
+        self.app.scroll_to(VERDICT_KEY)
+        return answer
+
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The turn verdict: valid or not, the meld or piece at fault, what was played."""
+        if not a.get("ok"):
+            return [error_panel(a, self.request)]
+        valid = bool(a.get("valid"))
+        played = [str(p) for p in a.get("played", [])]
+        detail = None
+        if a.get("initial_meld") is not None:
+            detail = _("Initial meld worth {n}").format(n=a["initial_meld"])
+        parts: list[ft.Control] = [
+            verdict_header(valid, _("Valid turn") if valid else _("Not valid"), detail)
+        ]
+        if not valid:
+            before, after = fault_refs(a)
+            self.before.set_faults(before)
+            if self.after_mode.value != "heap":
+                self.after.set_faults(after)
+            parts += self.problems(a)
+            at_fault = a.get("tiles") or ([a["tile"]] if a.get("tile") else [])
+            if at_fault:
+                parts.append(
+                    ft.Row(
+                        [
+                            ft.Text(_("At fault:"), size=15, weight=ft.FontWeight.W_600),
+                            *[piece_view(str(p), self.material, "s") for p in at_fault],
+                        ],
+                        wrap=True,
+                        spacing=6,
+                    )
+                )
+            for which, idx in (("before", before), ("after", after)):
+                editor = self.before if which == "before" else self.after
+                melds = editor.value
+                for i in sorted(idx):
+                    if which == "after" and self.after_mode.value == "heap":
+                        continue
+                    if 0 <= i < len(melds):
+                        name = (
+                            _("table before, meld {n}")
+                            if which == "before"
+                            else _("table after, meld {n}")
+                        ).format(n=i + 1)
+                        parts.append(
+                            meld_view(melds[i], self.material, size="s", fault=True, caption=name)
+                        )
+        if played:
+            parts.append(
+                ft.Row(
+                    [
+                        ft.Text(_("Played:"), size=15, weight=ft.FontWeight.W_600),
+                        *[piece_view(p, self.material, "s") for p in played],
+                    ],
+                    wrap=True,
+                    spacing=6,
+                )
+            )
+        split = a.get("melds")
+        if isinstance(split, list) and split:
+            parts.append(ft.Text(_("The heap read as melds:"), size=15, weight=ft.FontWeight.W_600))
+            parts.append(melds_row([[str(t) for t in m] for m in split], self.material))
+        if valid:
+            parts.append(self.link(a))
+        return [panel(parts, valid)]
+
+
+# -- hand --------------------------------------------------------------------------------------
+class HandChecker(Checker):
+    """Gin: deadwood, the best melds, knock or gin, the best discard from 11 cards.
+    Carousel: the hand's value and whether it may knock."""
+
+    kind = "hand"
+
+    def build_inputs(self) -> list[ft.Control]:
+        sizes = self.described.hand_sizes
+        self.keyboard = PieceKeyboard(
+            self.variant,
+            _("Hand"),
+            on_change=self._changed,
+            players=self.players,
+            max_pieces=max(sizes) if sizes else None,
+            show_pieces=False,
+        )
+        self.check()
+        return [self.keyboard.control]
+
+    def rules_changed(self) -> None:
+        self.check()
+
+    def _changed(self) -> None:
+        self.check()
+
+    @property
+    def counts_deadwood(self) -> bool:
+        """The hand is judged by its deadwood (gin: no jokers, gin and big gin), not by its
+        value with the jokers counted (Carousel)."""
+        return not self.described.meld_rules.jokers
+
+    def check(self) -> dict[str, Any] | None:
+        """Judge the hand when it is complete (gin: 10 or 11 cards, the variant's
+        :attr:`~rules.variant.Variant.hand_sizes`); nothing while the typed text has a
+        problem."""
+        cards = self.keyboard.value
+        if self.keyboard.problem:
+            self.clear_verdict()
+            return None
+        sizes = self.described.hand_sizes
+        if (sizes and len(cards) not in sizes) or not cards:
+            self.clear_verdict()
+            n = len(cards)
+            if sizes:
+                text = ngettext(
+                    "{n} card: a gin hand has {size} (or {more} before the discard: the best "
+                    "discard is found).",
+                    "{n} cards: a gin hand has {size} (or {more} before the discard: the best "
+                    "discard is found).",
+                    n,
+                ).format(n=n, size=min(sizes), more=max(sizes))
+            else:
+                text = _("Enter the cards left in the hand (tap a suit, then the ranks).")
+            lines: list[ft.Control] = [ft.Text(text, size=16, color=MUTED)]
+            if cards:
+                lines.insert(0, meld_view(cards, self.material, size="s"))
+            self.show([panel(lines, None)])
+            return None
+        answer = self.ask("hand", hand=cards)
+        self.show(self.render(answer))
+        return answer
+
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The hand: value or deadwood, the melds found, the cards left, knock or gin."""
+        if not a.get("ok"):
+            return [error_panel(a, self.request)]
+        material = self.material
+        deadwood = int(a.get("deadwood", 0))
+        big = False
+        if self.counts_deadwood:
+            big = bool(a.get("big_gin")) and (
+                getattr(self.rules.typed, "big_gin_bonus", None) is not None
+            )
+            if big:
+                title = _("Big gin!")
+            elif a.get("gin"):
+                title = _("Gin!")
+            elif a.get("can_knock"):
+                title = _("May knock")
+            else:
+                title = _("Cannot knock yet")
+            good = bool(a.get("can_knock"))
+            detail = _("Deadwood {n} (knock at {max} or less)").format(
+                n=deadwood, max=a.get("knock_max")
+            )
+        else:
+            if a.get("went_out"):
+                title = _("Went out")
+            elif a.get("can_knock"):
+                title = _("May knock")
+            else:
+                title = _("Cannot knock yet")
+            good = bool(a.get("can_knock"))
+            detail = _("Hand worth {n} (knock at {max} or less)").format(
+                n=deadwood, max=a.get("knock_max")
+            )
+        parts: list[ft.Control] = [verdict_header(good, title, detail)]
+        discard = a.get("discard")
+        if discard and not big:
+            parts.append(
+                ft.Row(
+                    [
+                        ft.Text(_("Best discard:"), size=16, weight=ft.FontWeight.W_600),
+                        piece_view(str(discard), material, "m"),
+                    ],
+                    spacing=8,
+                )
+            )
+        melds = a.get("big_gin_melds") if big else a.get("melds")
+        if isinstance(melds, list) and melds:
+            parts.append(ft.Text(_("Melds"), size=16, weight=ft.FontWeight.W_600))
+            parts.append(melds_row([[str(c) for c in m] for m in melds], material))
+        unmatched = [str(c) for c in a.get("unmatched", [])]
+        if unmatched:
+            parts.append(
+                ft.Text(
+                    _("Deadwood cards") if self.counts_deadwood else _("Cards counted"),
+                    size=16,
+                    weight=ft.FontWeight.W_600,
+                )
+            )
+            parts.append(meld_view(unmatched, material, size="s"))
+        rule = a.get("rule") or self.described.rule
+        parts.append(self.link({**a, "rule": rule}))
+        return [panel(parts, good)]
+
+
+CHECKERS: dict[str, type[Checker]] = {
+    "meld": MeldChecker,
+    "opening": OpeningChecker,
+    "turn": TurnChecker,
+    "hand": HandChecker,
+}
+
+
+def build(app: App, parts: Sequence[str]) -> Any:
+    """The screen for ``/check`` (``parts`` = ``["check"]``) or ``/check/<kind>``, with the
+    route's ``?game=`` / ``?variant=`` (see :func:`route_query`)."""
+    query = route_query(app)
+    route = "/" + "/".join(parts)
+    game: Game | None = None
+    if query.get("game"):
+        try:
+            game = app.store.load_game(query["game"])
+        except StoreError:
+            return MessageScreen(app, route, _("This game is not here (was it deleted?)."))
+    variant = query.get("variant")
+    if not is_variant(variant):
+        variant = None
+    if len(parts) == 1:
+        return CheckHome(app, game, variant)
+    kind = parts[1]
+    if len(parts) != 2 or kind not in CHECKERS:
+        return MessageScreen(app, route, _("There is no such page."))
+    if game is not None and kind not in kinds_for(game.variant):
+        return MessageScreen(
+            app,
+            route,
+            _("{check} does not apply to {variant}.").format(
+                check=_(KIND_TITLES[kind]), variant=labels.variant_name(game.variant)
+            ),
+        )
+    kept = _kept_checker(app, kind, game)
+    if kept is not None:
+        return kept
+    left = _LEFT.get(app, {}).get((kind, game.id if game else None))
+    if left is not None and (variant is None or variant == left.variant):
+        left.view = ft.View(**left._fields)  # the page's one View showed other screens since
+        return left
+    return CHECKERS[kind](app, game, variant)
+
+
+__all__ = [
+    "CHECKERS",
+    "KINDS",
+    "CheckHome",
+    "Checker",
+    "HandChecker",
+    "MeldChecker",
+    "OpeningChecker",
+    "Rules",
+    "TurnChecker",
+    "build",
+    "check_route",
+    "fault_refs",
+    "human_message",
+    "kinds_for",
+    "route_query",
+    "rule_route",
+    "rule_section",
+]

@@ -1,0 +1,1 @@
+"""One game's score sheet: the totals chart, the game's end, exporting and sharing the result."""
