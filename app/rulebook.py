@@ -18,8 +18,10 @@ screen writes around the rules: "In force", …). The format is plain markdown w
   value in the game;
 - ``{#anchor}`` at the end of a block: a stable id for that block (e.g. ``{#level3}``).
 
-A verdict links to its rule with :func:`link_for` (from its ``rule`` text such as
-``"RULES.md §4, seed 001"``, its ``reason`` code, the check and its params) and the screen
+A verdict links to its rule with :func:`link_for`: the section its ``rule_ref`` names (the
+engine says where every verdict stands); an answer stored before ``rule_ref`` existed is
+placed by its variant (:meth:`rules.variant.Variant.section_for`, from its reason code, the
+check and its ``rule`` text such as ``"RULES.md §4, seed 001"``). The screen
 route of that link is :meth:`Link.route`: ``/rules/<variant>/<section>`` or, with a game,
 ``/game/<id>/rules/<section>``. :func:`excerpt` gives the blocks of that section marked for
 the options in force, to show a verdict's rule text beside it.
@@ -49,77 +51,9 @@ LANGS: Final[tuple[str, ...]] = ("en", "pl", "sk")
 VARIANTS: Final[tuple[str, ...]] = VARIANT_KEYS
 """Every variant with a rule book, in the order offered (the registry's)."""
 
-SECTION_IDS: Final[dict[str, tuple[str, ...]]] = {
-    "rummy101": (
-        "players",
-        "turn",
-        "discard",
-        "melds",
-        "reading",
-        "values",
-        "opening",
-        "pairs",
-        "threshold",
-        "after_opening",
-        "jokers",
-        "finishing",
-        "scoring",
-        "options",
-    ),
-    "tile_rummy": (
-        "players",
-        "turn",
-        "melds",
-        "reading",
-        "opening",
-        "rearranging",
-        "jokers",
-        "faults",
-        "scoring",
-        "options",
-    ),
-    "my_rummy": (
-        "players",
-        "turn",
-        "melds",
-        "reading",
-        "opening",
-        "rearranging",
-        "jokers",
-        "faults",
-        "scoring",
-        "options",
-    ),
-    "gin": (
-        "players",
-        "turn",
-        "melds",
-        "reading",
-        "deadwood",
-        "knock",
-        "layoffs",
-        "undercut",
-        "gin",
-        "void",
-        "game",
-        "solo",
-        "options",
-    ),
-    "carousel": (
-        "players",
-        "turn",
-        "melds",
-        "reading",
-        "melding",
-        "jokers",
-        "values",
-        "knock",
-        "scoring",
-        "game",
-        "options",
-    ),
-}
-"""Every variant's section ids, in reading order (the same in every language)."""
+SECTION_IDS: Final[dict[str, tuple[str, ...]]] = {v: about(v).rules.sections for v in VARIANTS}
+"""Every variant's section ids, in reading order (the same in every language): the variant's
+description (:attr:`rules.variant.Variant.sections`)."""
 
 ALIASES: Final[dict[str, str]] = {
     "notation": "reading",
@@ -134,116 +68,6 @@ ALIASES: Final[dict[str, str]] = {
 }
 """Other names a link may use for a section (e.g. the checkers' per-§ names)."""
 
-# ---------------------------------------------------------------------------------------------
-# Which section a RULES.md § stands for, per variant
-# ---------------------------------------------------------------------------------------------
-
-
-def _own_chapter(variant: str) -> int:
-    """The RULES.md chapter of ``variant``'s own rules (its description's section: 3 for
-    ``"§3"``)."""
-    return int(about(variant).rules.section.removeprefix("§"))
-
-
-_CHAPTER: Final[dict[int, tuple[str, ...]]] = {
-    chapter: tuple(v for v in VARIANTS if _own_chapter(v) == chapter)
-    for chapter in sorted({_own_chapter(v) for v in VARIANTS})
-}
-"""RULES.md chapters that belong to some variants only (§1, §2 and §7 are shared): §3 Rummy
-101, §4 Tile Rummy and My Rummy, §5 gin, §6 Carousel."""
-
-PARAGRAPH_SECTIONS: Final[dict[str, dict[int, str]]] = {
-    v: {1: "reading", 2: "melds", _own_chapter(v): "players", 7: "reading"} for v in VARIANTS
-}
-"""The section a bare ``RULES.md §N`` reference opens, per variant (a chapter opens at its
-start; :func:`link_for` refines it with the reason code and the check)."""
-
-_MELD_REASONS: Final = (
-    "empty_meld",
-    "too_short",
-    "run_mixed_colours",
-    "run_too_long",
-    "run_repeated_number",
-    "run_wraps",
-    "ace_after_king",
-    "run_gap",
-    "group_mixed_numbers",
-    "group_too_big",
-    "group_repeated_colour",
-    "not_a_pair",
-    "not_a_meld",
-    "invalid_meld",
-    "no_split",
-)
-
-REASON_SECTIONS: Final[dict[str, str | dict[str, str]]] = {
-    **{r: "melds" for r in _MELD_REASONS},
-    # reading a meld, notation (RULES.md §1)
-    "no_real_tile": "reading",
-    "bad_token": "reading",
-    "bad_declaration": {"carousel": "jokers", "*": "reading"},
-    # the set and the deal
-    "too_many_copies": "players",
-    "player_count": "players",
-    "wrong_player_count": "players",
-    "bad_hand_size": "players",
-    "wrong_hand_size": "players",
-    "hand_too_large": "players",
-    # openings
-    "no_melds": "opening",
-    "tile_not_in_hand": "opening",
-    "no_tile_to_discard": "opening",
-    "below_threshold": "opening",
-    "mixed_pairs_and_melds": "pairs",
-    "too_few_pairs": "pairs",
-    "discard_not_used": "discard",
-    "below_initial_meld": {"carousel": "melding", "*": "opening"},
-    "manipulated_before_initial_meld": {"carousel": "melding", "*": "opening"},
-    # a turn on a shared table
-    "tile_not_on_rack": {"carousel": "melding", "*": "turn"},
-    "tile_taken_from_table": {"carousel": "melding", "*": "turn"},
-    "nothing_played": {"carousel": "melding", "*": "turn"},
-    "joker_rule": "jokers",
-    # a Rummy 101 turn
-    "table_rearranged": "after_opening",
-    "joker_wrong_tile": "jokers",
-    "lay_off_onto_pair": "after_opening",
-    "joker_before_opening": "jokers",
-    "lay_off_before_opening": "after_opening",
-    "pairs_opener_run": "after_opening",
-    "pairs_not_allowed": "after_opening",
-    # rounds
-    "two_winners": {"rummy101": "finishing", "*": "scoring"},
-    "winner_in_stock_out": "finishing",
-    "no_winner": "finishing",
-    "opened_in_one_turn": "finishing",
-    "winner_has_tiles": {"rummy101": "finishing", "*": "scoring"},
-    "empty_hand": "finishing",
-    "negative_hand_value": "scoring",
-    "impossible_hand_value": {"gin": "deadwood", "*": "scoring"},
-    "empty_rack_not_winner": "scoring",
-    "knock_above_limit": "knock",
-    "out_in_knocked_round": "scoring",
-    "knocker_not_a_player": "knock",
-    "gin_with_deadwood": "gin",
-    # games
-    "too_many_rounds": "scoring",
-    "rounds_after_end": {"carousel": "game", "*": "scoring"},
-    "round_after_game_end": "game",
-    # option errors
-    "unknown_option": "options",
-    "bad_option": "options",
-}
-"""The section behind each reason code (a dict: per variant, ``"*"`` for the others). Codes of
-``rules/melds.py``, ``rules/table.py``, ``rules/scoring.py`` and ``rules/variants/*.py``, and
-the input errors a player can cause (``bad_token``, ``too_many_copies``, option errors)."""
-
-_CHECK_REASON_SECTIONS: Final[dict[tuple[str, str], str]] = {
-    ("opening", "tile_not_on_rack"): "opening",
-    ("opening", "invalid_meld"): "melds",
-}
-"""Where the same code means something else in another check (an opening's rack tile)."""
-
 REASON_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
     "joker_rule": ("joker_rule",),
     "knock_above_limit": ("knock_max",),
@@ -256,37 +80,6 @@ REASON_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
     "too_many_rounds": ("games",),
 }
 """The options a reason depends on: their blocks in force are the verdict's rule text."""
-
-CHECK_SECTIONS: Final[dict[str, dict[str, str]]] = {
-    "meld": {"*": "melds"},
-    "split": {"*": "melds"},
-    "opening": {"carousel": "melding", "*": "opening"},
-    "turn": {"carousel": "melding", "*": "turn"},
-    "hand": {"gin": "deadwood", "carousel": "knock", "*": "scoring"},
-    "round": {"gin": "knock", "*": "scoring"},
-    "game": {"gin": "game", "carousel": "game", "*": "scoring"},
-}
-"""The section a valid verdict of each check opens (no reason code to go by)."""
-
-_RESULT_SECTIONS: Final[dict[str, dict[str, str]]] = {
-    "gin": {
-        "knock": "knock",
-        "gin": "gin",
-        "big_gin": "gin",
-        "undercut": "undercut",
-        "void": "void",
-        "second_joker": "solo",
-    },
-}
-"""The section a valid round verdict opens by its ``result``, for the variants whose book has
-a section per result (gin)."""
-
-
-def _pick(table: str | Mapping[str, str], variant: str) -> str | None:
-    if isinstance(table, str):
-        return table
-    return table.get(variant, table.get("*"))
-
 
 # ---------------------------------------------------------------------------------------------
 # The content model
@@ -942,47 +735,26 @@ def link_for(
             option names such as ``knock_max``).
 
     Returns:
-        A :class:`Link`; never fails: an unknown code falls back to the check, then to the
-        § of ``rule``, then to the variant's first section.
+        A :class:`Link` at the section of the answer's ``rule_ref`` (in ``params``); for an
+        answer without one, where the variant places the reason code, the check, the § of
+        ``rule``, else its first section. Never fails for a known variant.
 
     Raises:
         KeyError: unknown variant.
     """
     ids = SECTION_IDS[variant]
     params = params or {}
-    ref = parse_rule(rule)
     section: str | None = None
-    if reason and check and (check, reason) in _CHECK_REASON_SECTIONS:
-        section = _CHECK_REASON_SECTIONS[(check, reason)]
-    solo = about(variant).solo_opponent is not None  # gin: a solo mode, its own section
-    if section is None and solo and ref.solo and reason == "wrong_player_count":
-        section = "solo"
-    if section is None and reason and reason in REASON_SECTIONS:
-        section = _pick(REASON_SECTIONS[reason], variant)
-    if section is None and not reason and variant in _RESULT_SECTIONS:
-        result = params.get("result")
-        results = _RESULT_SECTIONS[variant]
-        if isinstance(result, str) and result in results:
-            section = results[result]
-        elif ref.solo and solo:
-            section = "solo"
-    if section is None and check and check in CHECK_SECTIONS:
-        section = _pick(CHECK_SECTIONS[check], variant)
-    structured = params.get("rule_ref")  # the engine's rule as data (issue 15)
-    if section is None and isinstance(structured, Mapping):
+    structured = params.get("rule_ref")  # the engine names the section (issue 15)
+    if isinstance(structured, Mapping):
         named = structured.get("section")
         if isinstance(named, str) and named in ids:
             section = named
-    if section is None:  # an answer stored before issue 15: the legacy "RULES.md §N" text
-        for p in ref.paragraphs:
-            chapter = _CHAPTER.get(p)
-            if chapter is not None and variant not in chapter:
-                continue
-            section = PARAGRAPH_SECTIONS[variant].get(p)
-            if section is not None:
-                break
-    if section not in ids:
-        section = ids[0]
+    if section is None:  # an answer stored before rule_ref: the variant says where it stands
+        result = params.get("result")
+        section = about(variant).rules.section_for(
+            check, reason, result if isinstance(result, str) else None, rule
+        )
     anchor = None
     level = params.get("level")
     levels = len(about(variant).rules.joker_rules) > 1  # Tile Rummy: levels 0-4, own blocks

@@ -50,25 +50,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules.judge import CHECKS as APPLIES  # noqa: E402
 from rules.judge import answer_line, dumps  # noqa: E402
+from rules.variant import BY_NAME, CHECK_NAMES, REGISTRY, variants_answering  # noqa: E402
 
 EXAMPLES = ROOT.parent / "shared" / "judge_examples.jsonl"
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 
-VARIANTS = ("rummy101", "tile_rummy", "my_rummy", "gin", "carousel")
-CHECKS = ("meld", "opening", "turn", "split", "hand", "round", "game")
-TILE_VARIANTS = ("rummy101", "tile_rummy", "my_rummy")
+VARIANTS: tuple[str, ...] = tuple(BY_NAME)
+CHECKS: tuple[str, ...] = CHECK_NAMES
+TILE_VARIANTS: tuple[str, ...] = tuple(v.name for v in REGISTRY if v.material == "tiles")
 COLOURS = "RBKY"
 SUITS = "SHDC"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-PRESETS = {
-    "rummy101": ("standard", "rising"),
-    "tile_rummy": ("rummikub", "rrrummy", "tiles50", "dutch", "easy"),
-    "my_rummy": ("my_rummy",),
-    "gin": ("seed", "modern", "classic"),
-    "carousel": ("seed",),
-}
+PRESETS: dict[str, tuple[str, ...]] = {v.name: tuple(v.presets) for v in REGISTRY}
 OPTION_NAMES = {
     "rummy101": ("threshold", "pairs_needed", "threshold_mode"),
     "tile_rummy": (
@@ -341,9 +335,9 @@ def _hand(rng: random.Random, variant: str, players: int | None = None) -> Any:
 
 
 SUPPORTED: tuple[tuple[str, str], ...] = tuple(
-    (c, v) for c in CHECKS for v in VARIANTS if v in APPLIES[c][1]
+    (c, v) for c in CHECKS for v in VARIANTS if v in variants_answering(c)
 )
-"""The check × variant pairs the judge answers (``rules.judge.CHECKS``)."""
+"""The check × variant pairs the judge answers (each variant's ``answers``)."""
 
 
 def pick(rng: random.Random) -> tuple[str, str]:

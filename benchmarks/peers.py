@@ -28,7 +28,7 @@ Gin, on seeded hands (uniform, and meld-rich from the same pools as ``bench_gin.
 The card ints are each peer's own numbering of the same cards (ours and RLCard's ``13 * suit
 + rank - 1`` with suits S H D C, OpenSpiel's with suits s c d h), converted before timing. Our
 calls keep no answer from one call to the next: only tables built once (the run tables, the
-options of a rank's cards), as the peers keep theirs.
+options of a rank's cards, the card-index calls' packed cards), as the peers keep theirs.
 
 Our Card-level calls get the cards the judge gets: each token read through the notation
 (``known_pieces`` / ``parse_pieces``, as ``Request.pieces`` does), so a token is one card object

@@ -23,14 +23,10 @@ from typing import IO, Any, Final
 
 from rules.errors import RulesError
 from rules.request import Request
-from rules.variant import BY_NAME, CHECK_NAMES, variants_answering
+from rules.variant import BY_NAME, CHECK_NAMES, Variant, variants_answering
 from rules.verdict import english, params_json
 
-CHECKS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
-    check: (f"rules.checks.{check}", variants_answering(check)) for check in CHECK_NAMES
-}
-"""check name -> (module answering it for any variant, variants it applies to): a view of
-:data:`rules.variant.REGISTRY` (each variant's :meth:`~rules.variant.Variant.answers`)."""
+_CHECKS: Final = frozenset(CHECK_NAMES)
 
 MAX_LINE: Final = 1_000_000
 """Longest request line in bytes; longer lines get a ``too_large`` error."""
@@ -62,14 +58,16 @@ def answer(request: Any) -> dict[str, Any]:
         The response object: ``{"ok": true, ...verdict}`` or ``{"ok": false, "error": code,
         "message": text}``. Never raises for any input.
     """
+    spec: Variant | None = None
+    check: Any = None
     try:
         if type(request) is not dict and not isinstance(request, Mapping):
             return keyed_error("bad_request", "request.not_object")
         check = request.get("check")
         if check is None:
             return keyed_error("missing_field", "field.missing", name="check")
-        if not isinstance(check, str) or check not in CHECKS:
-            known = ", ".join(CHECKS)
+        if not isinstance(check, str) or check not in _CHECKS:
+            known = ", ".join(CHECK_NAMES)
             return keyed_error(
                 "unknown_check", "judge.unknown_check", check=repr(check), checks=known
             )
@@ -90,16 +88,18 @@ def answer(request: Any) -> dict[str, Any]:
                 "judge.check_not_for_variant",
                 check=check,
                 variant=variant,
-                variants=", ".join(CHECKS[check][1]),
+                variants=", ".join(variants_answering(check)),
             )
         req = Request(request)
-        result = spec.function(check)(req)
+        result = spec.answer(check, req)
         return {"ok": True, **result}
     except RulesError as e:
         out = error(e.code, e.message)
         if e.line is not None:
             out["key"] = e.line.key
             out["params"] = params_json(e.line.params)
+        if spec is not None and isinstance(check, str):  # where the rule broken is explained
+            out["rule_ref"] = spec.rule_ref(check, e.code)
         return out
     except ModuleNotFoundError as e:
         if e.name and e.name.startswith("rules."):
@@ -306,7 +306,6 @@ def _serve_lines(inp: IO[bytes], out: IO[str]) -> None:
 
 
 __all__ = [
-    "CHECKS",
     "FLUSH_EVERY",
     "MAX_LINE",
     "answer",

@@ -261,14 +261,6 @@ def options_dict(options: Options) -> dict[str, Any]:
     return dataclasses.asdict(options)
 
 
-# -- the registry's views, for code that still looks options up by variant name ----------------
-PRESETS: Final[dict[VariantName, dict[str, Options]]] = {}
-"""variant name -> its presets by name, the default first (filled from
-:data:`rules.variant.REGISTRY`; new code asks ``find_variant(name).presets``)."""
-DEFAULT_PRESET: Final[dict[VariantName, str]] = {}
-"""variant name -> its default preset's name (filled from :data:`rules.variant.REGISTRY`)."""
-
-
 def presets(variant: VariantName) -> dict[str, Options]:
     """The named presets of a variant, the default first."""
     return dict(_registry.find_variant(variant).presets)
@@ -297,9 +289,7 @@ def options_for(variant: str, given: Mapping[str, Any] | None = None) -> Options
 import rules.variant as _registry  # noqa: E402 - the registry describes the variants with the types above
 
 __all__ = [
-    "DEFAULT_PRESET",
     "JOKER_RULES",
-    "PRESETS",
     "VARIANTS",
     "CarouselOptions",
     "GinOptions",

@@ -4,9 +4,10 @@ A :class:`Variant` says everything the judge, the command line and the app need 
 one variant (python-chess's variant classes are the model): its pieces and their copy limits,
 its meld rules (RULES.md §2), player counts, options and presets, which judge checks it
 answers and the functions answering them (one signature for all: :class:`VariantRules`), how a
-game ends, its penalty draws, whether the first player deals or starts, and where its rules
-stand (RULES.md section, seed). :data:`REGISTRY` holds the five, :func:`find_variant` looks one
-up by name.
+game ends, its penalty draws, whether the first player deals or starts, where its rules
+stand (RULES.md section, seed) and its rule-book sections: the section every answer's
+``rule_ref`` names (:meth:`Variant.section_for` where the check names none).
+:data:`REGISTRY` holds the five, :func:`find_variant` looks one up by name.
 
 >>> find_variant("carousel").meld_rules.ace_high
 True
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -34,9 +36,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, runtime_checkab
 
 from rules.errors import OptionError, RequestError
 from rules.options import (
-    DEFAULT_PRESET,
     JOKER_RULES,
-    PRESETS,
     VARIANTS,
     CarouselOptions,
     GinOptions,
@@ -51,6 +51,8 @@ from rules.options import (
     option_range,
 )
 from rules.pieces import GIN_DECK, TILE_SET, Material, PieceSet, carousel_set
+from rules.verdict import RuleRef
+from rules.verdict import rule_ref as _make_ref
 
 if TYPE_CHECKING:
     from rules.request import Request
@@ -177,6 +179,117 @@ class VariantRules(Protocol):
 Answer = Callable[["Request"], dict[str, Any]]
 """One check's function: a request in, the answer's fields out."""
 
+_NO_SECTIONS: Final[Mapping[str, str]] = MappingProxyType({})
+
+CHECK_SECTIONS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "meld": "melds",
+        "split": "melds",
+        "opening": "opening",
+        "turn": "turn",
+        "hand": "scoring",
+        "round": "scoring",
+        "game": "scoring",
+    }
+)
+"""The rule-book section a check's verdict opens when nothing more precise is known (a
+variant's :attr:`Variant.check_sections` say where it differs)."""
+
+_MELD_REASONS: Final = (
+    "empty_meld",
+    "too_short",
+    "run_mixed_colours",
+    "run_too_long",
+    "run_repeated_number",
+    "run_wraps",
+    "ace_after_king",
+    "run_gap",
+    "group_mixed_numbers",
+    "group_too_big",
+    "group_repeated_colour",
+    "not_a_pair",
+    "not_a_meld",
+    "invalid_meld",
+    "no_split",
+)
+
+REASON_SECTIONS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        **{r: "melds" for r in _MELD_REASONS},
+        # reading a meld, the notation (RULES.md §1)
+        "no_real_tile": "reading",
+        "bad_token": "reading",
+        "bad_declaration": "reading",
+        # the set and the deal
+        "too_many_copies": "players",
+        "player_count": "players",
+        "wrong_player_count": "players",
+        "bad_hand_size": "players",
+        "wrong_hand_size": "players",
+        "hand_too_large": "players",
+        # openings
+        "no_melds": "opening",
+        "tile_not_in_hand": "opening",
+        "no_tile_to_discard": "opening",
+        "below_threshold": "opening",
+        "mixed_pairs_and_melds": "pairs",
+        "too_few_pairs": "pairs",
+        "discard_not_used": "discard",
+        "below_initial_meld": "opening",
+        "manipulated_before_initial_meld": "opening",
+        # a turn on a shared table
+        "tile_not_on_rack": "turn",
+        "tile_taken_from_table": "turn",
+        "nothing_played": "turn",
+        "joker_rule": "jokers",
+        # a Rummy 101 turn
+        "table_rearranged": "after_opening",
+        "joker_wrong_tile": "jokers",
+        "lay_off_onto_pair": "after_opening",
+        "joker_before_opening": "jokers",
+        "lay_off_before_opening": "after_opening",
+        "pairs_opener_run": "after_opening",
+        "pairs_not_allowed": "after_opening",
+        # rounds
+        "two_winners": "scoring",
+        "winner_in_stock_out": "finishing",
+        "no_winner": "finishing",
+        "opened_in_one_turn": "finishing",
+        "winner_has_tiles": "scoring",
+        "empty_hand": "finishing",
+        "negative_hand_value": "scoring",
+        "impossible_hand_value": "scoring",
+        "empty_rack_not_winner": "scoring",
+        "knock_above_limit": "knock",
+        "out_in_knocked_round": "scoring",
+        "knocker_not_a_player": "knock",
+        "gin_with_deadwood": "gin",
+        # games
+        "too_many_rounds": "scoring",
+        "rounds_after_end": "scoring",
+        "round_after_game_end": "game",
+        # option errors
+        "unknown_option": "options",
+        "bad_option": "options",
+    }
+)
+"""The rule-book section of each reason code (verdicts) and of each input error a player can
+cause (``bad_token``, ``too_many_copies``, option errors), where the variant does not say
+otherwise (:attr:`Variant.reason_sections`)."""
+
+_CHECK_REASON_SECTIONS: Final[Mapping[tuple[str, str], str]] = MappingProxyType(
+    {("opening", "tile_not_on_rack"): "opening", ("opening", "invalid_meld"): "melds"}
+)
+"""Where a code means something else in one check (a rack tile of an opening)."""
+
+
+def _paragraphs(rule: str) -> list[int]:
+    """The ``§N`` numbers of a ``rule`` text, in order."""
+    return [int(n) for n in _PARAGRAPH.findall(rule)]
+
+
+_PARAGRAPH: Final = re.compile(r"§\s*(\d+)")
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Variant:
@@ -207,6 +320,15 @@ class Variant:
             (gin: 0–100), ``None`` where it is always counted from the pieces.
         solo_turned: the cards a solo round may turn from the stock after a knock or gin,
             the joker that stops the turning counted (gin: 1–45), ``None`` without solo mode.
+        sections: its rule-book section ids in reading order (the ``{#id}`` headings of the
+            app's ``rulebook/<lang>/<name>.md``, the same in every language): what a
+            verdict's ``rule_ref.section`` names. The first one opens for a rule not known.
+        check_sections: the section a check's verdict opens where it is not the shared one
+            of :data:`CHECK_SECTIONS` (gin: ``hand`` -> ``deadwood``).
+        reason_sections: the section of a reason code where it is not the shared one of
+            :data:`REASON_SECTIONS` (Carousel: ``rounds_after_end`` -> ``game``).
+        result_sections: the section a valid round verdict opens by its ``result`` (gin:
+            ``undercut`` -> ``undercut``).
     """
 
     name: VariantName
@@ -227,7 +349,14 @@ class Variant:
     hand_sizes: tuple[int, ...] = ()
     typed_deadwood: tuple[int, int] | None = None
     solo_turned: tuple[int, int] | None = None
-    _loaded: dict[str, Answer] = dataclasses.field(default_factory=dict, repr=False)
+    sections: tuple[str, ...] = ()
+    check_sections: Mapping[str, str] = dataclasses.field(default_factory=lambda: _NO_SECTIONS)
+    reason_sections: Mapping[str, str] = dataclasses.field(default_factory=lambda: _NO_SECTIONS)
+    result_sections: Mapping[str, str] = dataclasses.field(default_factory=lambda: _NO_SECTIONS)
+    _loaded: dict[str, Answer] = dataclasses.field(default_factory=dict, init=False, repr=False)
+    _refs: dict[tuple[str, str | None, str | None, str], RuleRef] = dataclasses.field(
+        default_factory=dict, init=False, repr=False
+    )
 
     @property
     def penalty_tiles(self) -> int | None:
@@ -294,6 +423,62 @@ class Variant:
     def table_rule(self) -> str:
         """The meld rules and its own table rule: ``"RULES.md §2, §4"``."""
         return f"RULES.md §2, {self.section}"
+
+    @property
+    def chapter(self) -> int:
+        """The number of its own RULES.md chapter (3 for ``"§3"``)."""
+        return int(self.section.removeprefix("§"))
+
+    def paragraph_section(self, paragraph: int) -> str | None:
+        """The rule-book section a bare ``RULES.md §N`` opens (§1 and §7: ``reading``, §2:
+        ``melds``, its own chapter: its first section), ``None`` for another variant's
+        chapter."""
+        return {1: "reading", 2: "melds", self.chapter: self.sections[0], 7: "reading"}.get(
+            paragraph
+        )
+
+    def section_for(
+        self,
+        check: str | None = None,
+        reason: str | None = None,
+        result: str | None = None,
+        rule: str = "",
+    ) -> str:
+        """The rule-book section (one of :attr:`sections`) behind a verdict or an input
+        error: by the reason code (``reason``: a verdict's ``reason`` or an error's code),
+        else a round's ``result``, else the check, else the paragraphs of the ``rule`` text
+        (``"RULES.md §5 solo mode; seed 002"``), else the first section.
+
+        The judge names this section in the ``rule_ref`` of every answer whose check does not
+        name a more precise one; answers stored before ``rule_ref`` existed are linked with it.
+
+        >>> find_variant("gin").section_for("round", result="undercut")
+        'undercut'
+        >>> find_variant("carousel").section_for("turn", "tile_not_on_rack")
+        'melding'
+        >>> find_variant("rummy101").section_for(None, None, None, "RULES.md §1")
+        'reading'
+        """
+        solo = self.solo_opponent is not None and "solo" in rule.lower() and "solo" in self.sections
+        got: str | None = None
+        if reason:
+            got = _CHECK_REASON_SECTIONS.get((check or "", reason))
+            if got is None and solo and reason == "wrong_player_count":
+                got = "solo"
+            if got is None:
+                got = self.reason_sections.get(reason) or REASON_SECTIONS.get(reason)
+        elif self.result_sections:
+            got = self.result_sections.get(result) if isinstance(result, str) else None
+            if got is None and solo:
+                got = "solo"
+        if got is None and check:
+            got = self.check_sections.get(check) or CHECK_SECTIONS.get(check)
+        if got is None:  # nothing else to go by: the legacy "RULES.md §N" text
+            for p in _paragraphs(rule):
+                got = self.paragraph_section(p)
+                if got is not None:
+                    break
+        return got if got is not None and got in self.sections else self.sections[0]
 
     # -- options -----------------------------------------------------------------------------
     @property
@@ -414,33 +599,71 @@ class Variant:
             self._loaded[check] = got
         return got
 
+    def answer(self, check: str, req: Request) -> dict[str, Any]:
+        """The answer to ``check`` (the judge's fields without ``ok``), its ``rule_ref``
+        naming a rule-book section always: the check's own where it names one, else
+        :meth:`rule_ref`.
+
+        Raises:
+            RulesError: a request the check cannot judge (``unsupported_check`` for a check
+                the variant does not answer).
+        """
+        result = self.function(check)(req)
+        ref = result.get("rule_ref")
+        if ref is None or ref.get("section") is None:
+            result["rule_ref"] = self.rule_ref(check, result.get("reason"), result)
+        return result
+
+    def rule_ref(
+        self, check: str, reason: object = None, result: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The ``rule_ref`` (JSON) of an answer or an input error whose check named no
+        section: :meth:`section_for` its reason (or error code), its ``result`` and the check,
+        the paragraphs and seed of its ``rule`` text.
+
+        >>> find_variant("gin").rule_ref("meld", "bad_token")["section"]
+        'reading'
+        """
+        result = result or {}
+        rule, outcome = result.get("rule"), result.get("result")
+        text = rule if isinstance(rule, str) else ""
+        why = reason if isinstance(reason, str) else None
+        got = outcome if isinstance(outcome, str) else None
+        key = (check, why, got, text)
+        ref = self._refs.get(key)
+        if ref is None:
+            ref = _make_ref(text, self.name, self.section_for(check, why, got, text))
+            if len(self._refs) < _MADE_MAX:
+                self._refs[key] = ref
+        return ref.to_json()
+
     def read_meld(self, req: Request) -> dict[str, Any]:
         """:meth:`VariantRules.read_meld`."""
-        return self.function("meld")(req)
+        return self.answer("meld", req)
 
     def judge_opening(self, req: Request) -> dict[str, Any]:
         """:meth:`VariantRules.judge_opening`."""
-        return self.function("opening")(req)
+        return self.answer("opening", req)
 
     def judge_turn(self, req: Request) -> dict[str, Any]:
         """:meth:`VariantRules.judge_turn`."""
-        return self.function("turn")(req)
+        return self.answer("turn", req)
 
     def judge_split(self, req: Request) -> dict[str, Any]:
         """:meth:`VariantRules.judge_split`."""
-        return self.function("split")(req)
+        return self.answer("split", req)
 
     def judge_hand(self, req: Request) -> dict[str, Any]:
         """:meth:`VariantRules.judge_hand`."""
-        return self.function("hand")(req)
+        return self.answer("hand", req)
 
     def score_round(self, req: Request) -> dict[str, Any]:
         """:meth:`VariantRules.score_round`."""
-        return self.function("round")(req)
+        return self.answer("round", req)
 
     def score_game(self, req: Request) -> dict[str, Any]:
         """:meth:`VariantRules.score_game`."""
-        return self.function("game")(req)
+        return self.answer("game", req)
 
 
 _MADE: Final[dict[tuple[str, tuple[tuple[str, type, Any], ...]], Options]] = {}
@@ -499,6 +722,23 @@ RUMMY101: Final = Variant(
     first_player="starts",
     section="§3",
     seed="seed 000",
+    sections=(
+        "players",
+        "turn",
+        "discard",
+        "melds",
+        "reading",
+        "values",
+        "opening",
+        "pairs",
+        "threshold",
+        "after_opening",
+        "jokers",
+        "finishing",
+        "scoring",
+        "options",
+    ),
+    reason_sections=MappingProxyType({"two_winners": "finishing", "winner_has_tiles": "finishing"}),
 )
 TILE_RUMMY: Final = Variant(
     name="tile_rummy",
@@ -521,6 +761,18 @@ TILE_RUMMY: Final = Variant(
     section="§4",
     seed="seed 001",
     joker_rules=JOKER_RULES,
+    sections=(
+        "players",
+        "turn",
+        "melds",
+        "reading",
+        "opening",
+        "rearranging",
+        "jokers",
+        "faults",
+        "scoring",
+        "options",
+    ),
 )
 MY_RUMMY: Final = Variant(
     name="my_rummy",
@@ -541,6 +793,18 @@ MY_RUMMY: Final = Variant(
     section="§4",
     seed="seed 004",
     joker_rules=("my_rummy",),
+    sections=(
+        "players",
+        "turn",
+        "melds",
+        "reading",
+        "opening",
+        "rearranging",
+        "jokers",
+        "faults",
+        "scoring",
+        "options",
+    ),
 )
 GIN: Final = Variant(
     name="gin",
@@ -580,6 +844,33 @@ GIN: Final = Variant(
     hand_sizes=(10, 11),
     typed_deadwood=(0, 100),
     solo_turned=(1, 45),
+    sections=(
+        "players",
+        "turn",
+        "melds",
+        "reading",
+        "deadwood",
+        "knock",
+        "layoffs",
+        "undercut",
+        "gin",
+        "void",
+        "game",
+        "solo",
+        "options",
+    ),
+    check_sections=MappingProxyType({"hand": "deadwood", "round": "knock", "game": "game"}),
+    reason_sections=MappingProxyType({"impossible_hand_value": "deadwood"}),
+    result_sections=MappingProxyType(
+        {
+            "knock": "knock",
+            "gin": "gin",
+            "big_gin": "gin",
+            "undercut": "undercut",
+            "void": "void",
+            "second_joker": "solo",
+        }
+    ),
 )
 CAROUSEL: Final = Variant(
     name="carousel",
@@ -604,6 +895,33 @@ CAROUSEL: Final = Variant(
     first_player="deals",
     section="§6",
     seed="seed 003",
+    sections=(
+        "players",
+        "turn",
+        "melds",
+        "reading",
+        "melding",
+        "jokers",
+        "values",
+        "knock",
+        "scoring",
+        "game",
+        "options",
+    ),
+    check_sections=MappingProxyType(
+        {"opening": "melding", "turn": "melding", "hand": "knock", "game": "game"}
+    ),
+    reason_sections=MappingProxyType(
+        {
+            "bad_declaration": "jokers",
+            "below_initial_meld": "melding",
+            "manipulated_before_initial_meld": "melding",
+            "tile_not_on_rack": "melding",
+            "tile_taken_from_table": "melding",
+            "nothing_played": "melding",
+            "rounds_after_end": "game",
+        }
+    ),
 )
 
 REGISTRY: Final[tuple[Variant, ...]] = (RUMMY101, TILE_RUMMY, MY_RUMMY, GIN, CAROUSEL)
@@ -662,26 +980,15 @@ def piece_set(variant: str, players: int | None = None) -> PieceSet:
     return find_variant(variant).piece_set(players)
 
 
-# -- views by name, for code that still looks a variant's facts up in a table ------------------
-MELD_RULES: Final[dict[VariantName, MeldRules]] = {v.name: v.meld_rules for v in REGISTRY}
-"""variant name -> :attr:`Variant.meld_rules`."""
-DISPLAY_NAMES: Final[dict[VariantName, str]] = {v.name: v.display_name for v in REGISTRY}
-"""variant name -> :attr:`Variant.display_name`."""
-PLAYER_COUNTS: Final[dict[VariantName, tuple[int, int]]] = {v.name: v.players for v in REGISTRY}
-"""variant name -> :attr:`Variant.players` (fewest, most)."""
-
-PRESETS.update({v.name: dict(v.presets) for v in REGISTRY})
-DEFAULT_PRESET.update({v.name: v.default_preset for v in REGISTRY})
 assert tuple(BY_NAME) == VARIANTS, "the registry and rules.options.VariantName differ"
 
 __all__ = [
     "CAROUSEL",
     "CHECK_NAMES",
-    "DISPLAY_NAMES",
+    "CHECK_SECTIONS",
     "GIN",
-    "MELD_RULES",
     "MY_RUMMY",
-    "PLAYER_COUNTS",
+    "REASON_SECTIONS",
     "REGISTRY",
     "RUMMY101",
     "TILE_RUMMY",

@@ -138,6 +138,12 @@ class RuleRef:
             "options": dict(self.options),
         }
 
+    def at(self, section: str) -> RuleRef:
+        """The same rule (text, paragraphs, seed) at another rule-book section, no options
+        named: an opening turned down for a meld or a set's copies points at ``melds`` or
+        ``players``, not at the opening's own section."""
+        return RuleRef(self.text, self.variant, self.paragraphs, self.seed, section)
+
     def with_options(self, **options: Any) -> RuleRef:
         """The same reference naming these options in force."""
         return RuleRef(

@@ -1,6 +1,8 @@
 """Test-session settings and helpers shared by every test file.
 
-Fixtures: ``store`` (a fresh data file) and ``app`` (the app on its home screen, no browser).
+Fixtures: ``store`` (a fresh data file), ``open_store`` (fresh data files by name), ``app``
+(the app on its home screen, no browser) and ``fresh_shared`` (no score sheet shared between
+sessions before or after the test).
 Helpers for reading a screen without a browser (``from tests.conftest import walk, ...``):
 :func:`children`, :func:`walk` and :func:`visible_texts`.
 """
@@ -8,7 +10,7 @@ Helpers for reading a screen without a browser (``from tests.conftest import wal
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,13 +22,27 @@ if TYPE_CHECKING:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    """A fresh data file (a test file may define its own ``store``)."""
+def open_store(tmp_path: Path) -> Iterator[Callable[[str], Store]]:
+    """Opens a fresh data file of the given name in the test's folder; every one is closed
+    after the test (two devices: ``open_store("home.json")``, ``open_store("other.json")``)."""
     from app.store import Store
 
-    s = Store(tmp_path / "games.json")
-    yield s
-    s.close()
+    opened: list[Store] = []
+
+    def open_(name: str) -> Store:
+        s = Store(tmp_path / name)
+        opened.append(s)
+        return s
+
+    yield open_
+    for s in opened:
+        s.close()
+
+
+@pytest.fixture
+def store(open_store: Callable[[str], Store]) -> Store:
+    """A fresh data file (a test file may define its own ``store``)."""
+    return open_store("games.json")
 
 
 @pytest.fixture
@@ -37,6 +53,17 @@ def app(store: Store) -> App:
     a = App(store)
     a.show("/")
     return a
+
+
+@pytest.fixture
+def fresh_shared() -> Iterator[None]:
+    """No shared score sheet left from another test, nor left to the next (a test file of
+    sessions watching games uses it: ``pytestmark = pytest.mark.usefixtures("fresh_shared")``)."""
+    from app.ui.sheet import score_sheet
+
+    score_sheet.forget_shared()
+    yield
+    score_sheet.forget_shared()
 
 
 def children(control: Any) -> Iterator[Any]:

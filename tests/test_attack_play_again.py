@@ -6,83 +6,52 @@ could delete its rounds or reopen it; a double tap made two new games, the first
 unfinished with the old code; with visitors seeing nothing, joined phones were not carried.
 
 Now the code MOVES to the new game (app/live.py, ``SessionStore.play_again``): one code opens
-one game. Sessions are Apps without a page (as in tests/test_watchers_play_again.py): rights
-are decided by the server-side :class:`app.live.SessionStore`, from nothing the phone sends
-but the code. Scores: RULES.md §4, Tile Rummy, as in tests/test_watchers_play_again.py.
+one game. Sessions are Apps without a page (tests/play_again_helpers.py): rights are decided
+by the server-side :class:`app.live.SessionStore`, from nothing the phone sends but the code.
+Scores: RULES.md §4, Tile Rummy, the finished series of tests/play_again_helpers.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator
 
 import pytest
 
 from app import games, live
 from app.games import Game
 from app.store import Store
-from app.ui.sheet import game_end, score_sheet
-from app.ui.sheet.score_sheet import ScoreSheet
+from app.ui.sheet import game_end
 from app.ui.shell import App
 from app.ui.table import sharing
-from tests.test_flow import PLAYERS, ROUND_A, ROUND_E
+from tests.play_again_helpers import (
+    HOST_IP,
+    ended_series,
+    joined_phone,
+    play_again,
+    session,
+    sheet,
+    ss_of,
+)
+from tests.test_flow import PLAYERS
 
-
-@pytest.fixture(autouse=True)
-def fresh_shared() -> Iterator[None]:
-    score_sheet.forget_shared()
-    yield
-    score_sheet.forget_shared()
-
-
-def session(store: Store, hub: live.Hub, host: bool, ip: str) -> App:
-    visitor = live.Visitor(ip=ip, host=host)
-    app = App(live.SessionStore(store, sharing.access_for(store), visitor, hub))
-    sharing.attach(app, hub)
-    return app
-
-
-def ss_of(app: App) -> live.SessionStore:
-    ss = sharing.session_of(app)
-    assert ss is not None
-    return ss
-
-
-def ended_series(host: App) -> Game:
-    game = games.new_game("tile_rummy", PLAYERS)
-    for entry in (ROUND_A, ROUND_E):
-        game = games.add_round(game, entry)
-    stored = host.store.create_game(game)
-    return host.store.save_game(game_end.end_now(stored), stored.version)
-
-
-def tap_play_again(host: App, game: Game, times: int = 1) -> str:
-    host.go(f"/game/{game.id}")
-    screen = host.screen
-    assert isinstance(screen, ScoreSheet)
-    again = screen.end_actions
-    assert again.again_button is not None
-    for _ in range(times):  # the same button, tapped again before the screen changed
-        again.play_again()
-    return host.route.split("/")[2]
+pytestmark = pytest.mark.usefixtures("fresh_shared")
 
 
 def table(store: Store) -> tuple[App, App, Game, str]:
     """The host, a phone that joined the finished game with its code, the game, the code."""
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
     code = ss_of(host).join_code(old.id)
-    phone = session(store, hub, False, "192.168.7.20")
-    assert ss_of(phone).join(old.id, code, "Ola") == old.id
+    phone = joined_phone(store, hub, old, code, "192.168.7.20", "Ola")
     phone.go(f"/game/{old.id}")
     return host, phone, old, code
 
 
 def test_the_code_moves_to_the_new_game(store: Store) -> None:
     host, phone, old, code = table(store)
-    new_id = tap_play_again(host, old)
+    new_id = play_again(host, old)
     assert store.load_game(new_id).join_code == code
     assert store.load_game(old.id).join_code is None  # the finished game keeps no code
     late = session(store, live.Hub(), False, "192.168.7.21")
@@ -96,7 +65,7 @@ def test_the_code_moves_to_the_new_game(store: Store) -> None:
 
 def test_a_new_code_for_the_new_game_leaves_no_game_open_to_the_old(store: Store) -> None:
     host, phone, old, code = table(store)
-    new_id = tap_play_again(host, old)
+    new_id = play_again(host, old)
     ss_of(host).new_join_code(new_id)
     late = ss_of(session(store, live.Hub(), False, "192.168.7.22"))
     assert late.join(old.id, code) is None
@@ -107,7 +76,7 @@ def test_a_new_code_for_the_new_game_leaves_no_game_open_to_the_old(store: Store
 
 def test_a_phone_of_the_old_game_cannot_change_it_after_play_again(store: Store) -> None:
     host, phone, old, code = table(store)
-    tap_play_again(host, old)
+    play_again(host, old)
     ss = ss_of(phone)
     stored = store.load_game(old.id)
     reopened = game_end.one_more_round(stored)
@@ -124,7 +93,7 @@ def test_a_phone_of_the_old_game_cannot_change_it_after_play_again(store: Store)
 def test_a_double_tap_makes_one_game(store: Store) -> None:
     host, phone, old, code = table(store)
     before = len(store.list_games())
-    new_id = tap_play_again(host, old, times=2)
+    new_id = play_again(host, old, times=2)
     assert len(store.list_games()) == before + 1
     assert store.load_game(old.id).extra[sharing.NEXT_GAME_KEY] == new_id
     assert [g.id for g in store.list_games() if store.load_game(g.id).join_code == code] == [new_id]
@@ -171,19 +140,18 @@ def test_a_game_stored_with_a_code_another_holds_gets_its_own(store: Store) -> N
 
 def test_with_visitors_seeing_nothing_a_joined_phone_is_carried(store: Store) -> None:
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
     code = ss_of(host).join_code(old.id)
     ss_of(host).set_visitors(live.NOTHING)
-    phone = session(store, hub, False, "192.168.7.24")
+    phone = joined_phone(store, hub, old, code, "192.168.7.24", "Ola")
     stranger = session(store, hub, False, "192.168.7.25")
-    assert ss_of(phone).join(old.id, code, "Ola") == old.id
     phone.go(f"/game/{old.id}")
-    new_id = tap_play_again(host, old)
+    new_id = play_again(host, old)
     assert phone.route == f"/game/{new_id}"
     assert sharing.can_edit(phone, new_id)
-    screen = phone.screen
-    assert isinstance(screen, ScoreSheet) and screen.game.id == new_id
+    screen = sheet(phone)
+    assert screen.game.id == new_id
     assert screen.enter_button is not None  # "Enter round 1"
     # the old game it played: it may look, not change; a stranger sees neither
     assert ss_of(phone).can_view(old.id) and not ss_of(phone).can_edit(old.id)
@@ -195,7 +163,7 @@ def test_a_new_code_shuts_the_old_one_out_of_games_an_older_version_left_sharing
     store: Store,
 ) -> None:
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
     code = ss_of(host).join_code(old.id)
     # as an older version's "Play again" left them: both games hold the code

@@ -7,7 +7,6 @@ JUDGE.md; the screens only draw what :func:`rules.judge.answer` says.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,38 +31,23 @@ from app.ui.referee.checkers import (
     human_message,
     kinds_for,
     rule_route,
-    rule_section,
 )
 from app.ui.referee.turn_table import TableModel, place
 from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
 from rules import judge
+from tests import conftest
 
 
 # -- helpers -------------------------------------------------------------------------------------
-def children(c: Any) -> Iterator[Any]:
-    if not dataclasses.is_dataclass(c):
-        return
-    for f in dataclasses.fields(c):
-        if f.name.startswith("_") or f.name == "data":
-            continue
-        v = getattr(c, f.name, None)
-        for item in v if isinstance(v, list) else [v]:
-            if isinstance(item, ft.BaseControl):
-                yield item
-
-
 def walk(c: Any, visible_only: bool = True) -> Iterator[Any]:
-    if visible_only and getattr(c, "visible", True) is False:
-        return
-    yield c
-    for item in children(c):
-        yield from walk(item, visible_only)
+    """``c`` and the controls under it (tests.conftest.walk), by default the visible ones only."""
+    return conftest.walk(c, visible_only)
 
 
 def texts(c: Any) -> list[str]:
     """Visible texts under ``c``."""
-    return [x.value for x in walk(c) if isinstance(x, ft.Text) and x.value]
+    return conftest.visible_texts(c)
 
 
 def text(c: Any) -> str:
@@ -627,6 +611,23 @@ def test_gin_and_no_knock(app: App) -> None:
     assert "Cannot knock yet" in verdict_text(screen)
 
 
+def test_big_gin_only_where_the_preset_has_its_bonus(app: App) -> None:
+    eleven = "AS 2S 3S 4H 5H 6H 7D 8D 9D 10D JD"  # all 11 melded (the run of diamonds: 5)
+    screen = HandChecker(app, variant="gin")
+    assert screen.preset_chips is not None
+    screen.preset_chips.pick("modern")  # big_gin_bonus 31
+    screen.keyboard.type_text(eleven)
+    shown = verdict_text(screen)
+    assert shown.startswith("Big gin!\nDeadwood 0 (knock at 10 or less)")
+    assert "Best discard:" not in shown  # a big gin keeps all 11
+    # §5 seed: no big gin bonus, so the same hand is gin after discarding the jack
+    screen = HandChecker(app, variant="gin")
+    screen.keyboard.type_text(eleven)
+    shown = verdict_text(screen)
+    assert shown.startswith("Gin!\nDeadwood 0 (knock at 9 or less)") and "Best discard:" in shown
+    assert "Big gin!" not in shown
+
+
 def test_carousel_hand_value(app: App) -> None:
     screen = HandChecker(app, variant="carousel")
     # RULES.md §6: A + 2 + 3 + joker 25 = 31 > 5: no knock (no meld counts in the hand)
@@ -705,10 +706,15 @@ def test_check_buttons_on_the_games_list_and_score_sheet(app: App, store: Store)
 
 
 def test_helpers() -> None:
-    assert rule_section("RULES.md §4, seed 001") == "tiles"
-    assert rule_section("RULES.md §2") == "melds"
-    assert rule_section("") is None
-    assert rule_route("gin", "RULES.md §5") == "/rules/gin/gin"
+    knock = {"check": "round", "variant": "gin", "knocker": "A", "players": [
+        {"name": "A", "hand": ["AS", "2S", "3S", "4H", "5H", "6H", "7C", "8C", "KD", "QD"]},
+        {"name": "B", "hand": ["AH", "2H", "3H", "4S", "5S", "6S", "7D", "8D", "9D", "KC"]},
+    ]}  # fmt: skip
+    assert rule_route("gin", judge.answer(knock), "round") == "/rules/gin/knock"
+    stored = {"valid": True, "result": "undercut", "rule": "RULES.md §5, seed 002"}
+    assert rule_route("gin", stored, "round") == "/rules/gin/undercut"  # before rule_ref
+    assert rule_route("rummy101", {"rule": "RULES.md §1"}, "meld") == "/rules/rummy101/melds"
+    assert rule_route("carousel", {"error": "bad_token"}, "turn") == "/rules/carousel/reading"
     msg = "joker level 4: table_before[0] (R5 R6 JK) went onto table_after[1] (K3 K4 K5 JK)"
     level4 = judge.answer(
         {

@@ -17,14 +17,13 @@ from app.ui.entry.round_entry import RoundEntry
 from app.ui.home.new_game import NewGame
 from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
-from tests.test_views import open_entry, start_game
+from tests.conftest import walk
+from tests.test_views import gin_deadwood, open_entry, rummy101_round, screen_text, start_game
 
 
 def text_errors(entry: RoundEntry) -> list[Any]:
     """Every text field of the form with an error shown."""
     import flet as ft
-
-    from tests.test_views import walk
 
     out = []
     for c in entry.form.controls:
@@ -183,7 +182,6 @@ def test_share_screen_start_hint_matches_the_readme(
     app: App, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from app import live
-    from tests.test_views import screen_text
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert "./run.sh --host 0.0.0.0" in readme
@@ -265,8 +263,6 @@ def test_drafts_of_every_variant_round_trip(app: App, variant: str, names: list[
 
 
 def test_a_draft_for_a_round_saved_since_is_not_restored(app: App, store: Store) -> None:
-    from tests.test_views import rummy101_round
-
     sheet = start_game(app, "rummy101", ["Ala", "Ola"])
     entry = open_entry(app, sheet)
     entry.form.winner.pick("Ola")  # type: ignore[attr-defined]
@@ -311,8 +307,6 @@ def test_leaving_asks_keep_or_discard_only_after_an_edit(app: App) -> None:
     assert isinstance(app.screen, ScoreSheet) and app.dialog is None
     # editing a saved round keeps no draft and asks nothing
     sheet = app.screen
-    from tests.test_views import rummy101_round
-
     sheet = rummy101_round(app, sheet, "Ala", {"Ola": 5})
     app.go(f"/game/{sheet.game.id}/round/1/edit")
     edit: Any = app.screen
@@ -328,11 +322,7 @@ def _checked_gin_round(app: App) -> RoundEntry:
     """Gin, "Deadwood only": Bob knocks with 3, Ala has 20; "Show the scores" pressed."""
     sheet = start_game(app, "gin", ["Ala", "Bob"])
     entry = open_entry(app, sheet)
-    f: Any = entry.form
-    f.knocker.pick("Bob")
-    f.mode.pick("deadwood")
-    f.deadwood["Bob"].value = "3"
-    f.deadwood["Ala"].value = "20"
+    gin_deadwood(entry, "Bob", {"Bob": 3, "Ala": 20})
     assert entry.check()
     return entry
 

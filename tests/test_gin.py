@@ -284,6 +284,13 @@ def test_hand_check_json() -> None:
         "hand_value": 60,
         "key": "gin.hand.can_knock",
         "params": {"deadwood": 4, "max": 9},
+        "rule_ref": {
+            "variant": "gin",
+            "paragraphs": [],
+            "seed": None,
+            "section": "deadwood",
+            "options": {},
+        },
     }
     r = answer(
         {
@@ -1180,3 +1187,112 @@ def test_index_calls_match_brute_force_seeded() -> None:
         pool = DENSE_POOLS[k % len(DENSE_POOLS)]
         _check_index_melds(rng.sample(pool, 10))
         _check_index_discard(rng.sample(pool, 11))
+
+
+def test_index_calls_reject_bad_input_of_a_full_hand() -> None:
+    # 10 and 11 cards are read from a list: every kind of bad index, in every position, is
+    # still refused (-1 would be the king of clubs in a list of 52)
+    hand = ix("AS 2S 3S 7H 7D 7C 9C 10C JC 4D 5H")
+    for n, call in ((10, index_melds), (11, index_discard)):
+        for pos in range(n):
+            for bad in (52, 103, 104, -1, -52, -53, -104, 1.5, "0", None, [1]):
+                picked: list[Any] = hand[:n]
+                picked[pos] = bad
+                with pytest.raises(ValueError):
+                    call(picked)
+            picked = hand[:n]
+            picked[pos] = picked[(pos + 1) % n]  # one card twice
+            with pytest.raises(ValueError):
+                call(picked)
+        for same in ([51] * n, [12] * n, [0] * (n - 1) + [1], [48, 49, 50, 51] * 3):
+            with pytest.raises(ValueError):
+                call(same[:n])
+    for many in ([0] * 60, list(range(52)) + [0], [51] * 53):  # other counts: sum() and a set
+        with pytest.raises(ValueError):
+            index_melds(many)
+        with pytest.raises(ValueError):
+            index_discard(many)
+    assert index_melds(list(range(13))) == (0, (tuple(range(13)),))  # other counts: one run
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(10, 11).flatmap(lambda n: st.lists(st.integers(-60, 110), min_size=n, max_size=n))
+)
+def test_prop_index_calls_refuse_what_is_no_hand(picked: list[int]) -> None:
+    """Any 10 or 11 whole numbers: a hand of distinct card indexes is answered as brute force
+    says, anything else is refused."""
+    if len(set(picked)) == len(picked) and all(0 <= i < 52 for i in picked):
+        _check_index_melds(picked)
+        _check_index_discard(picked)
+        return
+    with pytest.raises(ValueError):
+        index_melds(picked)
+    with pytest.raises(ValueError):
+        index_discard(picked)
+
+
+def test_index_tables_pack_each_card() -> None:
+    from rules.search import deadwood as dw
+
+    dw._index_tables()
+    cards_ = dw._index_cards
+    assert sum(1 << (9 + 3 * r) for r in range(13)) == dw._LANE_ONES
+    assert dw._LANE_FOURS == dw._LANE_ONES << 2
+    assert sorted(cards_) == list(range(52))  # no other key
+    assert dw._index_list == [cards_[i] for i in range(52)]
+    for i in range(52):
+        suit, rank0 = divmod(i, 13)
+        packed = cards_[i]
+        assert packed >> 48 == 1 << (16 * suit + rank0)
+        assert packed & 511 == min(rank0 + 1, 10)
+        assert (packed >> 9) & (2**39 - 1) == 1 << (3 * rank0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(DENSE_POOLS).flatmap(lambda p: st.permutations(p)), st.integers(10, 11))
+def test_prop_index_calls_of_full_hands_match_brute_force(order: list[int], n: int) -> None:
+    """10 and 11 cards (the pairwise sums, the no-meld answers, the run-only discard)."""
+    _check_index_melds(order[:n])
+    _check_index_discard(order[:n])
+
+
+@pytest.mark.slow
+def test_index_calls_of_uniform_hands_match_brute_force_seeded() -> None:
+    """Uniform hands, most of them with no meld or runs only: the card-index calls' short cuts."""
+    import random
+
+    rng = random.Random(2026)
+    for _ in range(400):
+        _check_index_melds(rng.sample(range(52), 10))
+        _check_index_discard(rng.sample(range(52), 11))
+
+
+def test_index_calls_build_their_tables_on_first_use() -> None:
+    """The first call of a fresh process (empty tables) answers, or refuses, as any other."""
+    import subprocess
+    import sys
+
+    code = (
+        "from rules.search.deadwood import index_discard, index_melds\n"
+        "import sys\n"
+        "call = index_melds if sys.argv[1] == 'melds' else index_discard\n"
+        "hand = [int(i) for i in sys.argv[2].split(',')]\n"
+        "try:\n"
+        "    print(call(hand))\n"
+        "except ValueError:\n"
+        "    print('refused')\n"
+    )
+    ten = "0,1,2,19,32,45,47,48,49,29"
+    eleven = "12,25,38,1,2,3,4,19,20,21,29"
+    for what, hand, want in (
+        ("melds", ten, "(4, ((0, 1, 2), (47, 48, 49), (19, 32, 45)))"),
+        ("discard", eleven, "(0, 29, ((1, 2, 3, 4), (19, 20, 21), (12, 25, 38)), 4)"),
+        ("melds", "-1" + ten[1:], "refused"),
+        ("discard", "52" + eleven[2:], "refused"),
+        ("melds", "5,6,7,20", "(8, ((5, 6, 7),))"),  # 8H: 8
+    ):
+        got = subprocess.run(
+            [sys.executable, "-c", code, what, hand], capture_output=True, text=True, check=True
+        )
+        assert got.stdout.strip() == want

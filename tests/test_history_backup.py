@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,17 +16,13 @@ from tests.test_stats import build, tile
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "home.json")
-    yield s
-    s.close()
+def home(open_store: Callable[[str], Store]) -> Store:
+    return open_store("home.json")
 
 
 @pytest.fixture
-def other(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "other.json")
-    yield s
-    s.close()
+def other(open_store: Callable[[str], Store]) -> Store:
+    return open_store("other.json")
 
 
 def content(store: Store) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from app.ui.home.games_list import GamesList
 from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
 from app.ui.table import sharing
+from tests.conftest import visible_texts, walk
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST_IP = "127.0.0.1"
@@ -123,42 +124,19 @@ def conflict(app: App) -> sharing.ConflictDialog:
 
 
 def texts(control: Any) -> str:
-    out: list[str] = []
-
-    def go(c: Any) -> None:
-        if getattr(c, "visible", True) is False:
-            return
-        if isinstance(c, ft.Text) and c.value:
-            out.append(c.value)
-        for name in ("content", "controls", "actions", "title"):
-            v = getattr(c, name, None)
-            for item in v if isinstance(v, list) else [v]:
-                if isinstance(item, ft.BaseControl):
-                    go(item)
-
-    go(control)
-    return "\n".join(out)
+    """The visible texts under ``control``, one a line."""
+    return "\n".join(visible_texts(control))
 
 
 def labels(control: Any) -> list[str]:
-    """Accessible names (Semantics labels) and button texts under ``control``."""
+    """Accessible names (Semantics labels) and button texts under ``control``, visible ones."""
     out: list[str] = []
-
-    def go(c: Any) -> None:
-        if getattr(c, "visible", True) is False:
-            return
+    for c in walk(control, visible_only=True):
         if isinstance(c, ft.Semantics) and c.label:
             out.append(str(c.label))
         content = getattr(c, "content", None)
         if isinstance(content, str):
             out.append(content)
-        for name in ("content", "controls", "actions", "appbar", "leading"):
-            v = getattr(c, name, None)
-            for item in v if isinstance(v, list) else [v]:
-                if isinstance(item, ft.BaseControl):
-                    go(item)
-
-    go(control)
     return out
 
 

@@ -435,12 +435,12 @@ def test_recorded_lines_hold_no_english_word_and_no_id(lang: str) -> None:
     English word and no developer id (``joker_rule``, ``table_before``) is left in a line
     (words the players typed, such as their names, excepted)."""
     from app.ui.common import labels
-    from rules.options import PRESETS
+    from rules.variant import REGISTRY
 
     bad: list[tuple[str, str]] = []
     with use_language(lang):
-        names = {labels.variant_name(v) for v in PRESETS}  # product names: "Tile Rummy"
-        names |= {labels.preset_name(p) for ps in PRESETS.values() for p in ps}
+        names = {labels.variant_name(v.name) for v in REGISTRY}  # product names: "Tile Rummy"
+        names |= {labels.preset_name(p) for v in REGISTRY for p in v.presets}
         proper = {w for n in names for w in _WORD.findall(n)}
         for ln in LINES:
             text = verdict_render.render(ln)

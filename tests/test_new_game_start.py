@@ -11,17 +11,11 @@ from app.store import Store
 from app.ui.home.new_game import NewGame
 from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
+from tests.test_views import new_game_form
 
 
 def filled_form(app: App) -> NewGame:
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("rummy101")
-    ng.count.set(2, notify=True)
-    ng.names[0].value = "Ala"
-    ng.names[1].value = "Ola"
-    return ng
+    return new_game_form(app, "rummy101", ["Ala", "Ola"])
 
 
 def tap(ng: NewGame) -> None:

@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import OptionError
-from rules.options import DEFAULT_PRESET, PRESETS, VARIANTS, options_for, presets
+from rules.options import VARIANTS, options_for, presets
+from rules.variant import find_variant
 
 # --------------------------------------------------------------------------------------------
 # Rummy 101 (§3): 101 points or 5 pairs, threshold_mode fixed by default
@@ -68,7 +69,7 @@ def test_tile_rummy_presets(name: str, initial: int, rule: str, level: int) -> N
 
 def test_tile_rummy_default_is_rummikub() -> None:
     o: Any = options_for("tile_rummy")
-    assert DEFAULT_PRESET["tile_rummy"] == "rummikub"
+    assert find_variant("tile_rummy").default_preset == "rummikub"
     assert o.initial_meld == 30
     assert o.joker_rule == "match_from_rack"
     assert o.joker_level == 2
@@ -201,7 +202,7 @@ def test_gin_presets(preset: str) -> None:
 
 
 def test_gin_default_is_seed() -> None:
-    assert DEFAULT_PRESET["gin"] == "seed"
+    assert find_variant("gin").default_preset == "seed"
     assert options_for("gin") == options_for("gin", {"preset": "seed"})
     assert set(presets("gin")) == {"seed", "modern", "classic"}
 
@@ -332,8 +333,9 @@ def test_bad_option_values(variant: str, given: dict[str, Any]) -> None:
 
 def test_every_variant_has_a_default_preset_in_its_table() -> None:
     for v in VARIANTS:
-        assert DEFAULT_PRESET[v] in PRESETS[v]
-        assert options_for(v) == PRESETS[v][DEFAULT_PRESET[v]]
+        spec = find_variant(v)
+        assert spec.default_preset in spec.presets
+        assert options_for(v) == spec.presets[spec.default_preset]
 
 
 def test_options_are_frozen() -> None:

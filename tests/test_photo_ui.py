@@ -31,7 +31,6 @@ import pytest
 
 import app.vision
 from app import i18n
-from app.store import Store
 from app.ui.camera import photo, photo_worker
 from app.ui.camera.photo import PhotoButton, PhotoReview, image_source, read_safely
 from app.ui.common.widgets import ERROR_COLOUR
@@ -45,13 +44,6 @@ from tests.photo_helpers import meld_jpeg
 pytestmark = pytest.mark.skipif(not available(TEST_FONTS), reason="test fonts not installed")
 
 TILE_VARIANTS = ["rummy101", "tile_rummy", "my_rummy"]
-
-
-@pytest.fixture
-def app_(store: Store) -> App:
-    a = App(store)
-    a.show("/")
-    return a
 
 
 def photo_buttons(c: Any) -> list[PhotoButton]:
@@ -71,10 +63,10 @@ def texts(c: Any) -> str:
 
 # -- where the button is -------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", TILE_VARIANTS)
-def test_every_tile_checker_and_rack_has_the_button(app_: App, variant: str) -> None:
-    assert len(photo_buttons(MeldChecker(app_, variant=variant).view)) == 1
-    assert len(photo_buttons(OpeningChecker(app_, variant=variant).view)) == 1
-    turn = TurnChecker(app_, variant=variant)
+def test_every_tile_checker_and_rack_has_the_button(app: App, variant: str) -> None:
+    assert len(photo_buttons(MeldChecker(app, variant=variant).view)) == 1
+    assert len(photo_buttons(OpeningChecker(app, variant=variant).view)) == 1
+    turn = TurnChecker(app, variant=variant)
     after = photo_buttons(turn.after.control)
     heap = photo_buttons(turn.heap_box)
     assert len(after) == 1 and len(heap) == 1
@@ -83,15 +75,15 @@ def test_every_tile_checker_and_rack_has_the_button(app_: App, variant: str) -> 
 
 
 @pytest.mark.parametrize("variant", ["gin", "carousel"])
-def test_card_games_have_no_photo_button(app_: App, variant: str) -> None:
-    assert photo_buttons(MeldChecker(app_, variant=variant).view) == []
+def test_card_games_have_no_photo_button(app: App, variant: str) -> None:
+    assert photo_buttons(MeldChecker(app, variant=variant).view) == []
     if variant == "carousel":
-        assert photo_buttons(TurnChecker(app_, variant=variant).view) == []
+        assert photo_buttons(TurnChecker(app, variant=variant).view) == []
 
 
 # -- confirmed rows fill the field ---------------------------------------------------------------
-def test_meld_checker_gives_its_verdict_once_confirmed(app_: App) -> None:
-    screen = MeldChecker(app_, variant="tile_rummy")
+def test_meld_checker_gives_its_verdict_once_confirmed(app: App) -> None:
+    screen = MeldChecker(app, variant="tile_rummy")
     (button,) = photo_buttons(screen.view)
     res = read_safely(meld_jpeg(["R11", "R12", "R13"]), ".jpg")
     review = PhotoReview(
@@ -105,8 +97,8 @@ def test_meld_checker_gives_its_verdict_once_confirmed(app_: App) -> None:
     assert "Valid run" in shown and "36 points" in shown
 
 
-def test_opening_checker_filled_meld_by_meld(app_: App) -> None:
-    screen = OpeningChecker(app_, variant="rummy101")
+def test_opening_checker_filled_meld_by_meld(app: App) -> None:
+    screen = OpeningChecker(app, variant="rummy101")
     (button,) = photo_buttons(screen.view)
     button.on_confirm([["R10", "R11", "R12"], ["B11", "B12", "B13"], ["K11", "Y11", "B11"]])
     assert screen.melds.value == [
@@ -118,8 +110,8 @@ def test_opening_checker_filled_meld_by_meld(app_: App) -> None:
     assert answer["valid"] is True and answer["value"] == 102, answer
 
 
-def test_turn_table_after_and_heap_from_a_photo(app_: App) -> None:
-    screen = TurnChecker(app_, variant="tile_rummy")
+def test_turn_table_after_and_heap_from_a_photo(app: App) -> None:
+    screen = TurnChecker(app, variant="tile_rummy")
     screen.set_joker_rule(0)
     assert screen.opened is not None
     screen.opened.pick("yes")
@@ -462,10 +454,10 @@ def table_reading(rows: list[list[str]]) -> Any:
 TABLE = [["R10", "R11", "R12", "R13"], ["K10", "K11", "K12"], ["B10", "B11", "B12", "B13"]]
 
 
-def test_meld_checker_picks_one_row_of_a_table_photo(app_: App) -> None:
+def test_meld_checker_picks_one_row_of_a_table_photo(app: App) -> None:
     # the tester's photo of a whole table: the meld checker checks one meld, so the review asks
     # which row, and never joins the rows into one 11-tile "meld"
-    screen = MeldChecker(app_, variant="tile_rummy")
+    screen = MeldChecker(app, variant="tile_rummy")
     (button,) = photo_buttons(screen.view)
     preview = meld_jpeg(["R1"])
     review = PhotoReview(
@@ -484,8 +476,8 @@ def test_meld_checker_picks_one_row_of_a_table_photo(app_: App) -> None:
     assert "Valid run" in texts(screen.verdict)
 
 
-def test_meld_checker_row_choice_follows_the_corrections(app_: App) -> None:
-    screen = MeldChecker(app_, variant="tile_rummy")
+def test_meld_checker_row_choice_follows_the_corrections(app: App) -> None:
+    screen = MeldChecker(app, variant="tile_rummy")
     (button,) = photo_buttons(screen.view)
     review = PhotoReview(
         "tile_rummy", table_reading(TABLE[:2]), meld_jpeg(["R1"]), button.on_confirm, unit="one"
@@ -499,8 +491,8 @@ def test_meld_checker_row_choice_follows_the_corrections(app_: App) -> None:
     assert screen.keyboard.value == ["R10", "R11", "R12", "R13"]
 
 
-def test_opening_checker_takes_every_row_as_a_meld(app_: App) -> None:
-    screen = OpeningChecker(app_, variant="tile_rummy")
+def test_opening_checker_takes_every_row_as_a_meld(app: App) -> None:
+    screen = OpeningChecker(app, variant="tile_rummy")
     (button,) = photo_buttons(screen.view)
     review = PhotoReview(
         "tile_rummy", table_reading(TABLE), meld_jpeg(["R1"]), button.on_confirm, unit=button.unit
@@ -511,7 +503,7 @@ def test_opening_checker_takes_every_row_as_a_meld(app_: App) -> None:
     assert screen.melds.value == TABLE
 
 
-def test_rack_photo_calls_its_rows_rows(app_: App) -> None:
+def test_rack_photo_calls_its_rows_rows(app: App) -> None:
     rest = RestInput("tile_rummy", 4, "Ann", lambda: None)
     assert rest.photo is not None
     review = PhotoReview(

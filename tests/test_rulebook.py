@@ -7,6 +7,7 @@ option sets (values worked out from RULES.md §3–§6), and the screen builds w
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,13 @@ from app.store import Store
 from app.ui.home.rulebook_view import RulebookView, rule_button, rule_excerpt
 from app.ui.shell import App
 from rules import judge
-from rules.variant import REGISTRY
+from rules.variant import (
+    CHECK_NAMES,
+    REASON_SECTIONS,
+    REGISTRY,
+    find_variant,
+    variants_answering,
+)
 from tests.conftest import visible_texts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -447,37 +454,100 @@ def test_reason_codes_found() -> None:
 
 
 def test_every_reason_code_has_its_section() -> None:
-    """Each code the engine gives maps (explicitly, not by fallback) to a section that exists
-    in the book of every variant that can get it, in every language."""
+    """Each code the engine gives is placed by the engine itself (explicitly, not by
+    fallback: :data:`rules.variant.REASON_SECTIONS` or the variant's own
+    ``reason_sections``) in a section that exists in the book of every variant that can get
+    it, in every language; an answer stored without ``rule_ref`` links there."""
     for code, variants in sorted(reason_codes().items()):
-        assert code in rb.REASON_SECTIONS, f"reason {code!r} has no rule-book section"
         for v in variants:
-            table = rb.REASON_SECTIONS[code]
-            section = table if isinstance(table, str) else table.get(v, table.get("*"))
-            assert section in rb.SECTION_IDS[v], (code, v, section)
-            link = rb.link_for(v, "RULES.md §2", code)
-            assert link.section == section
+            spec = find_variant(v)
+            section = spec.reason_sections.get(code) or REASON_SECTIONS.get(code)
+            assert section is not None, f"reason {code!r} has no rule-book section"
+            assert section in spec.sections, (code, v, section)
+            assert spec.section_for(None, code) == section
+            assert rb.link_for(v, "RULES.md §2", code).section == section
             for lang in rb.languages(v):
-                assert rb.load(v, lang).section(section) is not None
+                assert rb.load(v, lang).section(section) is not None, (code, v, lang)
+    for code in ("bad_token", "too_many_copies", "unknown_option", "bad_option"):  # input errors
+        assert code in REASON_SECTIONS, code
+
+
+def test_the_books_have_the_sections_the_engine_names() -> None:
+    """The rule book's sections are the variant's :attr:`~rules.variant.Variant.sections`,
+    in every language; every section a check or a round's result opens exists."""
+    for spec in REGISTRY:
+        assert rb.SECTION_IDS[spec.name] == spec.sections
+        for lang in rb.languages(spec.name):
+            assert rb.load(spec.name, lang).section_ids == spec.sections, (spec.name, lang)
+        named = [*spec.check_sections.values(), *spec.result_sections.values()]
+        named += [*spec.reason_sections.values()]
+        assert set(named) <= set(spec.sections), spec.name
+        for check in CHECK_NAMES:
+            if spec.answers(check):
+                assert spec.section_for(check) in spec.sections
+
+
+RECORDED = [
+    json.loads(line)
+    for line in (ROOT / "tests" / "data" / "characterisation.jsonl")
+    .read_text(encoding="utf-8")
+    .splitlines()
+]
+
+
+def test_every_recorded_answer_names_a_section_of_its_book() -> None:
+    """The ~1,700 recorded judge answers (tests/data/characterisation.jsonl), answered again:
+    every answer of a variant's check (valid, not valid, or an input error) carries
+    ``rule_ref.section``, a section of that variant's book in every language, and the app's
+    link opens it. An answer without ``rule_ref`` (stored before it existed) is placed by the
+    variant in the same section, except a valid Tile Rummy turn that was the initial meld
+    (the turn check knows it opened: ``opening``; the stored answer's fields say ``turn``)."""
+    seen = 0
+    for rec in RECORDED:
+        req = rec["request"]
+        variant, check = req.get("variant"), req.get("check")
+        if variant not in rb.VARIANTS or check not in CHECK_NAMES:
+            continue
+        got = judge.answer(req)
+        if got.get("error") == "unsupported_check":
+            assert "rule_ref" not in got  # no rule of the variant was applied
+            continue
+        ref = got.get("rule_ref")
+        assert isinstance(ref, dict), got
+        section = ref["section"]
+        assert section in rb.SECTION_IDS[variant], (req, section)
+        for lang in rb.languages(variant):
+            assert rb.load(variant, lang).section(section) is not None, (variant, section, lang)
+        assert rb.link_for_answer(variant, got, check).section == section, got
+        legacy = {k: v for k, v in got.items() if k != "rule_ref"}
+        fallback = rb.link_for_answer(variant, legacy, check).section
+        if got.get("key") == "turn.valid_initial":
+            assert (section, fallback) == ("opening", "turn"), got
+        else:
+            assert fallback == section, (req, got)
+        seen += 1
+    assert seen > 1500
 
 
 def test_every_paragraph_section_exists() -> None:
     """Every ``RULES.md §N`` a verdict can name opens a section that exists, per variant."""
-    for v, mapping in rb.PARAGRAPH_SECTIONS.items():
-        for para, section in mapping.items():
-            for lang in rb.languages(v):
-                assert rb.load(v, lang).section(section) is not None, (v, para, lang)
+    for spec in REGISTRY:
+        for para in range(1, 8):
+            section = spec.paragraph_section(para)
+            if section is None:
+                assert para not in (1, 2, 7, spec.chapter)
+                continue
+            for lang in rb.languages(spec.name):
+                assert rb.load(spec.name, lang).section(section) is not None, (spec.name, para)
     assert rb.link_for("rummy101", "RULES.md §1").section == "reading"
     assert rb.link_for("gin", "RULES.md §2").section == "melds"
     assert rb.link_for("carousel", "RULES.md §6, seed 003").section == "players"
     assert rb.link_for("my_rummy", "RULES.md §4, seed 004").section == "players"
     # a chapter of another variant is skipped: §2 is taken
     assert rb.link_for("gin", "RULES.md §3, §2").section == "melds"
-    assert set(rb.CHECK_SECTIONS) == set(judge.CHECKS)
-    for check, (_module, variants) in judge.CHECKS.items():
+    for check, variants in ((c, variants_answering(c)) for c in CHECK_NAMES):
         for v in variants:
-            table = rb.CHECK_SECTIONS[check]
-            section = table.get(v, table.get("*"))
+            section = find_variant(v).section_for(check)
             assert section in rb.SECTION_IDS[v], (check, v, section)
             assert rb.link_for(v, "", None, check).section == section
 

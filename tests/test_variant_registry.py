@@ -18,8 +18,6 @@ from app.games import variants as app_variants
 from rules import judge
 from rules.errors import OptionError
 from rules.options import (
-    DEFAULT_PRESET,
-    PRESETS,
     VARIANTS,
     TileRummyOptions,
     VariantName,
@@ -31,9 +29,6 @@ from rules.options import (
 from rules.request import Request
 from rules.variant import (
     CHECK_NAMES,
-    DISPLAY_NAMES,
-    MELD_RULES,
-    PLAYER_COUNTS,
     REGISTRY,
     Variant,
     VariantRules,
@@ -66,16 +61,24 @@ def test_an_unknown_name_is_refused_naming_the_variants(bad: object) -> None:
     assert "rummy101, tile_rummy, my_rummy, gin, carousel" in e.value.message
 
 
-def test_the_old_tables_are_views_of_the_registry() -> None:
+def test_the_name_keyed_tables_are_gone() -> None:
+    """Nothing looks a variant's facts up by its name any more: the registry is the one
+    table (issue 14)."""
+    import rules.options
+    import rules.variant
+
+    for module, names in (
+        (rules.options, ("PRESETS", "DEFAULT_PRESET")),
+        (rules.variant, ("MELD_RULES", "PLAYER_COUNTS", "DISPLAY_NAMES")),
+        (judge, ("CHECKS",)),
+    ):
+        for name in names:
+            assert not hasattr(module, name), (module.__name__, name)
     for v in REGISTRY:
-        assert MELD_RULES[v.name] is v.meld_rules is meld_rules(v.name)
-        assert DISPLAY_NAMES[v.name] == v.display_name
-        assert PLAYER_COUNTS[v.name] == v.players
-        assert PRESETS[v.name] == dict(v.presets)
-        assert list(PRESETS[v.name])[0] == DEFAULT_PRESET[v.name] == v.default_preset
+        assert v.meld_rules is meld_rules(v.name)
+        assert list(v.presets)[0] == v.default_preset
         assert piece_set(v.name, 3) is v.piece_set(3)
     for check in CHECK_NAMES:
-        assert judge.CHECKS[check][1] == variants_answering(check)
         assert set(variants_answering(check)) == {v.name for v in REGISTRY if v.answers(check)}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +35,25 @@ def screen_text(app: App) -> str:
     return "\n".join(visible_texts(app.screen.view))
 
 
-def start_game(app: App, variant: str, names: list[str], **options: Any) -> ScoreSheet:
+def new_game_form(
+    app: App, variant: str | None = None, names: Sequence[str] = (), count: int | None = None
+) -> NewGame:
+    """The new-game screen with ``variant`` picked (if given), ``count`` seats (by default one
+    a name, if ``names``) and ``names`` typed in the first seats."""
     app.go("/new")
     ng = app.screen
     assert isinstance(ng, NewGame)
-    ng.variant.pick(variant)
-    ng.count.set(len(names), notify=True)
+    if variant is not None:
+        ng.variant.pick(variant)
+    if count is not None or names:
+        ng.count.set(len(names) if count is None else count, notify=True)
     for field, name in zip(ng.names, names, strict=False):
         field.value = name
+    return ng
+
+
+def start_game(app: App, variant: str, names: list[str], **options: Any) -> ScoreSheet:
+    ng = new_game_form(app, variant, names)
     ng._names_changed()
     assert ng.options is not None
     for k, v in options.items():
@@ -84,6 +96,21 @@ def rummy101_round(app: App, sheet: ScoreSheet, winner: str, rests: dict[str, An
             f.opened[name].pick("melds")  # type: ignore[attr-defined]
             f.rests[name].value.value = str(rest)  # type: ignore[attr-defined]
     return save(app, entry)
+
+
+def gin_deadwood(
+    entry: RoundEntry, knocker: str, deadwood: dict[str, int], gin: bool = False
+) -> Any:
+    """Fill a Gin (or Carousel) round by deadwood points: ``knocker`` knocked (with gin if
+    ``gin``), "Deadwood only" picked, each player's ``deadwood`` typed; the form."""
+    f: Any = entry.form
+    f.knocker.pick(knocker)
+    f.mode.pick("deadwood")
+    for name, points in deadwood.items():
+        f.deadwood[name].value = str(points)
+    if gin:
+        f.gin_kind[knocker].pick("gin")
+    return f
 
 
 # -- shell and routing ---------------------------------------------------------------------------
@@ -145,10 +172,7 @@ def test_every_control_has_an_accessible_name(app: App) -> None:
 
 # -- new game ------------------------------------------------------------------------------------
 def test_new_game_player_counts_follow_the_variant(app: App) -> None:
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("gin")
+    ng = new_game_form(app, "gin")
     assert (ng.count.lo, ng.count.hi, ng.count.value) == (2, 2, 2)
     assert ng.count.control.visible is False
     assert [f.visible for f in ng.names] == [True, True, False, False, False]
@@ -162,13 +186,7 @@ def test_new_game_player_counts_follow_the_variant(app: App) -> None:
 
 
 def test_new_game_flags_missing_and_repeated_names(app: App, store: Store) -> None:
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("rummy101")
-    ng.count.set(3, notify=True)
-    ng.names[0].value = "Ala"
-    ng.names[1].value = " ala "
+    ng = new_game_form(app, "rummy101", ["Ala", " ala "], count=3)
     ng.start()
     assert isinstance(app.screen, NewGame)
     assert ng.names[1].error and "seat 1" in ng.names[1].error
@@ -179,11 +197,7 @@ def test_new_game_flags_missing_and_repeated_names(app: App, store: Store) -> No
 
 def test_new_game_offers_earlier_players_and_rotates_the_dealer(app: App, store: Store) -> None:
     start_game(app, "rummy101", ["Ala", "Ola", "Ela"])
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("rummy101")
-    ng.count.set(2, notify=True)
+    ng = new_game_form(app, "rummy101", count=2)
     offered = [c.label.value for c in ng.known_chips.controls]  # type: ignore[union-attr]
     assert sorted(offered) == ["Ala", "Ela", "Ola"]
     ng.add_known("Ola")
@@ -200,10 +214,7 @@ def test_new_game_offers_earlier_players_and_rotates_the_dealer(app: App, store:
 
 
 def test_options_show_preset_values_and_flag_bad_ones(app: App) -> None:
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("gin")
+    ng = new_game_form(app, "gin")
     form = ng.options
     assert form is not None
     assert form.fields["knock_max"].read() == 9
@@ -232,27 +243,22 @@ def test_options_show_preset_values_and_flag_bad_ones(app: App) -> None:
 
 
 def test_every_option_of_every_variant_has_a_field(app: App) -> None:
-    from rules.options import PRESETS
+    from rules.variant import REGISTRY
 
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    for variant, presets in PRESETS.items():
-        ng.variant.pick(variant)
+    ng = new_game_form(app)
+    for spec in REGISTRY:
+        ng.variant.pick(spec.name)
         assert ng.options is not None
-        base = next(iter(presets.values()))
+        base = next(iter(spec.presets.values()))
         names = {f.name for f in dataclasses.fields(base)} - {"preset"}
         assert set(ng.options.fields) == names
         for name, field in ng.options.fields.items():
-            assert field.read() == getattr(base, name), (variant, name)
-            assert field.label and not field.label.startswith("_"), (variant, name)
+            assert field.read() == getattr(base, name), (spec.name, name)
+            assert field.label and not field.label.startswith("_"), (spec.name, name)
 
 
 def test_nullable_option_switches_on_and_off(app: App) -> None:
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("tile_rummy")
+    ng = new_game_form(app, "tile_rummy")
     assert ng.options is not None
     timer = ng.options.fields["turn_time"]
     assert timer.read() is None
@@ -267,12 +273,7 @@ def test_nullable_option_switches_on_and_off(app: App) -> None:
 
 
 def test_rummy101_agreed_rounds_end_the_game(app: App) -> None:
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("rummy101")
-    ng.count.set(2, notify=True)
-    ng.names[0].value, ng.names[1].value = "Ala", "Ola"
+    ng = new_game_form(app, "rummy101", ["Ala", "Ola"])
     ng.end_rounds.value = "x"
     ng.start()
     assert ng.end_rounds.error
@@ -458,11 +459,7 @@ def test_gin_typed_deadwood_gin_and_void(app: App) -> None:
 def test_gin_knock_above_the_limit_is_refused(app: App) -> None:
     sheet = start_game(app, "gin", ["Ala", "Bob"])
     entry = open_entry(app, sheet)
-    f: Any = entry.form
-    f.knocker.pick("Ala")
-    f.mode.pick("deadwood")
-    f.deadwood["Ala"].value = "30"
-    f.deadwood["Bob"].value = "40"
+    f = gin_deadwood(entry, "Ala", {"Ala": 30, "Bob": 40})
     assert not entry.check()
     message = entry.error.content.value  # type: ignore[union-attr]
     assert "9" in message
@@ -473,12 +470,7 @@ def test_gin_game_to_100_announces_the_winner_with_bonuses(app: App) -> None:
     sheet = start_game(app, "gin", ["Ala", "Bob"])
     for _ in range(2):
         entry = open_entry(app, sheet)
-        f: Any = entry.form
-        f.knocker.pick("Ala")
-        f.mode.pick("deadwood")
-        f.deadwood["Ala"].value = "0"
-        f.gin_kind["Ala"].pick("gin")
-        f.deadwood["Bob"].value = "30"
+        gin_deadwood(entry, "Ala", {"Ala": 0, "Bob": 30}, gin=True)
         sheet = save(app, entry)
     # §5 seed: 2 × (25 + 30) = 110 ≥ 100; game bonus 100, 2 boxes × 25, shutout +100 → 360
     assert sheet.standings.finished
@@ -783,13 +775,11 @@ def test_rummy101_stock_out_has_no_winner(app: App) -> None:
 
 # -- small fixes: switch labels, stale messages, live hand lines, the winner banner --------------
 def test_option_switches_name_the_option_without_a_state(app: App) -> None:
-    from rules.options import PRESETS
+    from rules.variant import REGISTRY
 
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
+    ng = new_game_form(app)
     seen = 0
-    for variant in PRESETS:
+    for variant in (v.name for v in REGISTRY):
         ng.variant.pick(variant)
         assert ng.options is not None
         for field in ng.options.fields.values():
@@ -807,10 +797,7 @@ def test_option_switches_name_the_option_without_a_state(app: App) -> None:
 
 
 def test_options_message_goes_once_the_field_is_fixed(app: App) -> None:
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("gin")
+    ng = new_game_form(app, "gin")
     ng.names[0].value, ng.names[1].value = "Ala", "Bob"
     form = ng.options
     assert form is not None
@@ -858,10 +845,7 @@ def test_gin_banner_goes_when_the_entry_changes(app: App) -> None:
 
 def test_gin_live_line_says_big_gin_where_the_preset_has_it(app: App) -> None:
     eleven = "AS 2S 3S 4H 5H 6H 7D 8D 9D 10D JD"  # all 11 melded
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("gin")
+    ng = new_game_form(app, "gin")
     ng.preset.pick("modern")  # big_gin_bonus 31
     ng.names[0].value, ng.names[1].value = "Ala", "Bob"
     ng.start()
@@ -914,12 +898,7 @@ def test_live_line_says_the_knocker_may_not_knock(app: App) -> None:
 
 
 def test_rummy101_target_banner_is_one_sentence(app: App) -> None:
-    app.go("/new")
-    ng = app.screen
-    assert isinstance(ng, NewGame)
-    ng.variant.pick("rummy101")
-    ng.count.set(2, notify=True)
-    ng.names[0].value, ng.names[1].value = "Ala", "Ola"
+    ng = new_game_form(app, "rummy101", ["Ala", "Ola"])
     ng.end_target.value = "1"
     ng.start()
     sheet = app.screen

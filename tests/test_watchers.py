@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Iterator
 from typing import Any
 
 import msgpack
@@ -55,11 +54,7 @@ ALA = entry("Ala", {"Ola": ["R5", "JK"], "Ela": ["B1", "B2"]})
 ELA = entry("Ela", {"Ala": ["K9"], "Ola": ["B3"]})
 
 
-@pytest.fixture(autouse=True)
-def fresh_shared() -> Iterator[None]:
-    score_sheet.forget_shared()
-    yield
-    score_sheet.forget_shared()
+pytestmark = pytest.mark.usefixtures("fresh_shared")
 
 
 def watcher(store: Store, hub: live.Hub | None = None, ip: str = "192.168.1.23") -> App:

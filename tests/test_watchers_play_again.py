@@ -4,7 +4,7 @@ sheet, or its table display), a phone that had joined the old game keeps keeping
 new one (the table's join code moves there: tests/test_attack_play_again.py), and whoever
 opens the old game later is offered the way to the new one.
 
-Sessions are Apps without a page (as in tests/test_watchers.py): a change is delivered at
+Sessions are Apps without a page (tests/play_again_helpers.py): a change is delivered at
 once, in the writer's call. Scores (RULES.md §4, Tile Rummy): round A — Ala out, Ola R5 JK
 (35), Ela B1 B2 (3); round E — Ela out, Ala K9, Ola B3: totals Ala 29, Ola −38, Ela 9; the
 players end the series: Ala wins.
@@ -12,62 +12,29 @@ players end the series: Ala wins.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from app import games, live
-from app.games import Game
 from app.store import Store
-from app.ui.sheet import game_end, score_sheet
-from app.ui.sheet.score_sheet import ScoreSheet
-from app.ui.shell import App
 from app.ui.table import sharing
-from tests.test_flow import PLAYERS, ROUND_A, ROUND_E
+from tests.play_again_helpers import (
+    HOST_IP,
+    ended_series,
+    joined_phone,
+    play_again,
+    session,
+    sheet,
+    ss_of,
+)
+from tests.test_flow import PLAYERS
 from tests.test_views import screen_text
 
-
-@pytest.fixture(autouse=True)
-def fresh_shared() -> Iterator[None]:
-    score_sheet.forget_shared()
-    yield
-    score_sheet.forget_shared()
-
-
-def session(store: Store, hub: live.Hub, host: bool, ip: str) -> App:
-    visitor = live.Visitor(ip=ip, host=host)
-    app = App(live.SessionStore(store, sharing.access_for(store), visitor, hub))
-    sharing.attach(app, hub)
-    return app
-
-
-def ended_series(host: App) -> Game:
-    game = games.new_game("tile_rummy", PLAYERS)
-    for entry in (ROUND_A, ROUND_E):
-        game = games.add_round(game, entry)
-    stored = host.store.create_game(game)
-    return host.store.save_game(game_end.end_now(stored), stored.version)
-
-
-def sheet(app: App) -> ScoreSheet:
-    screen = app.screen
-    assert isinstance(screen, ScoreSheet)
-    return screen
-
-
-def play_again(host: App, game: Game) -> str:
-    host.go(f"/game/{game.id}")
-    again = sheet(host).end_actions
-    assert again.again_button is not None
-    again.play_again()
-    new_id = host.route.split("/")[2]
-    assert new_id != game.id
-    return new_id
+pytestmark = pytest.mark.usefixtures("fresh_shared")
 
 
 def test_watching_phones_follow_the_new_game(store: Store) -> None:
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
     watcher = session(store, hub, False, "192.168.1.20")
     table = session(store, hub, False, "192.168.1.21")
@@ -96,12 +63,11 @@ def test_watching_phones_follow_the_new_game(store: Store) -> None:
 
 def test_a_joined_phone_keeps_keeping_score_in_the_new_game(store: Store) -> None:
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
-    code = host.store.join_code(old.id)  # type: ignore[attr-defined]
-    phone = session(store, hub, False, "192.168.1.30")
-    ss = sharing.session_of(phone)
-    assert ss is not None and ss.join(old.id, code, "Ola") == old.id
+    code = ss_of(host).join_code(old.id)
+    phone = joined_phone(store, hub, old, code, "192.168.1.30", "Ola")
+    ss = ss_of(phone)
     phone.go(f"/game/{old.id}")
 
     new_id = play_again(host, old)
@@ -116,13 +82,12 @@ def test_a_joined_phone_keeps_keeping_score_in_the_new_game(store: Store) -> Non
 
 def test_a_joined_phone_whose_code_was_changed_only_watches_the_new_game(store: Store) -> None:
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
-    code = host.store.join_code(old.id)  # type: ignore[attr-defined]
-    phone = session(store, hub, False, "192.168.1.31")
-    ss = sharing.session_of(phone)
-    assert ss is not None and ss.join(old.id, code) == old.id
-    host.store.new_join_code(old.id)  # type: ignore[attr-defined]  # the phone is shut out
+    code = ss_of(host).join_code(old.id)
+    phone = joined_phone(store, hub, old, code, "192.168.1.31")
+    ss = ss_of(phone)
+    ss_of(host).new_join_code(old.id)  # the phone is shut out
     old = store.load_game(old.id)
     phone.go(f"/game/{old.id}")
 
@@ -135,7 +100,7 @@ def test_a_joined_phone_whose_code_was_changed_only_watches_the_new_game(store: 
 
 def test_the_old_game_links_to_the_new_one_later(store: Store) -> None:
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
     new_id = play_again(host, old)
     late = session(store, hub, False, "192.168.1.40")  # a phone that opens the old game later
@@ -154,7 +119,7 @@ def test_the_old_game_links_to_the_new_one_later(store: Store) -> None:
 
 def test_no_link_when_the_new_game_is_gone_or_the_old_one_opened_again(store: Store) -> None:
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
     new_id = play_again(host, old)
     host.go(f"/game/{old.id}")
@@ -174,13 +139,11 @@ def test_no_link_when_the_new_game_is_gone_or_the_old_one_opened_again(store: St
 
 def test_without_the_right_to_see_the_new_game_nobody_is_sent_there(store: Store) -> None:
     hub = live.Hub()
-    host = session(store, hub, True, "127.0.0.1")
+    host = session(store, hub, True, HOST_IP)
     old = ended_series(host)
-    code = host.store.join_code(old.id)  # type: ignore[attr-defined]
-    host.store.set_visitors(live.NOTHING)  # type: ignore[attr-defined]
-    phone = session(store, hub, False, "192.168.1.50")
-    ss = sharing.session_of(phone)
-    assert ss is not None and ss.join(old.id, code) == old.id
+    code = ss_of(host).join_code(old.id)
+    ss_of(host).set_visitors(live.NOTHING)
+    phone = joined_phone(store, hub, old, code, "192.168.1.50")
     phone.go(f"/game/{old.id}")
     # the host's replay gets a fresh code this time (as a game started anew would)
     fresh = games.new_game("tile_rummy", PLAYERS)

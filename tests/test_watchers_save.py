@@ -11,7 +11,7 @@ Ala −9, Ola −3.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from flet.messaging.protocol import Message, MessageAction, RegisterClientResponseBody
@@ -20,18 +20,12 @@ from flet.messaging.session import Session
 from app import games, live
 from app.games import Game
 from app.store import Store
-from app.ui.sheet import score_sheet
 from app.ui.sheet.score_sheet import SHOWN_ROUNDS, ScoreSheet
 from app.ui.shell import App
 from app.ui.table import sharing
 from tests.test_watchers import ALA, ELA, PackingConnection, long_game, sheet_print, watcher
 
-
-@pytest.fixture(autouse=True)
-def fresh_shared() -> Iterator[None]:
-    score_sheet.forget_shared()
-    yield
-    score_sheet.forget_shared()
+pytestmark = pytest.mark.usefixtures("fresh_shared")
 
 
 def session(store: Store, hub: live.Hub, route: str, ip: str) -> tuple[App, Session]:

@@ -49,10 +49,15 @@ cards reads a small dict of the melds met so far and small tables for the canoni
 the deadwood cards. The mask-level functions (:func:`deadwood_mask`, :func:`melds_mask`,
 :func:`discard_mask`, :func:`discard_melds_mask`, :func:`encode`) are the fast calls, with the
 melds as masks; the Card-level ones build the melds as tuples of cards (:func:`arrangement_mask`
-and :func:`discard_of_mask` from a hand mask). The card-index calls read each index's bit from
-a dict, and lay out the melds from per-suit tables of the runs of every 13-bit suit mask
-(:data:`_runs0` …; with the best single drop removed: :data:`_drop_runs0` …) and the 65
-groups, as tuples of card indexes (built on first use, about 30 ms). Nothing is built at
+and :func:`discard_of_mask` from a hand mask). The card-index calls add up the cards *packed*
+(:data:`_index_cards`: the hand-mask bit, the value and a count in the rank's lane; 10 or 11
+cards added by name, not by ``sum``), so that one sum gives the hand mask, the hand's value and
+how many cards of each rank it holds. A hand with no run and no rank held in ≥3 suits (most
+hands dealt at random) is answered from those in a few operations (its value; for 11 cards the
+discard is the highest rank's first card), a hand of runs only from the suit tables, the others
+by the searches above. They lay out the melds from per-suit tables of the runs of every 13-bit
+suit mask (:data:`_runs0` …; with the best single drop removed: :data:`_drop_runs0` …) and the
+65 groups, as tuples of card indexes (built on first use, about 30 ms). Nothing is built at
 import, and no answer is kept from one call to the next.
 
 Discard tie-break (a choice of this module, the rules being silent): among discards leaving the
@@ -690,9 +695,10 @@ def _discard_search(h: int) -> tuple[int, int, int]:
     return key, groups, full
 
 
-def _discard_groups(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Discard:
+def _discard_groups(h: int, tri: int, a: int, b: int, c: int, d: int, r: int = -1) -> _Discard:
     """:func:`_discard_search` of a hand with ranks held in ≥3 suits (``tri``, as rank bits of
-    the first suit; ``a b c d``: its suit masks S H D C).
+    the first suit; ``a b c d``: its suit masks S H D C; ``r``: ``h & h >> 1 & h >> 2`` when
+    the caller has it, else -1).
 
     Returns:
         ``(key, groups, full, a, b, c, d, names)``: as :func:`_discard_search`, the suit masks of
@@ -707,7 +713,8 @@ def _discard_groups(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Discar
     table = _index_dw or _dw_list()
     z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
     # the group choices, rank by rank (options: _options11); the last rank's in the inner loop
-    r = h & (h >> 1) & (h >> 2)
+    if r < 0:
+        r = h & (h >> 1) & (h >> 2)
     runnable = h & (r | (r << 1) | (r << 2))
     prune = h.bit_count() == 11 and h & ~(_COLUMN * tri) != 0
     cache = _split11
@@ -728,7 +735,10 @@ def _discard_groups(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Discar
             d &= ~low
             fixed |= present
             continue
-        opts = cache.get(present | loose << 1) or _split_options11(present, loose)
+        try:
+            opts = cache[present | loose << 1]
+        except KeyError:
+            opts = _split_options11(present, loose)
         if inner is not None:
             outer = inner if outer is _NONE else _combine(outer, inner)
         inner = opts
@@ -895,19 +905,31 @@ def _discard_key(bit: int) -> tuple[int, int, int]:
 _Runs = tuple[tuple[int, ...], ...]
 
 
-class _IndexBits(dict[int, int]):
-    """Card index ``13 * suit + rank - 1`` (suit 0–3 = S H D C) → its hand-mask bit; the first
-    look-up builds the tables of the card-index calls (:func:`_index_tables`)."""
-
-    def __missing__(self, key: int) -> int:
-        if self:
-            raise KeyError(key)
-        _index_tables()
-        return self[key]
-
-
-_index_bits: Final = _IndexBits()
-_index_bit: Final = _index_bits.__getitem__
+_index_cards: dict[int, int] = {}
+"""Card index ``13 * suit + rank - 1`` (suit 0–3 = S H D C) → the card packed for the
+card-index calls: its value (points) in bits 0–8 (the values of up to 52 cards add up to at most
+340), a count of 1 in its rank's 3-bit lane, bits ``9 + 3 * (rank - 1)`` (a rank has at most 4
+cards: no lane overflows), and its hand-mask bit shifted up by 48. The cards' distinct bits add
+up to their union, so one sum of packed cards gives the hand's value, the number of its cards
+of each rank and its hand mask at once. A dict, not a list: a list would take an index from
+-52 to -1 for a card. Filled by :func:`_index_tables`."""
+_index_list: list[int] = []
+""":data:`_index_cards` as a list of the 52 packed cards, which the 10- and 11-card sums read
+(a list is read faster than a dict, and a table of pairs of cards, half the adds, was faster
+only with warm caches). A list takes an index from -52 to -1 for another card: the calls
+refuse negative indexes apart. Filled by :func:`_index_tables`, last (the card-index calls take
+an empty one for their first use)."""
+_LANE_ONES: Final = 0x2492_4924_9200
+"""A 1 in each rank's lane of a packed sum: adding it turns a count of 3 or 4 into 4 or 5,
+the only counts with the lane's top bit set (:data:`_LANE_FOURS`)."""
+_LANE_FOURS: Final = 0x9249_2492_4800
+_tri_of: dict[int, int] = {}
+"""The lanes of a packed sum (:data:`_index_cards`) holding ≥3 cards, as the top bit of each
+(what ``(sum + _LANE_ONES) & _LANE_FOURS`` leaves) → the same ranks as rank bits (bit
+``rank - 1``), for every set of 1 to 3 ranks (10 or 11 cards hold at most 3 such ranks)."""
+_first_suit: dict[int, int] = {}
+"""The cards of one rank as a hand mask shifted down to the ace (bits 0, 16, 32, 48) → 13 ×
+the first suit S H D C among them (the tie-break's suit), for the 15 non-empty patterns."""
 _runs0: list[_Runs] = []
 """For each 13-bit suit mask of spades: its runs (every maximal block of ≥3 consecutive
 ranks), each a tuple of card indexes by rank; masks with the same runs share one tuple.
@@ -927,7 +949,7 @@ _index_discard: list[int] = []
 
 def _index_tables() -> None:
     """Build (once) the tables of the card-index calls (about 30 ms with the search's own)."""
-    if _index_bits:
+    if _index_list:
         return
     _dw_list()
     drops = _build_discard_tables()
@@ -960,7 +982,42 @@ def _index_tables() -> None:
         for b in _discard_bits
         for i in ((b.bit_length() - 1) if b else 0,)
     )
-    _index_bits.update({13 * s + r: 1 << (16 * s + r) for s in range(4) for r in range(13)})
+    lanes = [4 << (9 + 3 * r) for r in range(13)]
+    for r1 in range(13):
+        _tri_of[lanes[r1]] = 1 << r1
+        for r2 in range(r1):
+            _tri_of[lanes[r1] | lanes[r2]] = 1 << r1 | 1 << r2
+            for r3 in range(r2):
+                _tri_of[lanes[r1] | lanes[r2] | lanes[r3]] = 1 << r1 | 1 << r2 | 1 << r3
+    for suits in range(1, 16):  # the suits holding the rank, as bits S H D C
+        first = (suits & -suits).bit_length() - 1
+        _first_suit[sum(1 << 16 * s for s in range(4) if suits >> s & 1)] = 13 * first
+    _index_cards.update(
+        {
+            i: 1 << (48 + 16 * (i // 13) + i % 13) | 1 << (9 + 3 * (i % 13)) | _RANK_VALUE[i % 13]
+            for i in range(52)
+        }
+    )
+    cards = _index_cards
+    _index_list.extend([cards[i] for i in range(52)])
+
+
+def _index_sum(indexes: Sequence[int]) -> int:
+    """The sum of the packed cards (:data:`_index_cards`) of ``indexes``: the card-index calls'
+    sum for a count of cards other than 10 and 11, on first use, or on a bad index.
+
+    Raises:
+        ValueError: an index is not a card index, or an index appears twice.
+    """
+    if not _index_list:
+        _index_tables()
+    try:
+        x: int = sum(map(_index_cards.__getitem__, indexes))
+    except (KeyError, TypeError):
+        raise ValueError("a card index is a whole number from 0 to 51") from None
+    if len(set(indexes)) != len(indexes):  # many repeats could carry from field to field
+        raise ValueError("a card appears twice; gin is played with one 52-card deck")
+    return x
 
 
 def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
@@ -979,25 +1036,47 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
     Raises:
         ValueError: an index is not a whole number 0–51, or a card appears twice.
     """
-    try:
-        h: int = sum(map(_index_bit, indexes))
-    except (KeyError, TypeError):
-        raise ValueError("a card index is a whole number from 0 to 51") from None
-    if h.bit_count() != len(indexes):
+    n = len(indexes)
+    if n == 10:  # the packed cards added by name: twice as fast as sum() over map()
+        t = _index_list
+        try:
+            s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = indexes
+            x = t[s0] + t[s1] + t[s2] + t[s3] + t[s4] + t[s5] + t[s6] + t[s7] + t[s8] + t[s9]
+            if s0 | s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9 < 0:
+                x = _index_sum(indexes)  # raises
+        except (IndexError, TypeError):  # a bad index, or the first use
+            x = _index_sum(indexes)
+    else:
+        x = _index_sum(indexes)
+    h = x >> 48
+    if h.bit_count() != n:
         raise ValueError("a card appears twice; gin is played with one 52-card deck")
-    a = h & 0x1FFF  # literals, not SUIT_MASK: a constant is read faster than a global
-    b = (h >> 16) & 0x1FFF
-    c = (h >> 32) & 0x1FFF
-    d = h >> 48
-    tri = (a & b & (c | d)) | (c & d & (a | b))
-    table = _index_dw
-    if not tri:  # no group: the runs of each suit
+    r = h & (h >> 1) & (h >> 2)  # the cards starting 3 consecutive ranks of their suit
+    # the top bit of each rank's lane holding ≥3 cards (literals: _LANE_ONES, _LANE_FOURS)
+    g = (x + 0x2492_4924_9200) & 0x9249_2492_4800
+    if not g:
+        if not r:  # no run, no rank held in ≥3 suits: no meld; the value of the hand
+            return x & 511, ()
+        a = h & 0x1FFF
+        b = (h >> 16) & 0x1FFF
+        c = (h >> 32) & 0x1FFF
+        d = h >> 48
+        table = _index_dw  # no group: the runs of each suit
         return (
             table[a] + table[b] + table[c] + table[d],
             _runs0[a] + _runs1[b] + _runs2[c] + _runs3[d],
         )
+    a = h & 0x1FFF
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
+    d = h >> 48
+    try:
+        tri = _tri_of[g]
+    except KeyError:  # 4 or more such ranks (13 cards or more)
+        tri = (a & b & (c | d)) | (c & d & (a | b))
+    table = _index_dw
     named = _index_groups
-    if not h & (h >> 1) & (h >> 2):
+    if not r:
         # no run: each rank held in ≥3 suits is a group (what _choices10 finds: no card of
         # it is in a block of ≥3 consecutive ranks), the rest is deadwood
         rest = ~tri
@@ -1037,23 +1116,83 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
     Raises:
         ValueError: no index, an index is not a whole number 0–51, or a card appears twice.
     """
-    try:
-        h: int = sum(map(_index_bit, indexes))
-    except (KeyError, TypeError):
-        raise ValueError("a card index is a whole number from 0 to 51") from None
-    if h.bit_count() != len(indexes):
+    n = len(indexes)
+    if n == 11:  # as in index_melds
+        t = _index_list
+        try:
+            s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = indexes
+            x = t[s0] + t[s1] + t[s2] + t[s3] + t[s4] + t[s5] + t[s6] + t[s7] + t[s8] + t[s9]
+            x += t[s10]
+            if s0 | s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9 | s10 < 0:
+                x = _index_sum(indexes)  # raises
+        except (IndexError, TypeError):  # a bad index, or the first use
+            x = _index_sum(indexes)
+    else:
+        x = _index_sum(indexes)
+    h = x >> 48
+    if h.bit_count() != n:
         raise ValueError("a card appears twice; gin is played with one 52-card deck")
+    r = h & (h >> 1) & (h >> 2)  # the cards starting 3 consecutive ranks of their suit
+    g = (x + 0x2492_4924_9200) & 0x9249_2492_4800  # as in index_melds
+    if not g:
+        if not r:
+            if not h:
+                raise ValueError("no card to discard")
+            # no meld in the hand, so none in any hand kept: discard the card of highest
+            # value, then highest rank (the highest rank held: the top lane of the counts),
+            # then suit S H D C
+            rank = ((x & 0xFFFF_FFFF_FFFF).bit_length() - 10) // 3
+            total = x & 511
+            return (
+                total - _RANK_VALUE[rank],
+                _first_suit[(h >> rank) & 0x1_0001_0001_0001] + rank,
+                (),
+                total,
+            )
+        # runs, no group: the four suits' best drops (as in _discard_search), the runs of the
+        # suit the discard leaves from the drop table
+        a = h & 0x1FFF
+        b = (h >> 16) & 0x1FFF
+        c = (h >> 32) & 0x1FFF
+        d = h >> 48
+        table = _index_dw
+        full = table[a] + table[b] + table[c] + table[d]
+        z0, z1, z2, z3 = _discard_tables
+        key = z0[a]
+        y = z1[b]
+        if y < key:
+            key = y
+        y = z2[c]
+        if y < key:
+            key = y
+        y = z3[d]
+        if y < key:
+            key = y
+        low = key & 255
+        s = low & 3
+        if s == 0:
+            melds = _drop_runs0[a] + _runs1[b] + _runs2[c] + _runs3[d]
+        elif s == 1:
+            melds = _runs0[a] + _drop_runs1[b] + _runs2[c] + _runs3[d]
+        elif s == 2:
+            melds = _runs0[a] + _runs1[b] + _drop_runs2[c] + _runs3[d]
+        else:
+            melds = _runs0[a] + _runs1[b] + _runs2[c] + _drop_runs3[d]
+        return (key >> 8) + full - 64, _index_discard[low], melds, full
     a = h & 0x1FFF
     b = (h >> 16) & 0x1FFF
     c = (h >> 32) & 0x1FFF
     d = h >> 48
-    tri = (a & b & (c | d)) | (c & d & (a | b))
+    try:
+        tri = _tri_of[g]
+    except KeyError:  # 4 or more such ranks (13 cards or more)
+        tri = (a & b & (c | d)) | (c & d & (a | b))
     groups_melds: _Runs = ()
     key = -1
     if tri:
         named = _index_groups
         rest = ~tri
-        if (a | b | c | d) & rest and not h & (h >> 1) & (h >> 2):
+        if not r and (a | b | c | d) & rest:
             # no run, and some card outside the ranks held in ≥3 suits: what _discard_search
             # finds is every such rank's whole group (its first choice) and the best drop
             # from the others (all deadwood; breaking a group only adds deadwood)
@@ -1066,9 +1205,10 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
                 tri ^= low
                 groups_melds += (named[h & _COLUMN * low],)
         else:
-            key, groups, full, a, b, c, d, names = (
-                _discard_groups if tri & (tri - 1) else _discard_one_rank
-            )(h, tri, a, b, c, d)
+            if tri & (tri - 1):
+                key, groups, full, a, b, c, d, names = _discard_groups(h, tri, a, b, c, d, r)
+            else:
+                key, groups, full, a, b, c, d, names = _discard_one_rank(h, tri, a, b, c, d)
             if names is not None:
                 groups_melds = names
             else:
@@ -1077,8 +1217,6 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
                     rank = ranks & -ranks
                     ranks ^= rank
                     groups_melds += (named[groups & _COLUMN * rank],)
-    elif not h:
-        raise ValueError("no card to discard")
     if key < 0:  # the groups are fixed: the four suits' best drops (as in _discard_search)
         table = _index_dw
         z0, z1, z2, z3 = _discard_tables

@@ -236,10 +236,15 @@ def check_opening(
     ref = REF_OPENING.with_options(threshold=opts.threshold, threshold_mode=opts.threshold_mode)
 
     def bad(
-        reason: str, key: str | Line, english_text: str | None = None, **extra: Any
+        reason: str,
+        key: str | Line,
+        english_text: str | None = None,
+        section: str | None = None,
+        **extra: Any,
     ) -> OpeningVerdict:
         ln = key if isinstance(key, Line) else line(key, **extra.pop("line_params", {}))
         message = english_text if english_text is not None else ln.english()
+        where = ref if section is None else ref.at(section)
         return OpeningVerdict(
             False,
             by,
@@ -253,7 +258,7 @@ def check_opening(
             counts,
             {**params, **extra},
             ln,
-            ref,
+            where,
         )
 
     if not melds:
@@ -263,7 +268,7 @@ def check_opening(
         TILE_SET.check_copies(laid, "in the opening")
     except TooManyCopiesError as e:
         assert e.line is not None
-        return bad("too_many_copies", e.line)
+        return bad("too_many_copies", e.line, section="players")
     if hand is not None:
         held = list(hand)
         if taken_discard is not None and taken_discard not in held:
@@ -287,15 +292,17 @@ def check_opening(
                 "invalid_meld",
                 line("opening.invalid_meld", n=c.index + 1, tiles=tiles, why=c.line),
                 why,
+                "melds",
                 meld_index=c.index,
                 meld_reason=c.reason,
             )
     if has_pairs and has_melds:
-        return bad("mixed_pairs_and_melds", "opening.mixed_pairs_and_melds")
+        return bad("mixed_pairs_and_melds", "opening.mixed_pairs_and_melds", section="pairs")
     if taken_discard is not None and taken_discard not in laid:
         return bad(
             "discard_not_used",
             "opening.discard_not_used",
+            section="discard",
             taken_discard=str(taken_discard),
             line_params={"tile": str(taken_discard)},
         )
@@ -304,6 +311,7 @@ def check_opening(
             return bad(
                 "too_few_pairs",
                 "opening.too_few_pairs",
+                section="pairs",
                 line_params={"need": need_pairs, "pairs": pairs},
             )
         ok = line("opening.by_pairs", pairs=pairs, need=need_pairs)

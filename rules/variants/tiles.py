@@ -118,7 +118,13 @@ def check_initial_meld(
 
     ref = rule_ref(rule, variant, "opening", initial_meld=opts.initial_meld)
 
-    def bad(reason: str, ln: Line, english_text: str | None = None, **extra: Any) -> OpeningVerdict:
+    def bad(
+        reason: str,
+        ln: Line,
+        english_text: str | None = None,
+        section: str | None = None,
+        **extra: Any,
+    ) -> OpeningVerdict:
         message = english_text if english_text is not None else ln.english()
         return OpeningVerdict(
             False,
@@ -133,7 +139,7 @@ def check_initial_meld(
             counts,
             extra,
             ln,
-            ref,
+            ref if section is None else ref.at(section),
         )
 
     if not melds:
@@ -143,7 +149,7 @@ def check_initial_meld(
         TILE_SET.check_copies(laid, "in the initial meld")
     except TooManyCopiesError as e:
         assert e.line is not None
-        return bad("too_many_copies", e.line)
+        return bad("too_many_copies", e.line, section="players")
     if rack is not None:
         missing = multiset_missing(laid, rack)
         if missing:
@@ -160,6 +166,7 @@ def check_initial_meld(
                 "invalid_meld",
                 line("opening.invalid_meld", n=c.index + 1, tiles=tiles, why=c.line),
                 f"meld {c.index + 1} ({tiles}) is not valid: {c.message}",
+                "melds",
                 meld_index=c.index,
                 meld_reason=c.reason,
             )

@@ -8,6 +8,7 @@ Flet after the handler returns, so the blocks work in logic tests without a page
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,6 +17,8 @@ import flet as ft
 
 from app.i18n import _
 from rules import scoring
+
+log = logging.getLogger("app")
 
 PLAYER_COLOURS: tuple[str, ...] = (
     ft.Colors.BLUE_700,
@@ -267,6 +270,24 @@ class Stepper:
         sem.label = _("{label}: {n}").format(label=self.label, n=self.value)
         self.minus.disabled = self.value <= self.lo
         self.plus.disabled = self.value >= self.hi
+
+
+async def pick_json_file(dialog_title: str, no_picker: Callable[[], None]) -> bytes | None:
+    """The bytes of one JSON file the player picks on this device (a backup, an exported
+    game), or None when none is picked; where the device has no file picker, ``no_picker`` is
+    called (to say so) and None returned."""
+    try:
+        files = await ft.FilePicker().pick_files(
+            dialog_title=dialog_title,
+            allowed_extensions=["json"],
+            allow_multiple=False,
+            with_data=True,
+        )
+    except Exception:  # noqa: BLE001 - a picker the device lacks
+        log.debug("no file picker", exc_info=True)
+        no_picker()
+        return None
+    return files[0].bytes if files else None
 
 
 def card(content: ft.Control, bgcolor: str | None = None, padding: int = 12) -> ft.Container:

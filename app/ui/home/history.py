@@ -32,6 +32,7 @@ from app.ui.common.widgets import (
     heading,
     muted,
     number,
+    pick_json_file,
     secondary_button,
 )
 from app.ui.sheet.export import ExportDialog
@@ -453,19 +454,12 @@ class BackupButtons:
 
     async def pick(self, _e: Any = None) -> None:
         """Choose the backup file on this device, then merge it."""
-        try:
-            files = await ft.FilePicker().pick_files(
-                dialog_title=_("Choose a backup file"),
-                allowed_extensions=["json"],
-                allow_multiple=False,
-                with_data=True,
-            )
-        except Exception:  # noqa: BLE001 - a picker the device lacks
-            log.debug("no file picker", exc_info=True)
-            self.app.notify(_("This device cannot open a file here."), error=True)
-            return
-        if files and files[0].bytes is not None:
-            await self.restore(files[0].bytes)
+        data = await pick_json_file(
+            _("Choose a backup file"),
+            lambda: self.app.notify(_("This device cannot open a file here."), error=True),
+        )
+        if data is not None:
+            await self.restore(data)
 
     async def restore(self, data: bytes) -> None:
         """Merge the backup ``data`` (in a worker thread: every round is scored again)."""

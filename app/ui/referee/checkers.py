@@ -16,8 +16,8 @@ to its score sheet) or ``?variant=<name>``. Every verdict comes from
 player's language), the judge's message with the melds named as people do ("table before,
 meld 1"), the meld or piece at fault drawn in red, and the rule: its text and a button to the
 rule book, from :mod:`app.ui.home.rulebook_view` (``/rules/<variant>/<section>``, or the game's
-``/game/<id>/rules/<section>``); without the rule book the button leads to the section of the
-verdict's "RULES.md §N" (:data:`SECTIONS`).
+``/game/<id>/rules/<section>``); without the rule book the button leads to the section the
+verdict's ``rule_ref`` names (:func:`rule_route`).
 
 Meld and hand verdicts are live (above the keys, rule text under them); an opening or a turn
 is checked on a tap and its verdict scrolled into view.
@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import re
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
 
@@ -101,16 +101,6 @@ MELD_KINDS: dict[str, str] = {"run": N_("run"), "group": N_("group"), "pair": N_
 REASONS: dict[str, str] = verdict_render.HEADLINES
 """Headline of each reason code in the player's language (:mod:`app.verdict_render`)."""
 
-SECTIONS: dict[str, str] = {
-    "1": "notation",
-    "2": "melds",
-    "3": "rummy101",
-    "4": "tiles",
-    "5": "gin",
-    "6": "carousel",
-}
-"""RULES.md paragraph -> rule-book section id (``/rules/<variant>/<section>``)."""
-
 
 # -- routes ----------------------------------------------------------------------------------
 def kinds_for(variant: str) -> list[str]:
@@ -140,18 +130,23 @@ def route_query(app: App) -> dict[str, str]:
     return {}
 
 
-def rule_section(rule: str | None) -> str | None:
-    """The rule-book section of a verdict's ``rule`` ("RULES.md §4, seed 001" -> "tiles")."""
-    if not rule:
-        return None
-    m = re.search(r"§\s*(\d+)", rule)
-    return SECTIONS.get(m.group(1)) if m else None
-
-
-def rule_route(variant: str, rule: str | None) -> str | None:
-    """``/rules/<variant>/<section>`` for a verdict's ``rule``, or None."""
-    section = rule_section(rule)
-    return f"/rules/{variant}/{section}" if section else None
+def rule_route(variant: str, answer: Mapping[str, Any], check: str) -> str:
+    """``/rules/<variant>/<section>`` of a verdict without the rule book's help: the section
+    its ``rule_ref`` names, else where the variant places its reason (or error), the check
+    and its ``rule`` text (:meth:`rules.variant.Variant.section_for`)."""
+    ref = answer.get("rule_ref")
+    section = ref.get("section") if isinstance(ref, Mapping) else None
+    spec = about(variant).rules
+    if not isinstance(section, str) or section not in spec.sections:
+        reason = answer.get("reason") or answer.get("error")
+        rule, result = answer.get("rule"), answer.get("result")
+        section = spec.section_for(
+            check,
+            reason if isinstance(reason, str) else None,
+            result if isinstance(result, str) else None,
+            rule if isinstance(rule, str) else "",
+        )
+    return f"/rules/{variant}/{section}"
 
 
 _REF = re.compile(r"table_(before|after)\[(\d+)\]")
@@ -241,7 +236,7 @@ class RuleLink:
         self.app = app
         rule = answer.get("rule")
         rule = rule if isinstance(rule, str) else ""
-        self.route = rule_route(variant, rule)
+        self.route: str | None = rule_route(variant, answer, check)
         self.control: ft.Control = ft.Text(
             _("Rules: {variant}").format(variant=labels.variant_name(variant)),
             size=13,
@@ -350,6 +345,20 @@ def jokers_line(tiles: Sequence[str], jokers: Sequence[str], material: str) -> s
             names.append(j)
     return ngettext("Joker = {pieces}", "Jokers = {pieces}", len(jokers)).format(
         pieces=", ".join(names)
+    )
+
+
+def subheading(text: str, weight: ft.FontWeight = ft.FontWeight.W_500) -> ft.Text:
+    """A line that names what follows it (a question, a row of pieces) within a section."""
+    return ft.Text(text, size=15, weight=weight)
+
+
+def pieces_line(label: str, pieces: Sequence[str], material: Any) -> ft.Control:
+    """``label`` and then the ``pieces`` drawn small, wrapping ("Played: R5 R6 R7")."""
+    return ft.Row(
+        [subheading(label, ft.FontWeight.W_600), *[piece_view(p, material, "s") for p in pieces]],
+        wrap=True,
+        spacing=6,
     )
 
 
@@ -635,6 +644,11 @@ class Checker:
     """
 
     kind = "meld"
+    discard: PieceKeyboard | None
+    """The taken discard's keyboard (Rummy 101's opening and turn), else None."""
+    discard_box: ft.Column
+    took: ChoiceChips | None
+    """"Drew from the stock" or "Took the discard" (with :attr:`discard`), else None."""
 
     def __init__(self, app: App, game: Game | None = None, variant: str | None = None) -> None:
         self.app = app
@@ -806,6 +820,19 @@ class Checker:
         """Put a verdict on the screen."""
         self.verdict.controls = controls
 
+    def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
+        """The verdict drawn from the judge's answer ``a``."""
+        raise NotImplementedError
+
+    def give_verdict(self, check: str, scroll: bool = False, **fields: Any) -> dict[str, Any]:
+        """Ask the judge (:meth:`ask`) and show its verdict (:meth:`render`), scrolled to where
+        ``scroll`` (a verdict under the inputs); the answer."""
+        answer = self.ask(check, **fields)
+        self.show(self.render(answer))
+        if scroll:
+            self.app.scroll_to(VERDICT_KEY)
+        return answer
+
     def typed_problem(
         self, *editors: PieceKeyboard | MeldsEditor | TableEditor | None
     ) -> dict[str, Any] | None:
@@ -814,6 +841,40 @@ class Checker:
         for editor in editors:
             if editor is not None and editor.problem:
                 return {"ok": False, "error": "bad_token", "message": editor.problem}
+        return None
+
+    def discard_inputs(
+        self, on_focus: Callable[[PieceKeyboard], None] | None = None
+    ) -> list[ft.Control]:
+        """The inputs under "This turn the player…": drew from the stock or took the discard,
+        and the taken discard's keyboard, shown once "Took the discard" is tapped (Rummy 101,
+        RULES.md §3).
+        Sets :attr:`discard`, :attr:`discard_box` and :attr:`took`; ``on_focus`` as for
+        :class:`PieceKeyboard`."""
+        self.discard = PieceKeyboard(
+            self.variant,
+            _("Taken discard"),
+            on_change=self.clear_verdict,
+            max_pieces=1,
+            on_focus=on_focus,
+        )
+        self.discard_box = ft.Column([self.discard.control], visible=False)
+        self.took = ChoiceChips(
+            [("no", _("Drew from the stock")), ("yes", _("Took the discard"))],
+            "no",
+            on_change=self._took_changed,
+        )
+        return [subheading(_("This turn the player…")), self.took.control, self.discard_box]
+
+    def _took_changed(self, key: str | None) -> None:
+        self.discard_box.visible = key == "yes"
+        self.clear_verdict()
+
+    def taken_discard(self) -> str | None:
+        """The discard taken this turn: "Took the discard" tapped and the piece entered."""
+        took = self.took is not None and self.took.value == "yes"
+        if took and self.discard is not None and self.discard.value:
+            return self.discard.value[0]
         return None
 
     def clear_verdict(self) -> None:
@@ -972,9 +1033,7 @@ class MeldChecker(Checker):
         fields: dict[str, Any] = {"meld": pieces}
         if self.read_as.value not in (None, "best"):
             fields["as"] = self.read_as.value
-        answer = self.ask("meld", **fields)
-        self.show(self.render(answer))
-        return answer
+        return self.give_verdict("meld", **fields)
 
     def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
         """The meld verdict."""
@@ -1056,8 +1115,8 @@ class OpeningChecker(Checker):
         self.melds = MeldsEditor(
             self.variant, _("Opening"), on_change=self.clear_verdict, players=self.players
         )
-        self.discard: PieceKeyboard | None = None
-        self.took: ChoiceChips | None = None
+        self.discard = None
+        self.took = None
         self.highest: ft.TextField | None = None
         self.most_pairs: ft.TextField | None = None
         self.record_button: ft.OutlinedButton | None = None
@@ -1100,23 +1159,7 @@ class OpeningChecker(Checker):
             )
             controls.append(self.rising_box)
             self._fill_recorded()
-            self.discard = PieceKeyboard(
-                self.variant,
-                _("Taken discard"),
-                on_change=self.clear_verdict,
-                max_pieces=1,
-            )
-            self.discard_box = ft.Column([self.discard.control], visible=False)
-            self.took = ChoiceChips(
-                [("no", _("Drew from the stock")), ("yes", _("Took the discard"))],
-                "no",
-                on_change=self._took_changed,
-            )
-            controls += [
-                ft.Text(_("This turn the player…"), size=15, weight=ft.FontWeight.W_500),
-                self.took.control,
-                self.discard_box,
-            ]
+            controls += self.discard_inputs()
         self.check_button = ft.Row(
             [primary_button(_("Check the opening"), self._check_clicked, ft.Icons.GAVEL)]
         )
@@ -1180,13 +1223,8 @@ class OpeningChecker(Checker):
             self.rising_box.visible = self.rules.rising
 
     def _took_changed(self, key: str | None) -> None:
-        if self.discard is not None:
-            self.discard_box.visible = key == "yes"
-            if key == "yes":
-                self.melds.show_keys(False)
-            else:
-                self.melds.show_keys(True)
-        self.clear_verdict()
+        self.melds.show_keys(key != "yes")  # one keyboard at a time: the discard's or the melds'
+        super()._took_changed(key)
 
     def _check_clicked(self, _e: Any = None) -> None:
         self.check()
@@ -1216,13 +1254,10 @@ class OpeningChecker(Checker):
                         previous.append({"by": by, key: int(raw)})
             if previous:
                 fields["previous_openings"] = previous
-            took = self.took is not None and self.took.value == "yes"
-            if took and self.discard is not None and self.discard.value:
-                fields["taken_discard"] = self.discard.value[0]
-        answer = self.ask("opening", **fields)
-        self.show(self.render(answer))
-        self.app.scroll_to(VERDICT_KEY)
-        return answer
+            taken = self.taken_discard()
+            if taken is not None:
+                fields["taken_discard"] = taken
+        return self.give_verdict("opening", scroll=True, **fields)
 
     def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
         """The opening verdict: valid or not, how counted, each meld drawn."""
@@ -1329,8 +1364,8 @@ class TurnChecker(Checker):
         )
         self.opened: ChoiceChips | None = None
         self.level: ChoiceChips | None = None
-        self.took: ChoiceChips | None = None
-        self.discard: PieceKeyboard | None = None
+        self.took = None
+        self.discard = None
         controls: list[ft.Control] = []
         if not self.described.judges_table_turns:  # Rummy 101, no heap: melds are only added to
             self.after_mode.control.visible = False
@@ -1343,25 +1378,10 @@ class TurnChecker(Checker):
                 "melds",
                 on_change=lambda _k: self.clear_verdict(),
             )
-            self.discard = PieceKeyboard(
-                self.variant,
-                _("Taken discard"),
-                on_change=self.clear_verdict,
-                max_pieces=1,
-                on_focus=self._focused,
-            )
-            self.discard_box = ft.Column([self.discard.control], visible=False)
-            self.took = ChoiceChips(
-                [("no", _("Drew from the stock")), ("yes", _("Took the discard"))],
-                "no",
-                on_change=self._took_changed,
-            )
             controls += [
-                ft.Text(_("Before this turn the player…"), size=15, weight=ft.FontWeight.W_500),
+                subheading(_("Before this turn the player…")),
                 self.opened.control,
-                ft.Text(_("This turn the player…"), size=15, weight=ft.FontWeight.W_500),
-                self.took.control,
-                self.discard_box,
+                *self.discard_inputs(on_focus=self._focused),
             ]
         if self.described.has_option("initial_meld"):  # Tile Rummy, My Rummy
             self.opened = ChoiceChips(
@@ -1372,10 +1392,7 @@ class TurnChecker(Checker):
                 "yes",
                 on_change=lambda _k: self.clear_verdict(),
             )
-            controls += [
-                ft.Text(_("Before this turn the player…"), size=15, weight=ft.FontWeight.W_500),
-                self.opened.control,
-            ]
+            controls += [subheading(_("Before this turn the player…")), self.opened.control]
         if len(self.described.joker_rules) > 1 and self.game is None:  # Tile Rummy's levels
             self.level = ChoiceChips(
                 [(r, str(i)) for i, r in enumerate(self.described.joker_rules)],
@@ -1389,7 +1406,7 @@ class TurnChecker(Checker):
             controls += [
                 ft.Row(
                     [
-                        ft.Text(_("Joker rule"), size=15, weight=ft.FontWeight.W_500),
+                        subheading(_("Joker rule")),
                         self.level.control,
                     ],
                     wrap=True,
@@ -1438,10 +1455,6 @@ class TurnChecker(Checker):
 
     def _section_header(self, title: str, note: str) -> ft.Control:
         return ft.Column([heading(title, size=18), muted(note, size=13)], spacing=0, tight=True)
-
-    def _took_changed(self, key: str | None) -> None:
-        self.discard_box.visible = key == "yes"
-        self.clear_verdict()
 
     # -- which keyboard shows ------------------------------------------------------------------
     def _focused(self, which: TableEditor | PieceKeyboard) -> None:
@@ -1553,15 +1566,12 @@ class TurnChecker(Checker):
                 fields["declared_after"] = declared
         if not self.described.judges_table_turns and self.opened is not None:  # Rummy 101
             fields["opened"] = self.opened.value
-            took = self.took is not None and self.took.value == "yes"
-            if took and self.discard is not None and self.discard.value:
-                fields["taken_discard"] = self.discard.value[0]
+            taken = self.taken_discard()
+            if taken is not None:
+                fields["taken_discard"] = taken
         elif self.opened is not None:
             fields["opened"] = self.opened.value != "no"
-        answer = self.ask("turn", **fields)
-        self.show(self.render(answer))
-        self.app.scroll_to(VERDICT_KEY)
-        return answer
+        return self.give_verdict("turn", scroll=True, **fields)
 
     def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
         """The turn verdict: valid or not, the meld or piece at fault, what was played."""
@@ -1583,16 +1593,7 @@ class TurnChecker(Checker):
             parts += self.problems(a)
             at_fault = a.get("tiles") or ([a["tile"]] if a.get("tile") else [])
             if at_fault:
-                parts.append(
-                    ft.Row(
-                        [
-                            ft.Text(_("At fault:"), size=15, weight=ft.FontWeight.W_600),
-                            *[piece_view(str(p), self.material, "s") for p in at_fault],
-                        ],
-                        wrap=True,
-                        spacing=6,
-                    )
-                )
+                parts.append(pieces_line(_("At fault:"), [str(p) for p in at_fault], self.material))
             for which, idx in (("before", before), ("after", after)):
                 editor = self.before if which == "before" else self.after
                 melds = editor.value
@@ -1609,19 +1610,10 @@ class TurnChecker(Checker):
                             meld_view(melds[i], self.material, size="s", fault=True, caption=name)
                         )
         if played:
-            parts.append(
-                ft.Row(
-                    [
-                        ft.Text(_("Played:"), size=15, weight=ft.FontWeight.W_600),
-                        *[piece_view(p, self.material, "s") for p in played],
-                    ],
-                    wrap=True,
-                    spacing=6,
-                )
-            )
+            parts.append(pieces_line(_("Played:"), played, self.material))
         split = a.get("melds")
         if isinstance(split, list) and split:
-            parts.append(ft.Text(_("The heap read as melds:"), size=15, weight=ft.FontWeight.W_600))
+            parts.append(subheading(_("The heap read as melds:"), ft.FontWeight.W_600))
             parts.append(melds_row([[str(t) for t in m] for m in split], self.material))
         if valid:
             parts.append(self.link(a))
@@ -1687,9 +1679,7 @@ class HandChecker(Checker):
                 lines.insert(0, meld_view(cards, self.material, size="s"))
             self.show([panel(lines, None)])
             return None
-        answer = self.ask("hand", hand=cards)
-        self.show(self.render(answer))
-        return answer
+        return self.give_verdict("hand", hand=cards)
 
     def render(self, a: Mapping[str, Any]) -> list[ft.Control]:
         """The hand: value or deadwood, the melds found, the cards left, knock or gin."""
@@ -1698,30 +1688,18 @@ class HandChecker(Checker):
         material = self.material
         deadwood = int(a.get("deadwood", 0))
         big = False
+        good = bool(a.get("can_knock"))
+        knock = _("May knock") if good else _("Cannot knock yet")
         if self.counts_deadwood:
             big = bool(a.get("big_gin")) and (
                 getattr(self.rules.typed, "big_gin_bonus", None) is not None
             )
-            if big:
-                title = _("Big gin!")
-            elif a.get("gin"):
-                title = _("Gin!")
-            elif a.get("can_knock"):
-                title = _("May knock")
-            else:
-                title = _("Cannot knock yet")
-            good = bool(a.get("can_knock"))
+            title = _("Big gin!") if big else _("Gin!") if a.get("gin") else knock
             detail = _("Deadwood {n} (knock at {max} or less)").format(
                 n=deadwood, max=a.get("knock_max")
             )
         else:
-            if a.get("went_out"):
-                title = _("Went out")
-            elif a.get("can_knock"):
-                title = _("May knock")
-            else:
-                title = _("Cannot knock yet")
-            good = bool(a.get("can_knock"))
+            title = _("Went out") if a.get("went_out") else knock
             detail = _("Hand worth {n} (knock at {max} or less)").format(
                 n=deadwood, max=a.get("knock_max")
             )
@@ -1818,5 +1796,4 @@ __all__ = [
     "kinds_for",
     "route_query",
     "rule_route",
-    "rule_section",
 ]

@@ -11,7 +11,6 @@ and every text cell is formula-safe with either separator (:func:`app.games.csv_
 from __future__ import annotations
 
 import asyncio
-import logging
 import re
 from typing import TYPE_CHECKING, Any, Final
 
@@ -22,13 +21,11 @@ from app.error_text import describe, import_problem
 from app.i18n import _, ngettext
 from app.store import StoreError
 from app.ui.common.titles import game_title, when
-from app.ui.common.widgets import ERROR_COLOUR, ChoiceChips
+from app.ui.common.widgets import ERROR_COLOUR, ChoiceChips, pick_json_file
 
 if TYPE_CHECKING:
     from app.games import Game, GameSummary
     from app.ui.common.session import App
-
-log = logging.getLogger("app")
 
 
 BOM: Final = "\ufeff"
@@ -220,21 +217,14 @@ class ImportDialog:
 
     async def pick(self, _e: Any = None) -> None:
         """Choose the exported file on this device, then import it."""
-        try:
-            files = await ft.FilePicker().pick_files(
-                dialog_title=_("Choose an exported game"),
-                allowed_extensions=["json"],
-                allow_multiple=False,
-                with_data=True,
-            )
-        except Exception:  # noqa: BLE001 - a picker the device lacks
-            log.debug("no file picker", exc_info=True)
-            self._say(_("This device cannot open a file here; paste the text instead."))
-            return
-        if files and files[0].bytes is not None:
+        data = await pick_json_file(
+            _("Choose an exported game"),
+            lambda: self._say(_("This device cannot open a file here; paste the text instead.")),
+        )
+        if data is not None:
             self._say(_("Reading the file…"), error=False)
             # every round is scored again: a long game must not stall the other phones
-            read = await asyncio.to_thread(self._read, files[0].bytes)
+            read = await asyncio.to_thread(self._read, data)
             self._after_read(read, pasted=False)
 
     def _say(self, text: str | None, error: bool = True) -> None:
