@@ -44,7 +44,11 @@ Window proofs (:func:`_window_proof`): a stretch of five numbers that cannot be 
 every run it could want arriving from below it, runs left open above it and every joker free
 is a proof that no split exists (the sweep started from the state that dominates all others);
 the tightest few stretches (most empty places, at least three) are tried, each for a few
-dozen states. With the ace high the window from 2 to the top (the aces at 1 and 14 left out)
+dozen states. The spot sweep (:func:`_spot_sweep_steps`, ace high) needs no kept-back
+vectors: every ace in a run stands below a run that starts at 2 or above one that ends at 13,
+so it lays 2..13 and gives those runs a spot each for an ace or a joker (see its section).
+With the ace high
+the window from 2 to the top (the aces at 1 and 14 left out)
 also races with the searches: on many heaps it proves "no" within a hundred or so states,
 where the sweep from 1 first meets the many ways of laying the aces and the numbers after them.
 
@@ -53,8 +57,8 @@ answered there); then the window proofs; then the searches race in turns with bu
 expansions that double: without the ace high, depth-first from 1 up and from 13 down (the
 mirrored heap); with it (Carousel), both ways, the depth-first search over all vectors, the
 one-vector depth-first searches (the likeliest vectors taking turns in slices, for a quick
-"yes"), the windows from 2 to the top and the sweeps (for a quick "no"; the narrower sweep, by
-states at its current number, runs first). All are exact, the
+"yes"), the windows from 2 to the top (for a quick "no") and, with most of the work, the spot
+sweeps (the narrower, by states at its current number, runs first). All are exact, the
 first to answer wins, and each keeps its memo or states between its turns (the sweeps and
 windows of one direction share their bound and option memos). Every split returned is
 re-checked meld by meld and against the heap before it is handed out. Memos live for one call
@@ -302,6 +306,8 @@ class _Heap:
         self.jokers = 0
         self.sweep_memos: _SweepMemos | None = None
         """The memos of :func:`_sweep_steps` on this heap (made by its first sweep)."""
+        self.spots: _Spots | None = None
+        """The memos of :func:`_spot_sweep_steps` on this heap (made by its first one)."""
         self._bound: tuple[_Bound, dict[int, int]] | None = None
         self.last = 14 if rules.ace_high else 13
         # pool[f][n]: the real pieces of family f and number n (aces at n = 1)
@@ -864,11 +870,12 @@ _FIRST_BUDGET: Final = 100
 _BUDGET_GROWTH: Final = 2
 
 
-_VECTOR_BUDGET_CAP: Final = 100
-"""The one-vector-at-a-time searches of :func:`_race_kept` stop at this budget (two slices
-of :data:`_VECTOR_SLICE` per direction, the likeliest vectors): they find the quick splits;
-the whole-heap searches (with the per-vector filter) find the others sooner than more slices
-would (on the hill-climbed heaps: 200 cost more work in all, the worst no less)."""
+_VECTOR_BUDGET_CAP: Final = 50
+"""The one-vector-at-a-time searches of :func:`_race_kept` stop after this many state
+expansions in all, per direction (two slices of :data:`_VECTOR_SLICE`, the likeliest
+vectors): they find the quick splits; the spot sweeps and the whole-heap searches find the
+others (on the hill-climbed heaps 50 in slices of 25 cost less work than 100 in slices of 50,
+and found the quick split of the one heap that needs them as soon)."""
 
 
 def _kept_ranges(heap: _Heap) -> list[range]:
@@ -931,27 +938,31 @@ def _race(
         budget *= _BUDGET_GROWTH
 
 
-_SWEEP_SHARE_KEPT: Final = 1
-"""A sweep's budget in :func:`_race_kept`, as a multiple of the budget a depth-first search
-gets in the same turn (tuned on the hill-climbed heaps: with the ace high the sweeps prove
-"no" sooner than the depth-first searches, which find most splits)."""
-_WHOLE_SHARE_KEPT: Final = 1.0
+_SWEEP_SHARE_KEPT: Final = 3
+"""A spot sweep's budget in a turn of :func:`_race_kept` (on average, each direction), as a
+multiple of the turn's budget (tuned on the hill-climbed heaps: the spot sweeps answer both
+"yes" and "no" within a few hundred states on all of them, so they get most of the work; with
+3 against 1, the other shares as they are and the spot sweeps first from the second turn on,
+the worst of the stored heaps went from 2,496 state expansions to 1,248)."""
+_WHOLE_SHARE_KEPT: Final = 0.25
 """A whole-heap depth-first search's budget in a turn of :func:`_race_kept` (each direction),
-as a multiple of the turn's budget."""
-_VECTOR_SLICE: Final = 50
+as a multiple of the turn's budget (1 before the spot sweeps; now they find the quick splits
+the spot sweeps would reach late)."""
+_VECTOR_SLICE: Final = 25
 """State expansions a one-vector search of :func:`_race_kept` gets before the next vector's
 turn (the vectors take turns: a split often has several vectors, one of them quick)."""
 _SWEEP_CHUNK: Final = 16
 """State expansions a sweep of :func:`_race_kept` runs before the two sweeps' widths are
 compared again."""
-_SWEEP_SWITCH: Final = 2.0
-"""The chunks go to the other sweep of :func:`_race_kept` once it has this many times fewer
-states at its current number than the one running (on the hill-climbed heaps 2 cut the worst
-work by a sixth against switching at every change of the lead: both sweeps of a heap are often
-about as wide, and switching back and forth paid for both)."""
-_TAIL_SHARE_KEPT: Final = 0.5
+_SWEEP_SWITCH: Final = 1.5
+"""The chunks go to the other spot sweep of :func:`_race_kept` once its work left looks this
+many times smaller than the running one's (states at its current number times the numbers
+left: on the hill-climbed heaps this cut the worst work by an eighth against comparing the
+states at the current numbers alone, with a factor of 2; both sweeps of a heap are often about
+as wide, and switching back and forth pays for both)."""
+_TAIL_SHARE_KEPT: Final = 0.15
 """A window from 2 to the top's budget in a turn of :func:`_race_kept` (each direction), as a
-multiple of the turn's budget."""
+multiple of the turn's budget (a quick "no" on some heaps; 0.5 before the spot sweeps)."""
 _VECTOR_FILTER: Final = True
 """Whether the searches over all kept-back vectors narrow them by :meth:`_Heap.vector_filter`
 (always, but for tests that cross-check the searches without it)."""
@@ -959,7 +970,7 @@ _VECTOR_FILTER: Final = True
 
 def _race_kept(
     heap: _Heap, pieces: Sequence[Piece], deadline: Deadline | None = None
-) -> tuple[_Heap, list[_Choice]] | None:
+) -> list[SplitMeld] | None:
     """The race for ace-high heaps (Carousel). Where the aces stand (how many of each suit are
     kept back for Q-K-A: a vector) splits the problem into independent ones, each as easy as a
     heap without high aces; a split usually exists for one of the first vectors tried when it
@@ -972,23 +983,25 @@ def _race_kept(
     first vectors holds it; when every vector of a direction has failed, that too is a "no";
     they stop at :data:`_VECTOR_BUDGET_CAP`), the window from 2 to the top
     (:data:`_TAIL_SHARE_KEPT` of the budget; a "no" when it cannot be laid, out of the race
-    when it can) and the sweep over all vectors at once
-    (:func:`_sweep_steps`, quickest to prove "no"; each gets :data:`_SWEEP_SHARE_KEPT` times
-    the budget on average: the two sweeps share it in chunks of :data:`_SWEEP_CHUNK`, the
-    running one keeping them until the other has :data:`_SWEEP_SWITCH` times fewer states at
-    its current number, as a sweep costs the width of its levels and one direction is often
-    much narrower). The first answer wins."""
+    when it can) and the spot sweep (:func:`_spot_sweep_steps`: the aces as spots at the ends
+    of the runs from 2 and to 13, no kept-back vectors; "yes" or "no" within a few hundred
+    states on every hill-climbed heap; each gets :data:`_SWEEP_SHARE_KEPT` times the budget
+    on average: the two spot sweeps share it in chunks of :data:`_SWEEP_CHUNK`, the running
+    one keeping them until the other's work left looks :data:`_SWEEP_SWITCH` times smaller,
+    as a sweep costs the width of its levels and one direction is often much narrower; from
+    the second turn on the spot sweeps go first). The first answer wins. Returns the melds of
+    a split, or ``None``."""
     first = _searcher(heap, deadline)  # phase 0 first: most heaps are answered at once
     try:
         got = first(_FIRST_BUDGET)
     except _OutOfBudget:
         pass
     else:
-        return None if isinstance(got, str) else (heap, got)
+        return None if isinstance(got, str) else _build(heap, got)
     dirs = (heap, _Heap(pieces, heap.rules, mirror=True))
     if _window_proof(heap, dirs[1], deadline):
         return None
-    sweeps = [_SweepRunner(h, deadline) for h in dirs]
+    sweeps = [_SpotRunner(h, deadline) for h in dirs]
     # the windows from 2 to the top, each way: the sweep without the aces (at 1 and 14) and
     # from the state that dominates every other, a quick "no" on many heaps
     tails = [_SweepRunner(h, deadline, start=2) for h in dirs]
@@ -1000,18 +1013,44 @@ def _race_kept(
     queues: list[list[tuple[tuple[int, ...], Callable[[int], list[_Choice] | str] | None]]] = [
         [(v, None) for v in _kept_vectors(h)] for h in dirs
     ]
+    vector_left = [_VECTOR_BUDGET_CAP, _VECTOR_BUDGET_CAP]  # per direction, in all
+    cur = [0]  # the spot sweep running
+
+    def sweeps_turn(budget: int) -> list[SplitMeld] | str | None:
+        """The spot sweeps' share of a turn: their answer, or ``None`` (none yet). They
+        share it in chunks, to the one running until the other's work left (states at its
+        number times the numbers left) looks far smaller."""
+        left = 2 * budget * _SWEEP_SHARE_KEPT
+        while left > 0:
+            other, running = sweeps[1 - cur[0]].progress, sweeps[cur[0]].progress
+            if other[1] * (15 - other[0]) * _SWEEP_SWITCH < running[1] * (15 - running[0]):
+                cur[0] = 1 - cur[0]
+            chunk = min(_SWEEP_CHUNK, left)
+            left -= chunk
+            try:
+                return sweeps[cur[0]](chunk)
+            except _OutOfBudget:
+                continue
+        return None
+
     budget = _FIRST_BUDGET
-    cur = 0
     while True:
+        if budget > _FIRST_BUDGET:
+            # after the first turn the spot sweeps go first: they answer most heaps the
+            # quick depth-first searches of the first turn did not
+            melds = sweeps_turn(budget)
+            if melds is not None:
+                return None if isinstance(melds, str) else melds
         for d in (0, 1):
             try:
                 got = wholes[d](int(budget * _WHOLE_SHARE_KEPT))
             except _OutOfBudget:
                 continue
-            return None if isinstance(got, str) else (dirs[d], got)
+            return None if isinstance(got, str) else _build(dirs[d], got)
         for d in (0, 1):
             h = dirs[d]
-            left = budget if budget <= _VECTOR_BUDGET_CAP else 0
+            left = min(budget, vector_left[d])
+            vector_left[d] -= left
             while left > 0:
                 v, run = queues[d].pop(0)
                 if run is None:
@@ -1024,7 +1063,7 @@ def _race_kept(
                     queues[d].append((v, run))
                     continue
                 if not isinstance(got, str):
-                    return h, got
+                    return _build(h, got)
                 if not queues[d]:
                     return None  # every vector of this direction failed
         for tail in list(tails):
@@ -1035,20 +1074,10 @@ def _race_kept(
             if got == _NO_SPLIT:
                 return None
             tails.remove(tail)  # it can be laid: no proof either way
-        # the sweeps share their budget: in chunks, to the one running until the other has
-        # far fewer states to expand at the number it is at (a sweep costs its levels' width)
-        left = 2 * budget * _SWEEP_SHARE_KEPT
-        while left > 0:
-            if sweeps[1 - cur].progress[1] * _SWEEP_SWITCH < sweeps[cur].progress[1]:
-                cur = 1 - cur
-            d = cur
-            chunk = min(_SWEEP_CHUNK, left)
-            left -= chunk
-            try:
-                got = sweeps[d](chunk)
-            except _OutOfBudget:
-                continue
-            return None if isinstance(got, str) else (dirs[d], got)
+        if budget == _FIRST_BUDGET:
+            melds = sweeps_turn(budget)
+            if melds is not None:
+                return None if isinstance(melds, str) else melds
         budget *= _BUDGET_GROWTH
 
 
@@ -1269,9 +1298,12 @@ def _sweep_steps(
                         if y2 > J:
                             break
                         for g3, b3, l3 in o3:
-                            if y2 + b3 > J:
+                            y3 = y2 + b3
+                            if y3 > J:
                                 break
                             row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
+                            if not row[J - y3]:
+                                continue  # no groups of these pieces with the jokers left
                             for c0, s0, j0, _m0, k0 in l0:
                                 if c0 > J:
                                     break
@@ -1472,6 +1504,586 @@ def _window_proof(heap: _Heap, mirrored: _Heap, deadline: Deadline | None = None
 
 
 # --------------------------------------------------------------------------------------------
+# The ace as spots: Carousel without the kept-back vectors (the spot sweep)
+#
+# Every ace in a run stands next to the run's end at 2 (``A-2-3``: below a run that starts at
+# 2) or at 13 (``Q-K-A``: above a run that ends at 13), and the other aces are in groups of aces.
+# So the spot sweep lays the numbers 2..13 only, and a run of a suit is given a *spot* for an ace
+# (or a joker standing for one) below it when it starts at 2 and above it when it is still open
+# after 13. A run that starts at 2 may stop after 3 (two long) only if its spot below is filled:
+# a *mandatory* spot; a run that started at 2 and goes on to 4 has an *optional* one. What a
+# suit's runs from 2 left behind (its *tag*: mandatory spots, all spots) is fixed at 4; a state
+# carries the set (a bit mask) of the suits' tag vectors it is reachable with, as the ace-high
+# searches carry their kept-back vectors, but a tag with fewer mandatory spots and no fewer spots
+# in all does whatever another does, so a state is dropped for every tag vector that a state
+# dominating it has or dominates. After 13 a state splits when the aces of each suit (those not
+# in groups of aces) and the jokers left fill every mandatory spot and no more spots than there
+# are. The numbers where the kept-back vectors multiplied the states (1–3: which runs hold an
+# ace) are no longer told apart, and the masks only form at 4, where the runs' lengths have
+# merged.
+
+_TAGS: Final = 25
+"""A suit's tag ``mandatory * 5 + spots`` (both at most 4: the suit's aces and the jokers)."""
+
+
+def _tag_dominates(b: int, a: int) -> bool:
+    """Tag ``b`` does whatever tag ``a`` does: no more mandatory spots, no fewer spots."""
+    return b // 5 <= a // 5 and b % 5 >= a % 5
+
+
+_TAG_DOM: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(_tag_dominates(b, a) for b in range(_TAGS)) for a in range(_TAGS)
+)
+"""``_TAG_DOM[a][b]``: tag ``b`` dominates tag ``a``."""
+_ONES: Final = tuple(st.count(1) for st in _SLOT_STATES)
+_TWOS: Final = tuple(st.count(2) for st in _SLOT_STATES)
+_THREES: Final = tuple(st.count(3) for st in _SLOT_STATES)
+_STOPS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple(
+        (
+            _SLOT_INDEX[
+                tuple(sorted([1] * st.count(1) + [2] * (st.count(2) - c) + [3] * st.count(3)))
+            ],
+            c,
+        )
+        for c in range(st.count(2) + 1)
+    )
+    for st in _SLOT_STATES
+)
+"""``_STOPS[s]``: (the slot state after ``c`` of the runs of length 2 stopped, ``c``)."""
+_TAG_AT: Final = 4
+"""The number (place) at which the tags form: a run from 2 stops before it or goes on."""
+
+_SpotOpt = tuple[int, int, int, _Move, int]
+"""A suit's option in the spot sweep: (jokers with the bound after it, new slot state, jokers,
+move, the suit's tag after it at :data:`_TAG_AT`, else 0)."""
+_SpotChoice = tuple[int, tuple[_Move, ...], tuple[int, ...], int]
+"""One number's decision in the spot sweep: (number, move per suit, stops per suit, group
+jokers)."""
+
+
+class _Spots:
+    """The heap-only parts of the spot sweep (memos shared by the sweeps of one heap)."""
+
+    def __init__(self, heap: _Heap) -> None:
+        counts = heap.counts
+        self.counts = counts
+        self.J0 = J0 = heap.jokers
+        self.aces = [counts[1][f] for f in range(_FAMILIES)]
+        self.cap = [self.aces[f] + J0 for f in range(_FAMILIES)]
+        self.group_ok = [
+            [
+                (
+                    sum(1 for g in range(_FAMILIES) if g != f and counts[n][g]) + J0 >= 2,
+                    sum(counts[n][g] for g in range(_FAMILIES) if g != f) + J0 >= 4,
+                )
+                for f in range(_FAMILIES)
+            ]
+            for n in range(15)
+        ]
+        self.lb_memo: dict[int, int] = {}
+        self.fam_memo: dict[int, list[tuple[int, int, list[_SpotOpt]]]] = {}
+
+    def tag_after(self, f: int, s: int, c: int) -> int:
+        """Suit ``f``'s tag when ``c`` of the runs of length 2 of slot state ``s`` stop at 3."""
+        return c * 5 + min(_TWOS[s], self.cap[f])
+
+    def end_cost(self, f: int, s: int, tag: int) -> int:
+        """The fewest jokers suit ``f`` needs in its spots after 13 (slot state ``s``), 99
+        when its aces cannot all be placed (groups of aces allowed where other suits or
+        jokers could make one)."""
+        if _ONES[s]:
+            return 99
+        lo = tag // 5 + _TWOS[s]
+        hi = tag % 5 + _TWOS[s] + _THREES[s]
+        ok1, ok2 = self.group_ok[1][f]
+        best = 99
+        for g in range(self.aces[f] + 1):
+            if (g == 1 and not ok1) or (g == 2 and not ok2):
+                continue
+            a = self.aces[f] - g
+            if a <= hi:
+                best = min(best, max(0, lo - a))
+        return best
+
+    def lb(self, f: int, n: int, s: int, tag: int) -> int:
+        """The fewest jokers suit ``f`` alone needs from ``n`` on, in slot state ``s`` with
+        ``tag`` (ignored before :data:`_TAG_AT`): runs and spots; groups count 0 and may take
+        the suit's pieces where other suits could make one (as :meth:`_Heap.joker_bound`)."""
+        if n > 13:
+            return self.end_cost(f, s, tag)
+        if n <= _TAG_AT:
+            tag = 0
+        key = ((f << 4 | n) << _STATE_BITS | s) * _TAGS + tag
+        v = self.lb_memo.get(key)
+        if v is not None:
+            return v
+        ok1, ok2 = self.group_ok[n][f]
+        t = self.counts[n][f]
+        best = 99
+        for s2, c in _STOPS[s] if n == _TAG_AT else ((s, 0),):
+            if c > self.cap[f]:
+                continue
+            t2 = self.tag_after(f, s, c) if n == _TAG_AT else tag
+            for mv in _MOVES[s2, t, self.J0, False]:
+                j = mv[_J]
+                if j >= best:
+                    break
+                if c and mv[_S]:
+                    continue
+                g = mv[_G]
+                if (g == 1 and not ok1) or (g == 2 and not ok2):
+                    continue
+                v = j + self.lb(f, n + 1, mv[_NEW], t2)
+                if v < best:
+                    best = v
+        self.lb_memo[key] = best
+        return best
+
+    def options(self, f: int, n: int, s: int, J: int) -> list[tuple[int, int, list[_SpotOpt]]]:
+        """Suit ``f``'s options at ``n`` from slot state ``s`` with ``J`` jokers left, per
+        pieces sent to groups ``g``: ``(g, cheapest, options cheapest first)``, cheapest
+        first; an option dominated by another of the same kind (pieces to groups, jokers,
+        stops) is left out. After the tags form the bound takes the suit's best tag."""
+        key = ((f << 4 | n) << _STATE_BITS | s) << 2 | J
+        got = self.fam_memo.get(key)
+        if got is not None:
+            return got
+        seen: dict[tuple[int, int, int, int], _SpotOpt] = {}
+        best_tag = self.cap[f]  # no mandatory spot, every spot
+        for s2, c in _STOPS[s] if n == _TAG_AT else ((s, 0),):
+            if c > self.cap[f]:
+                continue
+            tg = self.tag_after(f, s, c) if n == _TAG_AT else best_tag
+            for mv in _MOVES[s2, self.counts[n][f], J, False]:
+                if c and mv[_S]:
+                    continue  # a run stopped at 3 and one started at 4: one run 2..
+                jm = mv[_J]
+                d = self.lb(f, n + 1, mv[_NEW], tg)
+                if jm + d > J:
+                    continue
+                tag = tg if n == _TAG_AT else 0
+                seen.setdefault((mv[_G], mv[_NEW], jm, tag), (jm + d, mv[_NEW], jm, mv, tag))
+        buckets: list[list[_SpotOpt]] = [[], [], []]
+        for (g, new, jm, tag), opt in seen.items():
+            if any(
+                g2 == g
+                and j2 == jm
+                and (n2 != new or t2 != tag)
+                and _DOMINATED_BY[new][n2]
+                and _TAG_DOM[tag][t2]
+                for (g2, n2, j2, t2) in seen
+            ):
+                continue
+            buckets[g].append(opt)
+        out: list[tuple[int, int, list[_SpotOpt]]] = []
+        for g, b in enumerate(buckets):
+            if b:
+                b.sort(key=lambda o: o[0])
+                out.append((g, b[0][0], b))
+        out.sort(key=lambda e: e[1])
+        self.fam_memo[key] = out
+        return out
+
+
+def _spot_sweep_steps(
+    heap: _Heap, deadline: Deadline | None = None, progress: list[int] | None = None
+) -> Generator[int, None, list[SplitMeld] | None]:
+    """The spot sweep of an ace-high heap (see the section's comment): like
+    :func:`_sweep_steps` (yields the state expansions so far, keeps ``progress`` at
+    ``[number, states to expand there]``), over the numbers 2..13; returns the melds of a
+    split, or ``None`` (no split).
+
+    Raises:
+        TooComplexError: the deadline passed.
+    """
+    sp = heap.spots
+    if sp is None:
+        sp = heap.spots = _Spots(heap)
+    J0 = sp.J0
+    size = [sum(st) for st in _SLOT_STATES]
+    downs = _DOWN_SELF
+    _Key = tuple[int, int, int, int, int]
+    vec_bit: dict[tuple[int, int, int, int], int] = {}
+    vecs: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]  # bit 0: before the tags form
+    down: list[int] = [1]  # per bit, the bits its tag vector dominates (itself among them)
+    lb = sp.lb
+    filt_memo: dict[int, tuple[int, int, int]] = {}
+    with_tag: list[dict[int, int]] = []
+
+    def by_jokers(f: int, n: int, s: int) -> tuple[int, int, int]:
+        """The tag vectors (bits) whose suit-``f`` bound from ``n`` is 0, 1 and 2 jokers."""
+        key = (f << 4 | n) << _STATE_BITS | s
+        got = filt_memo.get(key)
+        if got is None:
+            by_j = [0, 0, 0]
+            for tag, bits in with_tag[f].items():
+                j = lb(f, n, s, tag)
+                if j <= J0:
+                    by_j[j] |= bits
+            got = filt_memo[key] = (by_j[0], by_j[1], by_j[2])
+        return got
+
+    def vfilter(n: int, key: _Key) -> int:
+        """The tag vectors with which the state ``key`` (before ``n``) may still complete:
+        the suits' bounds (:meth:`_Spots.lb`) sum to at most the jokers left."""
+        base = n << _STATE_BITS
+        get = filt_memo.get
+        a0, a1, a2 = get(base | key[0]) or by_jokers(0, n, key[0])
+        b0, b1, b2 = get(1 << 10 | base | key[1]) or by_jokers(1, n, key[1])
+        c0, c1, c2 = get(2 << 10 | base | key[2]) or by_jokers(2, n, key[2])
+        d0, d1, d2 = get(3 << 10 | base | key[3]) or by_jokers(3, n, key[3])
+        J = key[4]
+        x0 = a0 & b0
+        y0 = c0 & d0
+        if J == 0:
+            return x0 & y0
+        x1 = a1 & b0 | a0 & b1
+        y1 = c1 & d0 | c0 & d1
+        if J == 1:
+            return x0 & (y0 | y1) | x1 & y0
+        x2 = a2 & b0 | a1 & b1 | a0 & b2
+        y2 = c2 & d0 | c1 & d1 | c0 & d2
+        return x0 & (y0 | y1 | y2) | x1 & (y0 | y1) | x2 & y0
+
+    fam_get = sp.fam_memo.get
+    states: dict[_Key, int] = {(0, 0, 0, 0, J0): 1}
+    covers: dict[int, int] = {1: 1}  # per mask, the tag vectors it covers
+    history: list[dict[_Key, int]] = [{} for _ in range(15)]
+    expansions = 0
+    for n in range(2, 14):
+        at_tag = n == _TAG_AT
+        children: dict[_Key, int] = {}
+        history[n] = states
+        if progress is not None:
+            progress[:] = [n, len(states)]
+        for key, mask in states.items():
+            expansions += 1
+            if deadline is not None:
+                if expansions % _CHECK_EVERY == 1:
+                    deadline.check()
+                deadline.expansions += 1
+            yield expansions
+            J = key[4]
+            nj = n << _STATE_BITS + 2 | J  # options' memo key: ((f << 4 | n) << 6 | s) << 2 | J
+            o0 = fam_get(nj | key[0] << 2) or sp.options(0, n, key[0], J)
+            o1 = fam_get(1 << 12 | nj | key[1] << 2) or sp.options(1, n, key[1], J)
+            o2 = fam_get(2 << 12 | nj | key[2] << 2) or sp.options(2, n, key[2], J)
+            o3 = fam_get(3 << 12 | nj | key[3] << 2) or sp.options(3, n, key[3], J)
+            for g0, b0, l0 in o0:
+                for g1, b1, l1 in o1:
+                    y1 = b0 + b1
+                    if y1 > J:
+                        break
+                    for g2, b2, l2 in o2:
+                        y2 = y1 + b2
+                        if y2 > J:
+                            break
+                        for g3, b3, l3 in o3:
+                            y3 = y2 + b3
+                            if y3 > J:
+                                break
+                            row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
+                            if not row[J - y3]:
+                                continue  # no groups of these pieces with the jokers left
+                            for c0, s0, j0, _m0, t0 in l0:
+                                if c0 > J:
+                                    break
+                                for c1, s1, j1, _m1, t1 in l1:
+                                    x1 = c0 + c1
+                                    if x1 > J:
+                                        break
+                                    for c2, s2, j2, _m2, t2 in l2:
+                                        x2 = x1 + c2
+                                        if x2 > J:
+                                            break
+                                        for c3, s3, j3, _m3, t3 in l3:
+                                            x3 = x2 + c3
+                                            if x3 > J:
+                                                break
+                                            used = j0 + j1 + j2 + j3
+                                            if at_tag:
+                                                tv = (t0, t1, t2, t3)
+                                                b = vec_bit.get(tv)
+                                                if b is None:
+                                                    b = vec_bit[tv] = len(vecs)
+                                                    vecs.append(tv)
+                                                cm = 1 << b
+                                            else:
+                                                cm = mask
+                                            for jg in row[J - x3]:
+                                                ck = (s0, s1, s2, s3, J - used - jg)
+                                                old = children.get(ck, 0)
+                                                if cm & ~old:
+                                                    children[ck] = old | cm
+        if at_tag:
+            # the tag vectors are all known now: per suit and tag the vectors holding it (for
+            # the filter), and per vector those it dominates (suit by suit: its tag dominates)
+            for f in range(_FAMILIES):
+                per: dict[int, int] = {}
+                for b in range(1, len(vecs)):
+                    per[vecs[b][f]] = per.get(vecs[b][f], 0) | 1 << b
+                with_tag.append(per)
+            under = [
+                {
+                    t: sum(bits for u, bits in with_tag[f].items() if _TAG_DOM[u][t])
+                    for t in with_tag[f]
+                }
+                for f in range(_FAMILIES)
+            ]
+            down = [0] + [
+                under[0][tv[0]] & under[1][tv[1]] & under[2][tv[2]] & under[3][tv[3]]
+                for tv in vecs[1:]
+            ]
+        order = sorted(
+            children.items(),
+            key=lambda e: -(size[e[0][0]] + size[e[0][1]] + size[e[0][2]] + size[e[0][3]]),
+        )
+        kept_masks: list[int] = []
+        by_j = [0] * (J0 + 1)
+        doms0, doms1, doms2, doms3 = ([0] * len(_SLOT_STATES) for _ in range(_FAMILIES))
+        states = {}
+        for ck, cm in order:
+            x = by_j[ck[4]] & doms0[ck[0]] & doms1[ck[1]] & doms2[ck[2]] & doms3[ck[3]]
+            while x and cm:
+                low = x & -x
+                x ^= low
+                cm &= ~kept_masks[low.bit_length() - 1]
+            if not cm:
+                continue
+            if n >= _TAG_AT:
+                cm &= vfilter(n + 1, ck)
+                if not cm:
+                    continue
+            # what this state covers: its tag vectors and those they dominate
+            cover = covers.get(cm)
+            if cover is None:
+                cover = 0
+                m = cm
+                while m:
+                    low = m & -m
+                    m ^= low
+                    cover |= down[low.bit_length() - 1]
+                covers[cm] = cover
+            bit_i = 1 << len(kept_masks)
+            kept_masks.append(cover)
+            by_j[ck[4]] |= bit_i
+            for w in downs[ck[0]]:
+                doms0[w] |= bit_i
+            for w in downs[ck[1]]:
+                doms1[w] |= bit_i
+            for w in downs[ck[2]]:
+                doms2[w] |= bit_i
+            for w in downs[ck[3]]:
+                doms3[w] |= bit_i
+            states[ck] = cm
+        if not states:
+            return None
+    # after 13: the aces and jokers left in the spots and groups of aces
+    for key, mask in states.items():
+        m = mask
+        while m:
+            low = m & -m
+            m ^= low
+            tv = vecs[low.bit_length() - 1]
+            end = _spot_end(sp, key, tv)
+            if end is not None:
+                return _spot_build(heap, history, key, low, vecs, end)
+    return None
+
+
+_SpotEnd = tuple[tuple[int, ...], int, tuple[int, ...]]
+"""How a spot sweep ends: (aces of each suit in groups of aces, jokers in them, jokers in each
+suit's spots)."""
+
+
+def _spot_end(
+    sp: _Spots, key: tuple[int, int, int, int, int], tv: tuple[int, int, int, int]
+) -> _SpotEnd | None:
+    """Whether the state ``key`` after 13 with tag vector ``tv`` splits: the aces of each
+    suit not in groups of aces fill its spots with the jokers left (every mandatory spot, no
+    more than all of them), and the groups of aces can be made; how, or ``None``."""
+    J = key[4]
+    lo: list[int] = []
+    hi: list[int] = []
+    for f in range(_FAMILIES):
+        s = key[f]
+        if _ONES[s]:
+            return None
+        lo.append(tv[f] // 5 + _TWOS[s])
+        hi.append(tv[f] % 5 + _TWOS[s] + _THREES[s])
+    aces = sp.aces
+    for g in product(*(range(a + 1) for a in aces)):
+        a = [aces[f] - g[f] for f in range(_FAMILIES)]
+        if any(a[f] > hi[f] for f in range(_FAMILIES)):
+            continue
+        need = [max(0, lo[f] - a[f]) for f in range(_FAMILIES)]
+        room = [hi[f] - a[f] for f in range(_FAMILIES)]
+        for jg in _GROUP_JG[g[0] + 3 * g[1] + 9 * g[2] + 27 * g[3]][J]:
+            rest = J - jg - sum(need)
+            if rest < 0 or rest > sum(room) - sum(need):
+                continue
+            jx = list(need)
+            for f in range(_FAMILIES):
+                more = min(rest, room[f] - jx[f])
+                jx[f] += more
+                rest -= more
+            return tuple(g), jg, tuple(jx)
+    return None
+
+
+def _spot_way_back(
+    sp: _Spots,
+    history: list[dict[tuple[int, int, int, int, int], int]],
+    n: int,
+    key: tuple[int, int, int, int, int],
+    bit: int,
+    tv: tuple[int, int, int, int],
+) -> tuple[tuple[int, int, int, int, int], _SpotChoice]:
+    """A state expanded at ``n`` and the choice there that leads to ``key`` with tag vector
+    bit ``bit`` (``tv``): the expansion again, each suit's options first narrowed to those
+    reaching ``key``'s slot state (and, at :data:`_TAG_AT`, the tag of ``tv``)."""
+    for pkey, mask in history[n].items():
+        if n > _TAG_AT and not mask & bit:
+            continue
+        J = pkey[4]
+        per_suit: list[list[tuple[int, _SpotOpt]]] = []
+        for f in range(_FAMILIES):
+            hits = [
+                (g, o)
+                for g, _b, lst in sp.options(f, n, pkey[f], J)
+                for o in lst
+                if o[1] == key[f] and (n != _TAG_AT or o[4] == tv[f])
+            ]
+            if not hits:
+                break
+            per_suit.append(hits)
+        else:
+            for (g0, o0), (g1, o1), (g2, o2), (g3, o3) in product(*per_suit):
+                x3 = o0[0] + o1[0] + o2[0] + o3[0]
+                if x3 > J:
+                    continue
+                used = o0[2] + o1[2] + o2[2] + o3[2]
+                for jg in _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3][J - x3]:
+                    if J - used - jg == key[4]:
+                        moves = (o0[3], o1[3], o2[3], o3[3])
+                        stops = (o0[4] // 5, o1[4] // 5, o2[4] // 5, o3[4] // 5)
+                        return pkey, (n, moves, stops, jg)
+    raise RuntimeError("split spot sweep lost its way back")
+
+
+def _spot_build(
+    heap: _Heap,
+    history: list[dict[tuple[int, int, int, int, int], int]],
+    key: tuple[int, int, int, int, int],
+    bit: int,
+    vecs: list[tuple[int, int, int, int]],
+    end: _SpotEnd,
+) -> list[SplitMeld]:
+    """The melds of the split the spot sweep found (state ``key`` after 13, tag vector bit
+    ``bit``, ending ``end``)."""
+    sp = heap.spots
+    assert sp is not None
+    tv = vecs[bit.bit_length() - 1]
+    path: list[_SpotChoice] = []
+    for n in range(13, 1, -1):
+        key, choice = _spot_way_back(sp, history, n, key, bit, tv)
+        path.append(choice)
+    path.reverse()
+    pool = [[list(cell) for cell in fam] for fam in heap.pool]
+    open_runs: list[list[list[_Entry]]] = [[] for _ in range(_FAMILIES)]
+    runs: list[list[_Entry]] = []
+    groups: list[list[_Entry]] = []
+    # per suit: the runs whose spot below must be filled, and those whose spot may be
+    must_low: list[list[list[_Entry]]] = [[] for _ in range(_FAMILIES)]
+    may_low: list[list[list[_Entry]]] = [[] for _ in range(_FAMILIES)]
+    for n, fam_moves, stops, jg in path:
+        group_pieces: list[_Entry] = []
+        for f, mv in enumerate(fam_moves):
+            cell = pool[f][n]
+            current = sorted(open_runs[f], key=len)
+            if n == _TAG_AT:
+                # every run of length 2 started at 2: stop some (a mandatory spot below),
+                # the others go on (an optional one)
+                twos = [r for r in current if len(r) == 2]
+                stopped = twos[: stops[f]]
+                must_low[f].extend(stopped)
+                runs.extend(stopped)
+                may_low[f].extend(twos[stops[f] :])
+                current = [r for r in current if all(r is not q for q in stopped)]
+            short = [r for r in current if len(r) < 3]
+            long_ = [r for r in current if len(r) >= 3]
+            x = mv[_X]
+            cont = short + long_[:x]
+            runs.extend(long_[x:])
+            places = cont + [[] for _ in range(mv[_S])]
+            jr = mv[_JR]
+            for i, run in enumerate(places):
+                if i >= len(places) - jr:
+                    run.append((JOKER, n, f))
+                else:
+                    run.append((cell.pop(), n, f))
+            open_runs[f] = places
+            if len(cell) != mv[_G]:
+                raise RuntimeError("split reconstruction lost track of pieces")
+            group_pieces.extend((p, n, f) for p in cell)
+            cell.clear()
+        if group_pieces or jg:
+            groups.extend(_deal_groups(group_pieces, jg, n))
+    # after 13: the runs still open have their spot above (length 2: mandatory)
+    in_groups, jg1, jx = end
+    ace_groups: list[_Entry] = []
+    for f in range(_FAMILIES):
+        aces = pool[f][1]
+        ace_groups.extend((aces.pop(), 1, f) for _ in range(in_groups[f]))
+        left = open_runs[f]
+        if any(len(r) < 2 for r in left):
+            raise RuntimeError("split spot sweep left a run too short")
+        must = [(r, "low") for r in must_low[f]] + [(r, "high") for r in left if len(r) == 2]
+        may = [(r, "low") for r in may_low[f]] + [(r, "high") for r in left if len(r) >= 3]
+        fillers: list[Piece] = [aces.pop() for _ in range(len(aces))] + [JOKER] * jx[f]
+        spots = must + may
+        if not len(must) <= len(fillers) <= len(spots):
+            raise RuntimeError("split spot sweep miscounted the spots")
+        for (run, side), piece in zip(spots, fillers, strict=False):
+            if side == "low":
+                run.insert(0, (piece, 1, f))
+            else:
+                run.append((piece, 14, f))
+        runs.extend(left)
+    if ace_groups or jg1:
+        groups.extend(_deal_groups(ace_groups, jg1, 1))
+    return _melds_of(heap, runs, groups, [])
+
+
+class _SpotRunner:
+    """:func:`_spot_sweep_steps` as a resumable runner like :class:`_SweepRunner`:
+    ``run(budget)`` gives the melds, :data:`_NO_SPLIT`, or raises :class:`_OutOfBudget` after
+    ``budget`` more state expansions; once it has answered it gives the same answer again."""
+
+    def __init__(self, heap: _Heap, deadline: Deadline | None) -> None:
+        self.progress = [0, 1]
+        """The number the sweep is at and how many states it expands there."""
+        self.steps = _spot_sweep_steps(heap, deadline, progress=self.progress)
+        self.done = 0
+        self.answer: list[SplitMeld] | str | None = None
+
+    def __call__(self, budget: int) -> list[SplitMeld] | str:
+        if self.answer is not None:
+            return self.answer
+        limit = self.done + budget
+        try:
+            while True:
+                self.done = next(self.steps)
+                if self.done >= limit:
+                    raise _OutOfBudget
+        except StopIteration as end:
+            got: list[SplitMeld] | None = end.value
+            self.answer = _NO_SPLIT if got is None else got
+            return self.answer
+
+
+# --------------------------------------------------------------------------------------------
 # Reconstruction and checking
 
 _Entry = tuple[Piece, int, int]
@@ -1479,7 +2091,6 @@ _Entry = tuple[Piece, int, int]
 
 
 def _build(heap: _Heap, path: list[_Choice]) -> list[SplitMeld]:
-    material = heap.rules.material
     pool = [[list(cell) for cell in fam] for fam in heap.pool]
     open_runs: list[list[list[_Entry]]] = [[] for _ in range(_FAMILIES)]
     runs: list[list[_Entry]] = []
@@ -1526,6 +2137,18 @@ def _build(heap: _Heap, path: list[_Choice]) -> list[SplitMeld]:
             groups.extend(_deal_groups(group_pieces, jg, n))
     for f in range(_FAMILIES):
         runs.extend(open_runs[f])
+    return _melds_of(heap, runs, groups, pair_melds)
+
+
+def _melds_of(
+    heap: _Heap,
+    runs: list[list[_Entry]],
+    groups: list[list[_Entry]],
+    pair_melds: list[list[_Entry]],
+) -> list[SplitMeld]:
+    """The melds of placed pieces (numbers as the search saw them: mirrored back here),
+    runs too long cut in two, in output order."""
+    material = heap.rules.material
     if heap.mirror:
         # back to the real numbers: the search ran from the top down
         top = heap.last + 1
@@ -1713,11 +2336,14 @@ def find_split(
         return []
     if heap.hopeless_piece() is not None:
         return None
-    race = _race_kept if rules.ace_high else _race
-    found = race(heap, pieces, Deadline() if deadline is None else deadline)
-    if found is None:
+    budget = Deadline() if deadline is None else deadline
+    if rules.ace_high and not rules.pairs:
+        melds = _race_kept(heap, pieces, budget)
+    else:
+        found = _race(heap, pieces, budget)
+        melds = None if found is None else _build(*found)
+    if melds is None:
         return None
-    melds = _build(*found)
     check_split(pieces, melds, rules)
     return melds
 
@@ -1757,6 +2383,21 @@ def _sweep_one_way(
     melds = _build(heap, got)
     check_split(pieces, melds, rules)
     return melds
+
+
+def _spot_one_way(
+    pieces: Sequence[Piece], rules: MeldRules, mirror: bool
+) -> list[SplitMeld] | None:
+    """:func:`find_split` by the spot sweep alone (:func:`_spot_sweep_steps`; ace high), one
+    way, no quick pre-check: for tests."""
+    heap = _Heap(pieces, rules, mirror=mirror)
+    if not pieces:
+        return []
+    got = _SpotRunner(heap, None)(10**9)
+    if isinstance(got, str):
+        return None
+    check_split(pieces, got, rules)
+    return got
 
 
 def _window_says_no(pieces: Sequence[Piece], rules: MeldRules) -> bool:
