@@ -241,7 +241,7 @@ def _dev_labels() -> list[dict[str, object]]:
 @pytest.mark.slow
 @pytest.mark.skipif(not (DEV / "labels.json").is_file(), reason="../shared/photos-dev absent")
 def test_dev_photos_floor() -> None:
-    labelled = known = right = rows_ok = rows = 0
+    labelled = known = right = rows_ok = rows = found = 0
     for entry in _dev_labels():
         data = (DEV / str(entry["file"])).read_bytes()
         try:
@@ -253,6 +253,7 @@ def test_dev_photos_floor() -> None:
         lab = [str(t) for t in entry["tiles"]]  # type: ignore[attr-defined]
         kn = [t for t in lab if t != "?"]
         labelled += len(lab)
+        found += min(len(got), len(lab))
         known += len(kn)
         right += sum((Counter(got) & Counter(kn)).values())
         for m in entry.get("melds") or []:  # type: ignore[attr-defined]
@@ -261,9 +262,11 @@ def test_dev_photos_floor() -> None:
                 len(m) == len(g) and all(a in ("?", b) for a, b in zip(m, g, strict=True))
                 for g in got_rows
             )
-    # measured (benchmarks/bench_photos.py): 94.5 % read right, 31 of 40 rows; floors well below
-    assert right / known >= 0.85
-    assert rows_ok >= 25
+    # measured (benchmarks/bench_photos.py): 96.2 % read right, 34 of 40 rows, 92.8 % found
+    # (12 of the 194 tiles show no number: at most 93.8 %); floors just below
+    assert right / known >= 0.94
+    assert rows_ok >= 33
+    assert found / labelled >= 0.91
 
 
 @pytest.mark.skipif(not (DEV / "jnsbhlr-2.jpg").is_file(), reason="../shared/photos-dev absent")
@@ -598,3 +601,106 @@ def test_separate_rows_stay_separate() -> None:
     a = [_tile(100 + 90 * k, 200, 40) for k in range(3)]
     b = [_tile(700 + 90 * k, 215, 40) for k in range(3)]
     assert rows_of(a + b) == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_a_rack_tier_with_an_empty_slot_stays_one_row() -> None:
+    from app.vision.find import rows_of
+
+    # two tiers a tile's height apart; the top one has a tile's width empty in it
+    top = [_tile(100 + 90 * k, 200, 40) for k in range(4)] + [
+        _tile(550 + 90 * k, 200, 40) for k in range(3)
+    ]
+    bottom = [_tile(100 + 90 * k, 330, 40) for k in range(5)]
+    assert rows_of(top + bottom) == [[0, 1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11]]
+    # the same gap between two melds on a table (no tier above or below): two melds
+    assert rows_of(top) == [[0, 1, 2, 3], [4, 5, 6]]
+    # melds far apart on the table, one under the other: each row still splits at its gap
+    far = [_tile(100 + 90 * k, 500, 40) for k in range(5)]
+    assert rows_of(top + far) == [[0, 1, 2, 3], [4, 5, 6], [7, 8, 9, 10, 11]]
+    # two slots empty on a tier: two parts of the tier, each read left to right
+    wide = top[:4] + [_tile(640 + 90 * k, 200, 40) for k in range(3)]
+    assert rows_of(wide + bottom) == [[0, 1, 2, 3], [4, 5, 6], [7, 8, 9, 10, 11]]
+
+
+def _tile_picture(faint: tuple[int, int, int] | None) -> np.ndarray:
+    """Two white tiles on a dark table: a sharp black 3 and a 5 in ``faint`` (None: black),
+    the 5's tile out of focus (blurred) when faint."""
+    img = np.full((400, 600, 3), 40, np.uint8)
+    for x0, text, colour in ((100, "3", (20, 20, 20)), (330, "5", faint or (20, 20, 20))):
+        cv2.rectangle(img, (x0, 100), (x0 + 120, 300), (235, 238, 240), -1)
+        cv2.putText(img, text, (x0 + 25, 210), cv2.FONT_HERSHEY_SIMPLEX, 3.0, colour, 7)
+    if faint:
+        img[:, 300:] = cv2.GaussianBlur(img, (0, 0), 2)[:, 300:]
+    return img
+
+
+def test_an_out_of_focus_grey_number_is_found() -> None:
+    from app.vision import find
+
+    # a blurred mid-grey number is neither ink (not dark enough, no colour) nor tile face:
+    # only the hole it leaves in the face shows it, about the size of the photo's numbers
+    pl = find.planes(_tile_picture((125, 125, 125)))
+    marks = sorted(find.find_marks(pl), key=lambda m: m.cx)
+    assert len(marks) == 2 and abs(marks[1].long - marks[0].long) < 0.15 * marks[0].long
+    assert 370 < marks[1].cx < 410 and 140 < marks[1].cy < 220
+    # the fixed thresholds see no ink of it; the faint pass finds it beside the sharp one
+    assert int(pl.ink[120:240, 345:435].sum()) == 0
+    assert len(find.faint_marks(pl, marks[:1])) == 2
+    assert len(find.faint_marks(pl, [])) == 0
+
+
+def test_a_sharp_number_is_not_found_twice() -> None:
+    from app.vision import find
+
+    pl = find.planes(_tile_picture(None))
+    assert len(find.find_marks(pl)) == 2
+
+
+def test_ink_cut_by_the_frame_has_less_face_around_it() -> None:
+    from app.vision import find
+
+    img = np.full((300, 400, 3), 235, np.uint8)
+    cv2.rectangle(img, (50, 120), (72, 170), (20, 20, 20), 6)  # a "0" inside
+    cv2.rectangle(img, (200, -20), (222, 30), (20, 20, 20), 6)  # one cut by the top edge
+    marks = sorted(find.find_marks(find.planes(img)), key=lambda m: m.cx)
+    assert len(marks) == 2
+    assert marks[0].ring_face > 0.95
+    assert marks[1].ring_face < 0.9  # its ring runs off the picture on one side of four
+
+
+def test_the_number_size_is_the_numbers_not_the_specks() -> None:
+    from app.vision.find import Mark, number_size
+
+    def mark(long: float) -> Mark:
+        return Mark(0, 0, np.zeros((1, 1), np.uint8), 1, 0, 0, long, long / 2, (0, 1), 1.0)
+
+    # four numbers of about 95 px among eight suit signs and specks
+    marks = [mark(v) for v in (92, 95, 97, 98)] + [
+        mark(v) for v in (30, 35, 36, 38, 40, 24, 13, 12)
+    ]
+    assert number_size(marks) == pytest.approx(96, abs=2)
+    assert number_size([]) == 0.0
+
+
+def test_a_photo_decoded_again_smaller_is_not_decoded_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.vision import imageio
+
+    data = jpeg(np.full((1500, 2000, 3), 180, np.uint8))
+    first, scale, size = decode(data)
+    calls = []
+    real = cv2.imdecode
+    monkeypatch.setattr(
+        imageio.cv2,
+        "imdecode",
+        lambda *a: calls.append(1) or real(*a),  # type: ignore[func-returns-value]
+    )
+    small, s2, size2 = decode(data, work_side=900)
+    assert calls == [] and max(small.shape[:2]) == 900 and size2 == size == (2000, 1500)
+    assert s2 == pytest.approx(2000 / small.shape[1])
+    small[:] = 0  # the caller's copy: the remembered picture is untouched
+    again, _s, _z = decode(data)
+    assert calls == [] and int(again.min()) > 150 and again.shape == first.shape
+    decode(jpeg(np.full((1500, 2000, 3), 90, np.uint8)))  # other bytes are decoded
+    assert calls == [1]

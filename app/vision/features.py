@@ -60,6 +60,32 @@ def upright(mask: np.ndarray, up: tuple[float, float]) -> np.ndarray:
     return np.ascontiguousarray(r[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
 
 
+def upright_frame(
+    mask: np.ndarray, up: tuple[float, float], right: tuple[float, float]
+) -> np.ndarray:
+    """Map a uint8 mask so that ``up`` points to the top and ``right`` to the right (unit
+    vectors, image x, y; y down): a mark seen slanted (a steep view leans a tile's sides but
+    not its rows) is unslanted. Where ``right`` is square to ``up`` this is :func:`upright`.
+
+    Returns the mapped mask cropped to its ink (an empty mask stays 1×1).
+    """
+    h, w = mask.shape
+    basis = np.array([[right[0], up[0]], [right[1], up[1]]], np.float64)
+    det = float(np.linalg.det(basis))
+    if abs(det) < 0.3 or (det < 0 and right[0] * -up[1] + right[1] * up[0] > 1 - 1e-9):
+        return upright(mask, up)  # nearly parallel (no frame), or square (a plain turn)
+    a = np.array([[1.0, 0.0], [0.0, -1.0]]) @ np.linalg.inv(basis)
+    corners = a @ np.array([[0, w, w, 0], [0, 0, h, h]], np.float64)
+    lo, hi = corners.min(axis=1), corners.max(axis=1)
+    m = np.hstack([a, (2 - lo)[:, None]]).astype(np.float32)
+    size = (int(math.ceil(hi[0] - lo[0])) + 4, int(math.ceil(hi[1] - lo[1])) + 4)
+    r = cv2.warpAffine(mask, m, size, flags=cv2.INTER_LINEAR)
+    ys, xs = np.nonzero(r > 100)
+    if len(ys) == 0:
+        return np.zeros((1, 1), np.uint8)
+    return np.ascontiguousarray(r[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+
+
 def square(crop: np.ndarray) -> np.ndarray:
     """Set an upright crop into the SIDE×SIDE square, scaled by its height (width capped)."""
     h, w = crop.shape

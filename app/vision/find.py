@@ -10,9 +10,13 @@ colour on a light face. The steps:
    nearly black (grey shadows between tiles are neither). Where the locally brightest
    surface is warm but may be a tile face (ivory, cream: an Okey set), pixels of about its
    colour are face too, and pixels of a clearly other hue on it (a pale periwinkle ink) ink.
-2. **Marks.** Connected ink regions of a plausible size that are mostly surrounded by face;
-   a region that fails (ink joined to a neighbour through a shadow) is opened step by step
-   and its parts are tried again.
+2. **Marks.** Connected ink regions of a plausible size that are mostly surrounded by face
+   (where the ring around a region runs off the picture, that part is no face: background
+   cut by the frame is no printed ink); a region that fails (ink joined to a neighbour
+   through a shadow) is opened step by step and its parts are tried again. A number out of
+   focus or printed in thin lines (a joker's outline) may be no ink at all by the fixed
+   thresholds, or only fragments: the holes it leaves in the tile face, of about the size of
+   the photo's other numbers, are marks too (:func:`faint_marks`).
 3. **Numbers.** Marks inside another (a joker's eyes and mouth) join it; small marks beside a
    much larger one on the same tile (logos, an Okey tile's suit sign, also when it sits in a
    hollow that breaks the face around it) are dropped; two marks
@@ -198,17 +202,21 @@ def _make_mark(pl: Planes, comp: np.ndarray, x0: int, y0: int) -> Mark | None:
     short += 1
     gx, gy = x0 + x1, y0 + y1
     d = max(2, int(0.22 * big))
+    # the ring is laid out whole, also where it runs off the picture: that share counts as
+    # not face (a piece of background cut by the frame is not ink surrounded by a tile face)
+    full = np.zeros((bh + 2 * d, bw + 2 * d), np.uint8)
+    full[d : d + bh, d : d + bw] = sub
+    dil = cv2.dilate(full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * d + 1, 2 * d + 1)))
+    around = (dil > 0) & (full == 0)
     xa, ya = max(0, gx - d), max(0, gy - d)
     xb, yb = min(W, gx + bw + d), min(H, gy + bh + d)
-    local = np.zeros((yb - ya, xb - xa), np.uint8)
-    local[gy - ya : gy - ya + bh, gx - xa : gx - xa + bw] = sub
-    dil = cv2.dilate(local, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * d + 1, 2 * d + 1)))
-    ring = (dil > 0) & (local == 0) & (pl.ink[ya:yb, xa:xb] == 0)
-    n = int(ring.sum())
+    inside = around[ya - gy + d : yb - gy + d, xa - gx + d : xb - gx + d]
+    ring = inside & (pl.ink[ya:yb, xa:xb] == 0)
+    off = int(around.sum()) - int(inside.sum())
+    n = int(ring.sum()) + off
     if n == 0:
         return None
-    rf = float(pl.face[ya:yb, xa:xb][ring].mean())
-    # the share of the ring that touches the picture's border counts as not face
+    rf = float(pl.face[ya:yb, xa:xb][ring].sum()) / n
     return Mark(
         gx,
         gy,
@@ -267,6 +275,7 @@ def find_marks(pl: Planes) -> list[Mark]:
             if found:
                 out.extend(found)
                 break
+    out = faint_marks(pl, out)
     # printed ink, as opposed to coloured background between tiles (wood, cloth)
     marked = np.zeros_like(pl.ink)
     for m in out:
@@ -274,6 +283,67 @@ def find_marks(pl: Planes) -> list[Mark]:
         marked[m.y : m.y + h, m.x : m.x + w] |= (m.mask > 0).astype(np.uint8)
     pl.marked = marked
     return out
+
+
+FAINT = 0.75
+"""The darkest pixel of a faint mark (:func:`faint_marks`) is at most this share of the face's
+brightness around it: a blurred digit's core reaches about 0.6, the embossed logo and the
+shading of a tile's face stay above 0.85."""
+
+
+def faint_marks(pl: Planes, marks: list[Mark]) -> list[Mark]:
+    """``marks`` with the faint ones the fixed ink thresholds missed or broke up: a number out
+    of focus (its thin strokes blurred to grey) or printed in a thin line (a joker's outline).
+    Each hole in the tile face (a region of no face that face surrounds: not the background
+    around the tiles; the gap between two tiles that touch at both ends is a long bar, left
+    out) of about a number's size and inside the picture is a candidate; its ink is the pixels
+    darker than halfway from the face's brightness to the hole's darkest (:data:`FAINT`). It
+    replaces the marks inside it when each of those is much smaller than it (fragments of the
+    same faint number); a hole holding a mark about its own size is that mark."""
+    size = number_size(marks)
+    if size <= 0:
+        return marks
+    H, W = pl.face.shape
+    cont, hier = cv2.findContours(pl.face.astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return marks
+    owner = np.full((H, W), -1, np.int32)
+    for k, m in enumerate(marks):
+        h, w = m.mask.shape
+        owner[m.y : m.y + h, m.x : m.x + w][m.mask > 0] = k
+    drop: set[int] = set()
+    added: list[Mark] = []
+    for c, hi in zip(cont, hier[0], strict=True):
+        if hi[3] < 0:  # an outer outline, not a hole
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        if not (0.55 * size <= max(w, h) <= 1.6 * size) or min(w, h) < 3:
+            continue
+        if x == 0 or y == 0 or x + w >= W or y + h >= H:
+            continue
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [c - np.array([x, y])], -1, 1, cv2.FILLED)
+        held = owner[y : y + h, x : x + w][inside > 0]
+        ks = set(np.unique(held[held >= 0]).tolist())
+        if any(marks[k].long >= 0.75 * max(w, h) for k in ks):
+            continue  # the hole is a mark already found (maybe with its halo)
+        sub = pl.img[y : y + h, x : x + w].min(axis=2).astype(np.float32)
+        lm = pl.lm[y : y + h, x : x + w].astype(np.float32)
+        rel = np.where(inside > 0, sub / np.maximum(lm, 1.0), 2.0)
+        darkest = float(rel.min())
+        if darkest > FAINT:
+            continue
+        comp = ((rel < (1.0 + darkest) / 2) & (inside > 0)).astype(np.uint8)
+        mk = _make_mark(pl, comp, x, y)
+        if mk is None or not _ok(mk) or mk.long > 3.2 * mk.short:
+            continue  # a long bar: the gap between two tiles that touch at both ends
+        if any(marks[k].long >= 0.7 * mk.long for k in ks):
+            continue
+        drop |= ks
+        added.append(mk)
+    if not added:
+        return marks
+    return [m for k, m in enumerate(marks) if k not in drop] + added
 
 
 def _merge(a: Mark, b: Mark) -> Mark:
@@ -331,12 +401,24 @@ def _below(m: Mark, k: Mark) -> bool:
     )
 
 
+def number_size(marks: list[Mark]) -> float:
+    """The photo's usual digit height (px, a mark's long side): the median of the larger
+    marks (at least half the 80th percentile). Suit signs, logo letters and specks are many
+    and small, so the median of all marks may be theirs (then a tile's number would pass for
+    a giant beside them); 0 for no marks."""
+    if not marks:
+        return 0.0
+    longs = np.array([m.long for m in marks])
+    big = longs[longs >= 0.5 * float(np.percentile(longs, 80))]
+    return float(np.median(big))
+
+
 def tidy(marks: list[Mark], pl: Planes | None = None) -> list[Mark]:
     """Join marks lying inside a larger one (a joker's features); drop small ones beside a much
     larger one on the same tile (logo letters, an Okey tile's suit sign). Without the planes
     ``pl`` a small mark near a larger one is dropped even on the next tile."""
     marks = sorted(marks, key=lambda m: -m.long)
-    typical = float(np.median([m.long for m in marks])) if marks else 0.0
+    typical = number_size(marks)
     kept: list[Mark] = []
     for m in marks:
         host = None
@@ -650,13 +732,60 @@ def tile_quad(pl: Planes, g: Group) -> np.ndarray:
     )
 
 
+MELD_GAP = 1.45
+"""A gap in a row where it is split into melds: a step from one tile's number to the next of
+more than this many times the photo's usual step (tiles of a meld on the table touch)."""
+
+RACK_GAP = 2.5
+"""The same on a rack's tier (:func:`_tier`): a player leaves a slot empty between the tiles
+of one tier (a step of twice the usual), which stays one row; only a gap of about two empty
+slots or more splits it (tiles on a table packed as tightly as a rack's tiers, melds a tile
+and a half apart or more)."""
+
+
+def _line(groups: list[Group], row: list[int]) -> tuple[float, float, float, float, float]:
+    """(up x, up y, centre x, centre y, mean number height) of a row of tiles."""
+    ux = sum(groups[i].up[0] for i in row)
+    uy = sum(groups[i].up[1] for i in row)
+    un = math.hypot(ux, uy) or 1.0
+    cx = sum(groups[i].cx for i in row) / len(row)
+    cy = sum(groups[i].cy for i in row) / len(row)
+    return ux / un, uy / un, cx, cy, sum(groups[i].height for i in row) / len(row)
+
+
+def _tier(groups: list[Group], row: list[int], rows: list[list[int]]) -> bool:
+    """Whether a row of tiles is a tier of a rack: another row of at least two tiles facing
+    the same way lies right above or below it (its numbers 1.5–4.2 number heights away
+    across the row: a tile's height and a little more) and beside it along the row. Melds on
+    a table lie further apart; a rack's tiers are stacked a tile's height apart."""
+    if len(row) < 2:
+        return False
+    ux, uy, cx, cy, h = _line(groups, row)
+    rd = (-uy, ux)
+    along = [groups[i].cx * rd[0] + groups[i].cy * rd[1] for i in row]
+    for other in rows:
+        if other is row or len(other) < 2:
+            continue
+        vx, vy, ox, oy, oh = _line(groups, other)
+        if ux * vx + uy * vy < 0.9:
+            continue
+        across = abs((ox - cx) * ux + (oy - cy) * uy) / ((h + oh) / 2)
+        if not 1.5 < across < 4.2:
+            continue
+        o_along = [groups[i].cx * rd[0] + groups[i].cy * rd[1] for i in other]
+        if max(min(along), min(o_along)) < min(max(along), max(o_along)) + h:
+            return True
+    return False
+
+
 def rows_of(groups: list[Group]) -> list[list[int]]:
     """Tiles grouped into rows as they lie, each read left to right in its tiles' own frame.
 
     Each tile links to its nearest neighbour to the right (same turn, on the same line); the
-    chains are rows. A row with wide gaps is split into melds where every part keeps at least
-    three tiles, or at least two parts do (melds on the table, one maybe missing a tile);
-    otherwise it stays whole (a rack row with gaps).
+    chains are rows. A row with wide gaps (:data:`MELD_GAP`; on a rack's tier
+    :data:`RACK_GAP`) is split into melds where every part keeps at least three tiles, or at
+    least two parts do (melds on the table, one maybe missing a tile); otherwise it stays
+    whole (a rack row with gaps).
     """
     n = len(groups)
     right: dict[int, int] = {}
@@ -712,11 +841,13 @@ def rows_of(groups: list[Group]) -> list[list[int]]:
     pitch = float(np.median(steps)) if steps else 1.0
     out: list[list[int]] = []
     for row in rows:
+        # a rack's tier keeps its gaps (a tile moved away)
+        wide = (RACK_GAP if _tier(groups, row, rows) else MELD_GAP) * pitch
         parts = [[row[0]]]
         for ia, ib in zip(row, row[1:], strict=False):
             ga, gb = groups[ia], groups[ib]
             s = math.hypot(gb.cx - ga.cx, gb.cy - ga.cy) / ((ga.height + gb.height) / 2)
-            if s > 1.45 * pitch:
+            if s > wide:
                 parts.append([ib])
             else:
                 parts[-1].append(ib)

@@ -8,8 +8,10 @@ bomb image is refused before it is decoded), a truncated or broken file.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import struct
+import threading
 from typing import Final
 
 import cv2
@@ -30,6 +32,13 @@ MAX_PROGRESSIVE_PIXELS: Final = MAX_FULL_PIXELS
 the scale asked for (a camera writes baseline JPEGs, which may have :data:`MAX_PIXELS`)."""
 WORK_SIDE: Final = 1400
 """The long side (px) the reader works at: a 12-megapixel photo is read at about 1400×1050."""
+
+
+_last_lock = threading.Lock()
+_last: tuple[bytes, np.ndarray, tuple[int, int]] | None = None
+"""The last photo decoded: (digest of its bytes, its picture, its (w, h)). The photo worker
+reads a photo at :data:`WORK_SIDE` and then draws its preview at a smaller side: that second
+:func:`decode` of the same bytes scales the first picture down instead of decoding again."""
 
 
 class VisionError(Exception):
@@ -154,7 +163,8 @@ def _orientation(data: bytes) -> int:
 
 
 def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """Decode a photo at about ``work_side`` px on its long side.
+    """Decode a photo at about ``work_side`` px on its long side. The same bytes asked again
+    at the same or a smaller side are not decoded again (see :data:`_last`).
 
     Returns:
         (BGR picture, scale from the working picture to the original, original (w, h) as shown
@@ -163,6 +173,7 @@ def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, 
     Raises:
         VisionError: ``too_big`` (file or pixels), ``not_image``, ``truncated``, ``too_small``.
     """
+    global _last
     if len(data) > MAX_BYTES:
         raise VisionError("too_big", "The picture file is too large (over 40 MB).")
     if len(data) < 32:
@@ -197,6 +208,11 @@ def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, 
                 f"The picture is too large ({w}×{h} pixels); a progressive JPEG may have 24 "
                 "megapixels at most (a camera's ordinary JPEG photo up to 60).",
             )
+    key = hashlib.blake2b(data, digest_size=16).digest()
+    with _last_lock:
+        last = _last
+    if last is not None and last[0] == key and max(last[1].shape[:2]) >= work_side:
+        return _scaled(last[1].copy(), work_side, last[2])
     flags = cv2.IMREAD_COLOR
     if fmt == "jpeg":
         for f, r in (
@@ -226,11 +242,23 @@ def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, 
             img = cv2.rotate(img, turn[o])
             if o in (6, 8):
                 w, h = h, w
+    out = _scaled(img, work_side, (w, h))
+    keep = out[0].copy()
+    keep.flags.writeable = False
+    with _last_lock:
+        _last = (key, keep, (w, h))
+    return out
+
+
+def _scaled(
+    img: np.ndarray, work_side: int, size: tuple[int, int]
+) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """``decode``'s answer for a decoded picture: scaled down to ``work_side`` on its long
+    side (if larger), the scale from it to the photo of ``size`` (w, h), that size."""
     hh, ww = img.shape[:2]
     s = work_side / max(hh, ww)
     if s < 1:
         img = cv2.resize(
             img, (max(1, int(ww * s)), max(1, int(hh * s))), interpolation=cv2.INTER_AREA
         )
-    scale = w / img.shape[1]
-    return img, scale, (w, h)
+    return img, size[0] / img.shape[1], size

@@ -8,19 +8,22 @@ the photo's numbers face is read again in that way (:func:`_follow_the_photo`), 
 away from its neighbours' common up again in theirs (:func:`_agree_turns`); readings that
 are no tile are dropped (a bar or blob on a tile's edge, a speck far smaller than the
 photo's numbers, a suit sign under a number); a 6 or 9 the face did not orient follows its
-neighbours' turn."""
+neighbours' turn. In a steep view the tiles' sides lean while their rows stay level: a number
+is also read in the slanted frame of its tile's leaned up and its row (:func:`_unslant`), and
+two digits beside each other slanted past :func:`app.vision.find.pair_digits`'s reach are
+paired in that frame (:func:`_slanted_pairs`)."""
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from app.vision import classifier
-from app.vision.features import features, upright
+from app.vision.features import features, upright, upright_frame
 from app.vision.find import (
     SHALLOW,
     Group,
@@ -88,7 +91,11 @@ class Reading:
         }
 
 
-def _crops(g_marks: list[Mark], up: tuple[float, float]) -> np.ndarray:
+def _crops(
+    g_marks: list[Mark], up: tuple[float, float], right: tuple[float, float] | None = None
+) -> np.ndarray:
+    if right is not None:
+        return np.stack([features(upright_frame(m.mask, up, right)) for m in g_marks])
     return np.stack([features(upright(m.mask, up)) for m in g_marks])
 
 
@@ -148,10 +155,12 @@ def _classify(
     flip_allowed: bool,
     typical: float = 0.0,
     turns: tuple[tuple[float, float], ...] = TURNS,
+    right: tuple[float, float] | None = None,
 ) -> tuple[str, float, bool, tuple[float, float]]:
     """(number or JK or "", score, flipped, up) for a group, trying it a little turned either
     way (``turns``, unless it is no digit: :data:`NO_DIGIT`) and upside down when allowed;
-    ``up`` is the direction read best."""
+    ``up`` is the direction read best. With ``right`` (its row's direction, not square to
+    ``up`` in a steep view) the marks are read in that slanted frame (:func:`upright_frame`)."""
     bases = [g.up] if not flip_allowed else [g.up, (-g.up[0], -g.up[1])]
     best: tuple[str, float, bool, tuple[float, float]] = ("", 0.0, False, g.up)
     best_w = 0.0
@@ -160,9 +169,11 @@ def _classify(
     for k, deg, up, prior in cands:
         if k in no_digit:
             continue
-        reading = (-up[1], up[0])
+        # turned half round, the slanted frame's row direction turns with the up
+        r = None if right is None else (right if k == 0 else (-right[0], -right[1]))
+        reading = r if r is not None else (-up[1], up[0])
         ms = sorted(g.marks, key=lambda m: m.cx * reading[0] + m.cy * reading[1])
-        probs = classifier.predict(_crops(ms, up)).copy()
+        probs = classifier.predict(_crops(ms, up, r)).copy()
         if deg == 0 and float(probs[:, _DIG["X"]].max()) >= NO_DIGIT:
             no_digit.add(k)  # no digit in this frame: not turned until it looks like one
         for i, m in enumerate(ms):
@@ -189,8 +200,13 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
     groups: list[Group] = []
     typical = float(np.median([m.long for m in marks])) if marks else 0.0
     paired = pair_digits(marks)
+    leans: dict[int, tuple[float, float]] = {}  # each group's up as first oriented
+    groups += _slanted_pairs(pl, paired, typical, leans)
+    taken = {id(m) for g in groups for m in g.marks}
+    paired = [ms for ms in paired if not any(id(m) in taken for m in ms)]
     for members, axis in zip(paired, smooth_axes(paired), strict=True):
         g = orient(pl, members, axis)
+        leans[id(g)] = g.up
         text, score, _f, up = _classify(g, flip_allowed=True, typical=typical)
         if len(members) == 1 and not members[0].members:
             # two digits whose ink ran together: read the halves as a two-digit number. A
@@ -206,6 +222,7 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
                 cuts += [(c, False) for c in _shallow_cuts(pl, m0, ax)]
             for (parts, wide, own), deep in cuts:
                 g2 = orient(pl, parts)
+                leans[id(g2)] = g2.up
                 t2, s2, _f2, up2 = _classify(g2, flip_allowed=True, typical=typical)
                 # cut across the number's own up (the mark's axis, or the way the whole mark
                 # read best when it is too square to have one) at a clear waist
@@ -217,6 +234,7 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
             # not a two-digit number after all: two single marks
             for m in members:
                 g1 = orient(pl, [m])
+                leans[id(g1)] = g1.up
                 t1, s1, _f1, up1 = _classify(g1, flip_allowed=True, typical=typical)
                 _set_up(g1, up1)
                 g1.token, g1.confidence = t1, s1
@@ -229,6 +247,7 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
     groups = [g for g in groups if g.token and g.confidence >= 0.25]
     _follow_the_photo(groups, typical)
     _agree_turns(pl, groups, typical)
+    _unslant(groups, typical, leans)
     junk += sum(1 for g in groups if _round_one(g))
     groups = [g for g in groups if not _edge_like(g)]
     if len(groups) >= 3:
@@ -253,12 +272,69 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
             g.token = colour + g.token
             g.colour_conf = cc
             g.confidence = g.confidence * (0.6 + 0.4 * cc)
-        q = tile_quad(pl, g)
+        q = tile_quad(pl, _boxed(g, groups, leans))
         g.quad = q * scale
         x0, y0 = q.min(axis=0) * scale
         x1, y1 = q.max(axis=0) * scale
         g.box = (int(x0), int(y0), int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0)))
     return [g for g in groups if g.token], pl
+
+
+SLANTED_PAIR = (0.42, 0.8)
+"""How far along a digit's own axis (a share of the distance) the next digit of a two-digit
+number may lie seen in a steep view (:func:`_slanted_pairs`); square on, it lies across."""
+
+
+def _slanted_pairs(
+    pl: Planes, paired: list[list[Mark]], typical: float, leans: dict[int, tuple[float, float]]
+) -> list[Group]:
+    """Two-digit numbers that a steep view slanted, read in their slanted frame.
+
+    Two single marks of about one height close side by side (as
+    :func:`app.vision.find.pair_digits` wants them) whose offset runs slanted to the thinner
+    one's axis (:data:`SLANTED_PAIR`: a leaned "1" beside its "0") are read in the frame of
+    that axis and their line (:func:`app.vision.features.upright_frame`); a pair that reads
+    as a number 10–13 with a score of 0.6 or more is one group. Returns those groups (up
+    set, read, in reading order)."""
+    singles = [ms[0] for ms in paired if len(ms) == 1 and not ms[0].members]
+    cand: list[tuple[float, Mark, Mark]] = []
+    for i, a in enumerate(singles):
+        for b in singles[i + 1 :]:
+            if not 0.72 < a.long / b.long < 1.39:
+                continue
+            dx, dy = b.cx - a.cx, b.cy - a.cy
+            d = math.hypot(dx, dy)
+            h = max(a.long, b.long)
+            if not 0.2 * h <= d <= 0.98 * h or d - (a.short + b.short) / 2 > 0.38 * h:
+                continue
+            ax = a.axis if a.short / a.long < b.short / b.long else b.axis
+            along = abs(dx * ax[0] + dy * ax[1]) / d
+            if SLANTED_PAIR[0] < along <= SLANTED_PAIR[1]:
+                cand.append((d / h, a, b))
+    cand.sort(key=lambda c: c[0])
+    used: set[int] = set()
+    out: list[Group] = []
+    for _s, a, b in cand:
+        if id(a) in used or id(b) in used:
+            continue
+        ax = a.axis if a.short / a.long < b.short / b.long else b.axis
+        g = orient(pl, [a, b], ax)
+        lean = g.up
+        dx, dy = b.cx - a.cx, b.cy - a.cy
+        d = math.hypot(dx, dy) or 1.0
+        line = (dx / d, dy / d)
+        if line[0] * -g.up[1] + line[1] * g.up[0] < 0:
+            line = (-line[0], -line[1])
+        text, score, flipped, up = _classify(g, True, typical, SLANT_TURNS, line)
+        if len(text) == 2 and score >= 0.6:
+            used.update((id(a), id(b)))
+            r = line if not flipped else (-line[0], -line[1])
+            g.up = up
+            g.marks.sort(key=lambda k: k.cx * r[0] + k.cy * r[1])
+            g.token, g.confidence = text, score
+            leans[id(g)] = lean
+            out.append(g)
+    return out
 
 
 EDGE_FACE = 0.6
@@ -350,7 +426,9 @@ def _agree_turns(pl: Planes, groups: list[Group], typical: float) -> None:
     meld face the same way; the neighbours' up is taken from the first reading of each.
     A single mark read across their frame (a two-digit number whose ink ran together is
     about square, so its own axis may lie along the digits' line) is also cut into two
-    digits in their frame (:func:`_split_in`)."""
+    digits in their frame (:func:`_split_in`); so is one read across the axis its
+    neighbours lie along when they face different ways along it (an 11 read half turned
+    round beside a 13), turned the way those whose reading tells up face."""
     first = [(g.up, g.confidence) for g in groups]
     for i, g in enumerate(groups):
         reach = 3.5 * g.height
@@ -366,19 +444,31 @@ def _agree_turns(pl: Planes, groups: list[Group], typical: float) -> None:
         sy = sum(first[j][0][1] * first[j][1] for _d, j in near)
         total = sum(first[j][1] for _d, j in near)
         norm = math.hypot(sx, sy)
-        if total <= 0 or norm < 0.8 * total:
-            continue  # the neighbours do not agree among themselves
-        common = (sx / norm, sy / norm)
-        if g.up[0] * common[0] + g.up[1] * common[1] > math.cos(math.radians(8)):
+        if total <= 0:
             continue
-        across = abs(g.up[0] * common[0] + g.up[1] * common[1]) < 0.5
-        g.up = common
-        text, score, _f, up = _classify(g, False, typical, NEAR_TURNS)
-        if text and text != "JK" and score >= 0.3 and score > OWN_TURN * g.confidence:
-            _set_up(g, up)
-            g.token, g.confidence = text, score
+        if norm >= 0.8 * total:
+            common = (sx / norm, sy / norm)
+            if g.up[0] * common[0] + g.up[1] * common[1] > math.cos(math.radians(8)):
+                continue
+            across = abs(g.up[0] * common[0] + g.up[1] * common[1]) < 0.5
+            g.up = common
+            text, score, _f, up = _classify(g, False, typical, NEAR_TURNS)
+            if text and text != "JK" and score >= 0.3 and score > OWN_TURN * g.confidence:
+                _set_up(g, up)
+                g.token, g.confidence = text, score
+            else:
+                g.up = first[i][0]
         else:
-            g.up = first[i][0]
+            # the neighbours face different ways, but they may lie along one axis: a number
+            # that reads the same both ways (an 11) may have been read half turned round
+            axis = _common_axis([first[j] for _d, j in near])
+            told = [first[j] for _d, j in near if groups[j].token not in BOTH_WAYS]
+            if axis is None or not told:
+                continue
+            if sum((u[0] * axis[0] + u[1] * axis[1]) * c for u, c in told) < 0:
+                axis = (-axis[0], -axis[1])  # the way those whose reading tells up face
+            common = axis
+            across = abs(g.up[0] * common[0] + g.up[1] * common[1]) < 0.5
         if across and len(g.marks) == 1 and not g.marks[0].members and g.token != "JK":
             split = _split_in(pl, g, common, typical)
             if split is not None and split[1] > OWN_TURN * g.confidence:
@@ -388,6 +478,132 @@ def _agree_turns(pl: Planes, groups: list[Group], typical: float) -> None:
                 g.token, g.confidence = g2.token, score
 
 
+def _common_axis(ups: list[tuple[tuple[float, float], float]]) -> tuple[float, float] | None:
+    """The axis (a unit vector, sign arbitrary) that weighted ups ``(up, weight)`` lie along
+    when they agree as axes (the mean of their doubled angles at least 0.8 of their weight),
+    whichever way each points; None when they do not."""
+    sx = sum(math.cos(2 * math.atan2(u[1], u[0])) * c for u, c in ups)
+    sy = sum(math.sin(2 * math.atan2(u[1], u[0])) * c for u, c in ups)
+    total = sum(c for _u, c in ups)
+    if total <= 0 or math.hypot(sx, sy) < 0.8 * total:
+        return None
+    t = math.atan2(sy, sx) / 2
+    return (math.cos(t), math.sin(t))
+
+
+SLANT = (8.0, 50.0)
+"""The least and most slant (degrees between a number's row and the square to its up) read
+again in the slanted frame (:func:`_unslant`)."""
+
+SLANT_TURNS: tuple[tuple[float, float], ...] = ((0.0, 1.0), (-8.0, 0.95), (8.0, 0.95))
+"""Turns of the up tried in the slanted frame (its row's direction kept)."""
+
+
+def _row_right(
+    g: Group, groups: list[Group], up: tuple[float, float] | None = None
+) -> tuple[float, float] | None:
+    """The direction of ``g``'s row (unit vector, pointing the way it reads): towards its
+    nearest neighbour on either side that faces the same way, averaged over both sides; None
+    without such a neighbour. Tiles side by side keep their numbers at one height, so the
+    line through them is their tiles' top edge's direction, also where a steep view leans
+    the tiles' sides (and with them their up, ``up``: ``g``'s own by default) away from
+    square to it. A neighbour lies beside ``g`` when it lies more than 50° off that up
+    (the tile above or below lies along it, however the view leans)."""
+    up = up or g.up
+    reading = (-up[1], up[0])
+    best: dict[int, tuple[float, float, float]] = {}
+    for o in groups:
+        if o is g or o.up[0] * g.up[0] + o.up[1] * g.up[1] < 0.8:
+            continue
+        dx, dy = o.cx - g.cx, o.cy - g.cy
+        d = math.hypot(dx, dy)
+        if d == 0 or d > 3.2 * g.height or not 0.6 < o.height / g.height < 1.6:
+            continue
+        if abs(dx * up[0] + dy * up[1]) / d > math.cos(math.radians(50)):
+            continue
+        side = 1 if dx * reading[0] + dy * reading[1] > 0 else -1
+        if side not in best or d < best[side][0]:
+            best[side] = (d, side * dx / d, side * dy / d)
+    if not best:
+        return None
+    sx, sy = sum(v[1] for v in best.values()), sum(v[2] for v in best.values())
+    norm = math.hypot(sx, sy) or 1.0
+    return (sx / norm, sy / norm)
+
+
+BOX_TURN = math.cos(math.radians(30))
+"""How far (cosine) a tile's lean may be from its number's up for its box to be drawn along
+the lean (:func:`_boxed`)."""
+
+
+def _boxed(g: Group, groups: list[Group], leans: dict[int, tuple[float, float]]) -> Group:
+    """``g`` as its box is drawn: along its tile's lean (:func:`_common_lean`: its own and its
+    neighbours' marks' axes), not along the turn its number read best in (:data:`TURNS`, up
+    to 15° off on a square-on tile, which drew the box askew across the tile); ``g`` itself
+    where no lean is known or the lean is far from its up."""
+    lean = _common_lean(g, groups, leans)
+    if lean is None or lean[0] * g.up[0] + lean[1] * g.up[1] < BOX_TURN:
+        return g
+    return replace(g, up=lean)
+
+
+def _common_lean(
+    g: Group, groups: list[Group], leans: dict[int, tuple[float, float]]
+) -> tuple[float, float] | None:
+    """The up of ``g``'s tile as its neighbours' marks lean (the mean of their first
+    oriented ups, ``leans``, each taken the way ``g`` reads; at least two within 3.5 heights
+    facing about its way), else its own first up; None without either. A 7's or a 4's own
+    axis runs along its diagonal; its neighbours' 1s, 6s, 8s and 9s lean with their tiles."""
+    sx = sy = 0.0
+    n = 0
+    for o in groups:
+        lo = leans.get(id(o))
+        if o is g or lo is None or o.up[0] * g.up[0] + o.up[1] * g.up[1] < 0.8:
+            continue
+        if math.hypot(o.cx - g.cx, o.cy - g.cy) > 3.5 * g.height:
+            continue
+        if lo[0] * g.up[0] + lo[1] * g.up[1] < 0:
+            lo = (-lo[0], -lo[1])
+        sx, sy, n = sx + lo[0], sy + lo[1], n + 1
+    norm = math.hypot(sx, sy)
+    if n >= 2 and norm > 0.8 * n:
+        return (sx / norm, sy / norm)
+    own = leans.get(id(g))
+    if own is None:
+        return None
+    return own if own[0] * g.up[0] + own[1] * g.up[1] >= 0 else (-own[0], -own[1])
+
+
+def _unslant(groups: list[Group], typical: float, leans: dict[int, tuple[float, float]]) -> None:
+    """A number whose row runs slanted to the square of its tile's up (a steep view leans
+    the tiles' sides; a 7's bar then runs along the row while its up is leaned, and read
+    turned by that up it is a 1) is read again in the slanted frame of that up and its row
+    (:func:`_row_right`, within :data:`SLANT`); a number read there better than
+    :data:`OWN_TURN` × the first reading takes it. The tile's up is the one its number was
+    first oriented by (``leans``: its marks' axis, or its neighbours' where a 7's diagonal
+    strays), not the turn it read best in, which may have half undone the slant."""
+    frames = []
+    for g in groups:
+        lean = _common_lean(g, groups, leans)
+        frames.append((lean, _row_right(g, groups, lean) if lean is not None else None))
+    for g, (lean, right) in zip(groups, frames, strict=True):
+        if right is None or lean is None or g.token == "JK":
+            continue
+        square = (-lean[1], lean[0])
+        cos = right[0] * square[0] + right[1] * square[1]
+        if not math.cos(math.radians(SLANT[1])) <= cos <= math.cos(math.radians(SLANT[0])):
+            continue
+        own = g.up
+        g.up = lean
+        text, score, _f, _up = _classify(g, False, typical, SLANT_TURNS, right)
+        g.up = own
+        if text and text != "JK" and score >= 0.5:
+            if text == g.token:
+                g.confidence = max(g.confidence, score)
+            elif score > OWN_TURN * g.confidence:
+                g.token, g.confidence = text, score
+
+
 def _shallow_cuts(
     pl: Planes, m: Mark, axis: tuple[float, float]
 ) -> list[tuple[list[Mark], float, bool]]:
@@ -395,11 +611,15 @@ def _shallow_cuts(
     is at least as wide as high and its two parts each nearly as tall as the whole: two digits
     side by side are, while one digit is narrower (a 6, 8, 9 or 0 has a shallow waist through
     its loop) and its halves cut the wrong way (a 9 cut into a "1" and an "0" read sideways)
-    shorter."""
+    shorter. The whole's height is its extent along ``axis`` (a "12" whose digits ran
+    together is wider than tall: its long side is its width)."""
+    ys, xs = np.nonzero(m.mask)
+    along = xs * axis[0] + ys * axis[1]
+    tall = float(along.max() - along.min()) + 1 if len(along) else m.long
     return [
         c
         for c in split_joined(pl, m, axis, SHALLOW)
-        if c[1] >= 0.95 and min(p.long for p in c[0]) >= 0.8 * m.long
+        if c[1] >= 0.95 and min(p.long for p in c[0]) >= 0.8 * min(m.long, tall)
     ]
 
 

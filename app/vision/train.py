@@ -1,6 +1,6 @@
 """Train the mark classifier from synthetic photos and write ``app/vision/marks.npz``.
 
-    python -m app.vision.train [--scenes 700] [--seed 1]
+    python -m app.vision.train [--scenes 400] [--seed 1]
 
 Deterministic for a given seed (numpy's generator, single-threaded arithmetic). Photos are
 rendered by :mod:`app.vision.render` with the *training* fonts and backgrounds and seeds from
@@ -14,6 +14,11 @@ Playing-card photos add suit signs and letters as ``X``. Half the photos are var
 (:class:`app.vision.render.Style`: cream faces, Okey suit signs, pale inks, steep views); a
 digit is also cut slanted and narrowed as a steep view shows it (:func:`slant`), and as the
 reader first sees it, turned by its own long axis (a slanted 7 along its diagonal).
+
+Every third photo is also read degraded (:func:`degrade`: out of focus, shaken or soft, at a
+lower resolution, hard JPEG; in proportion to its digits' height). Two perceptrons are
+trained, one on the sharp photos' marks, one on all; the reader averages them
+(:mod:`app.vision.classifier`). A tenth of the marks is held out to report each accuracy.
 """
 
 from __future__ import annotations
@@ -29,7 +34,14 @@ import numpy as np
 from app.vision import classifier
 from app.vision.features import DIM, features, upright
 from app.vision.find import Mark, find_marks, planes, split_joined, tidy
-from app.vision.render import TRAIN_BACKGROUNDS, TRAIN_FONTS, available, render_cards, render_scene
+from app.vision.render import (
+    TRAIN_BACKGROUNDS,
+    TRAIN_FONTS,
+    Scene,
+    available,
+    render_cards,
+    render_scene,
+)
 
 TRAIN_SEED_BASE = 1_000_000
 
@@ -67,15 +79,71 @@ def long_axis(crop: np.ndarray) -> tuple[float, float] | None:
     return ax if ax[1] <= 0 else (-ax[0], -ax[1])
 
 
-def samples_from_scene(seed: int, rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
-    """Feature rows and class indexes for the marks found on one training photo."""
-    sc = render_scene(
+DEGRADED = 3
+"""Of every this many training photos one is also read degraded (:func:`degrade`)."""
+
+
+def degrade(img: np.ndarray, seed: int, height: float) -> np.ndarray:
+    """A photo as a poor phone camera takes it: out of focus (a disc blur), shaken (a line
+    blur) or soft, taken at a lower resolution and scaled back, and JPEG-compressed hard;
+    each in proportion to ``height``, the digits' height (px), so that a small digit stays
+    legible as on a real photo, where a digit too blurred to read is not asked for. The size
+    (and so the truth's geometry) is kept. Deterministic for ``seed``."""
+    rng = np.random.default_rng(TRAIN_SEED_BASE + 7_919 * seed)
+    h, w = img.shape[:2]
+    out = img
+    kind = int(rng.integers(0, 3))
+    blur = max(0.8, float(rng.uniform(0.03, 0.075)) * height)  # px
+    if kind == 0:  # defocus: a disc
+        k = int(math.ceil(blur)) * 2 + 1
+        disc = np.zeros((k, k), np.float32)
+        cv2.circle(disc, (k // 2, k // 2), int(round(blur)), 1.0, -1, cv2.LINE_AA)
+        out = cv2.filter2D(out, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
+    elif kind == 1:  # shake: a short line
+        n = max(3, int(round(2 * blur)) + 1)
+        line = np.zeros((n, n), np.float32)
+        a = float(rng.uniform(0, math.pi))
+        c = (n - 1) / 2
+        dx, dy = math.cos(a) * c, math.sin(a) * c
+        cv2.line(line, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+        out = cv2.filter2D(out, -1, line / line.sum(), borderType=cv2.BORDER_REPLICATE)
+    else:  # a soft lens
+        out = cv2.GaussianBlur(out, (0, 0), 0.6 * blur)
+    f = float(rng.uniform(0.4, 0.8))
+    if rng.random() < 0.5 and f * height >= 16:  # taken smaller, scaled up
+        small = cv2.resize(
+            out, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA
+        )
+        out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 65))])
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return decoded if decoded is not None else out
+
+
+def digit_height(sc: Scene) -> float:
+    """The median height (px) of a scene's digits, by their quads' longer side pairs."""
+    hs = [
+        float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+        for t in sc.tiles
+        for q in t.digits
+    ]
+    return float(np.median(hs)) if hs else 0.0
+
+
+def training_scene(seed: int) -> Scene:
+    """The training photo of ``seed`` (the training fonts and backgrounds; every other one
+    varied, :class:`app.vision.render.Style`; the others' numbers of varied sizes)."""
+    return render_scene(
         TRAIN_SEED_BASE + seed,
         fonts=available(TRAIN_FONTS),
         backgrounds=TRAIN_BACKGROUNDS,
         vary_numbers=seed % 2 == 0,
         varied=seed % 2 == 1,
     )
+
+
+def samples_from_scene(sc: Scene, rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
+    """Feature rows and class indexes for the marks found on one training photo."""
     pl = planes(sc.image)
     found = tidy(find_marks(pl))
     marks: list[Mark] = []
@@ -219,31 +287,46 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     xs: list[np.ndarray] = []
     ys: list[int] = []
+    soft: list[bool] = []  # from a degraded copy
     for s in range(a.scenes):
-        x, y = samples_from_scene(s, rng)
-        xs += x
-        ys += y
+        sc = training_scene(s)
+        x, y = samples_from_scene(sc, rng)
+        xs, ys, soft = xs + x, ys + y, soft + [False] * len(y)
+        if s % DEGRADED == DEGRADED - 1:
+            sc.image = degrade(sc.image, s, digit_height(sc))
+            x, y = samples_from_scene(sc, rng)
+            xs, ys, soft = xs + x, ys + y, soft + [True] * len(y)
     for s in range(a.cards):
         x, y = samples_from_cards(s)
-        xs += x
-        ys += y
+        xs, ys, soft = xs + x, ys + y, soft + [False] * len(y)
     x_arr = np.stack(xs).astype(np.float32)
     y_arr = np.array(ys, np.int64)
+    soft_arr = np.array(soft, bool)
     assert x_arr.shape[1] == DIM
     print(
-        f"{len(y_arr)} marks from {a.scenes} photos in {time.perf_counter() - t0:.0f} s;",
-        "per class",
+        f"{len(y_arr)} marks ({int(soft_arr.sum())} degraded) from {a.scenes} photos in "
+        f"{time.perf_counter() - t0:.0f} s; per class",
         dict(zip(classifier.CLASSES, np.bincount(y_arr, minlength=12).tolist(), strict=True)),
     )
     # hold out a tenth to report
     perm = np.random.default_rng(a.seed).permutation(len(y_arr))
     cut = len(perm) // 10
-    model = train_mlp(x_arr[perm[cut:]], y_arr[perm[cut:]], a.seed, epochs=a.epochs)
-    _h, p = classifier.forward(model, x_arr[perm[:cut]])
-    acc = float((p.argmax(1) == y_arr[perm[:cut]]).mean())
-    print(f"held-out mark accuracy {acc:.4f}; {time.perf_counter() - t0:.0f} s")
-    model = {k: v.astype(np.float16) if k.startswith("w") else v for k, v in model.items()}
-    np.savez_compressed(a.out, allow_pickle=True, **model)
+    test, learn = perm[:cut], perm[cut:]
+    nets = [
+        train_mlp(x_arr[idx], y_arr[idx], a.seed, epochs=a.epochs)
+        for idx in (learn[~soft_arr[learn]], learn)
+    ]
+    for name, sel in (("sharp", ~soft_arr[test]), ("degraded", soft_arr[test])):
+        p = classifier.predict_with(nets, x_arr[test[sel]])
+        acc = float((p.argmax(1) == y_arr[test[sel]]).mean())
+        print(f"held-out mark accuracy, {name}: {acc:.4f}")
+    print(f"{time.perf_counter() - t0:.0f} s")
+    out = {
+        prefix + k: v.astype(np.float16) if k.startswith("w") else v
+        for prefix, net in zip(classifier.NETS, nets, strict=True)
+        for k, v in net.items()
+    }
+    np.savez_compressed(a.out, allow_pickle=True, **out)
     print("wrote", a.out)
     return 0
 
