@@ -22,6 +22,7 @@ from rules.search.split import (
     Deadline,
     TooComplexError,
     _Heap,
+    _OutOfBudget,
     _spot_one_way,
     _SpotRunner,
     find_split,
@@ -38,13 +39,15 @@ def heap(text: str) -> list[Piece]:
 
 
 def spot_answers(pieces: list[Piece]) -> set[bool]:
-    """Whether the spot sweep splits the heap, each way; every split found is checked."""
+    """Whether the spot sweep and its depth-first search split the heap, each way; every
+    split found is checked."""
     answers: set[bool] = set()
     for mirror in (False, True):
-        got = _spot_one_way(pieces, CAR, mirror)
-        answers.add(got is not None)
-        if got is not None:
-            assert_valid_split(pieces, [m.pieces for m in got], CAR)
+        for depth_first in (False, True):
+            got = _spot_one_way(pieces, CAR, mirror, depth_first)
+            answers.add(got is not None)
+            if got is not None:
+                assert_valid_split(pieces, [m.pieces for m in got], CAR)
     return answers
 
 
@@ -116,9 +119,24 @@ def test_stored_adversarial_heaps_agree_with_the_other_searches() -> None:
         assert (find_split(pieces, CAR) is not None) == want, text
 
 
-def test_spot_sweep_stops_at_its_budget() -> None:
+@pytest.mark.parametrize("depth_first", [False, True])
+def test_spot_sweep_stops_at_its_budget(depth_first: bool) -> None:
     pieces = heap(_bench().ADVERSARIAL["carousel"][0])
-    runner = _SpotRunner(_Heap(pieces, CAR), Deadline(0.0))
+    runner = _SpotRunner(_Heap(pieces, CAR), Deadline(0.0), depth_first)
     with pytest.raises(TooComplexError) as err:
         runner(10**9)
     assert err.value.budget_s == 0.0
+
+
+def test_spot_depth_first_finds_a_quick_split_within_its_race_cap() -> None:
+    """Stored heap 22 (the worst for the race before the spot depth-first search: 1,452
+    state expansions): from 13 down, the depth-first search finds a valid split within the
+    race's cap for it, where the spot sweeps need hundreds of states either way."""
+    from rules.search.split import _DFS_BUDGET_CAP
+
+    pieces = heap(_bench().ADVERSARIAL["carousel"][21])
+    got = _SpotRunner(_Heap(pieces, CAR, mirror=True), None, depth_first=True)(_DFS_BUDGET_CAP)
+    assert not isinstance(got, str)
+    assert_valid_split(pieces, [m.pieces for m in got], CAR)
+    with pytest.raises(_OutOfBudget):
+        _SpotRunner(_Heap(pieces, CAR, mirror=True), None)(_DFS_BUDGET_CAP)

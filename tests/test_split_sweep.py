@@ -274,7 +274,7 @@ def test_near_tables_sweep_agrees_with_depth_first(variant: str) -> None:
 
 def per_vector_answers(pieces: list[Piece], rules: MeldRules) -> set[bool]:
     """Ace high: whether some kept-back vector's own depth-first search (the one-vector
-    searches of the race) splits the heap, each way; every split found is checked."""
+    searches, once in the race) splits the heap, each way; every split found is checked."""
     answers: set[bool] = set()
     for mirror in (False, True):
         h = _Heap(pieces, rules, mirror=mirror)
@@ -294,12 +294,12 @@ def per_vector_answers(pieces: list[Piece], rules: MeldRules) -> set[bool]:
 def tiny_budgets() -> Iterator[None]:
     """The race with budgets of one state expansion at first (doubling), so that every one of
     its searches takes turns before one answers, even on small heaps."""
-    old = search._FIRST_BUDGET, search._VECTOR_SLICE
-    search._FIRST_BUDGET, search._VECTOR_SLICE = 1, 1  # type: ignore[misc]
+    old = search._FIRST_BUDGET
+    search._FIRST_BUDGET = 1  # type: ignore[misc]
     try:
         yield
     finally:
-        search._FIRST_BUDGET, search._VECTOR_SLICE = old  # type: ignore[misc]
+        search._FIRST_BUDGET = old  # type: ignore[misc]
 
 
 @pytest.mark.slow
@@ -310,7 +310,7 @@ def test_carousel_one_vector_searches_and_race_agree_with_brute_force(
 ) -> None:
     """The one-vector searches (some vector splits the heap exactly when it splits) and the
     race run from budgets of one expansion (every search of it taking turns: whole-heap and
-    one-vector depth-first, sweeps; the answer of whichever finishes first) agree with the
+    spot depth-first, sweeps; the answer of whichever finishes first) agree with the
     brute-force oracle."""
     want = oracle(pieces, CAR)
     assert per_vector_answers(pieces, CAR) == {want}, texts([pieces])

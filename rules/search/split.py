@@ -870,14 +870,6 @@ _FIRST_BUDGET: Final = 100
 _BUDGET_GROWTH: Final = 2
 
 
-_VECTOR_BUDGET_CAP: Final = 50
-"""The one-vector-at-a-time searches of :func:`_race_kept` stop after this many state
-expansions in all, per direction (two slices of :data:`_VECTOR_SLICE`, the likeliest
-vectors): they find the quick splits; the spot sweeps and the whole-heap searches find the
-others (on the hill-climbed heaps 50 in slices of 25 cost less work than 100 in slices of 50,
-and found the quick split of the one heap that needs them as soon)."""
-
-
 def _kept_ranges(heap: _Heap) -> list[range]:
     """Per family, how many aces may be kept back for the high place (14): at most as many
     as runs can reach Q and K there (real pieces or jokers)."""
@@ -889,7 +881,8 @@ def _kept_ranges(heap: _Heap) -> list[range]:
 
 def _kept_vectors(heap: _Heap) -> list[tuple[int, ...]]:
     """The kept-back vectors of an ace-high heap, likeliest first: aces go high as far as
-    Q-K can take them and A-2-3 cannot."""
+    Q-K can take them and A-2-3 cannot (for tests of the one-vector searches,
+    ``_searcher(heap, keep=vector)``; the race no longer runs them)."""
     counts = heap.counts
     prefs = []
     for f in range(_FAMILIES):
@@ -944,13 +937,12 @@ multiple of the turn's budget (tuned on the hill-climbed heaps: the spot sweeps 
 "yes" and "no" within a few hundred states on all of them, so they get most of the work; with
 3 against 1, the other shares as they are and the spot sweeps first from the second turn on,
 the worst of the stored heaps went from 2,496 state expansions to 1,248)."""
-_WHOLE_SHARE_KEPT: Final = 0.25
+_WHOLE_SHARE_KEPT: Final = 0.125
 """A whole-heap depth-first search's budget in a turn of :func:`_race_kept` (each direction),
-as a multiple of the turn's budget (1 before the spot sweeps; now they find the quick splits
-the spot sweeps would reach late)."""
-_VECTOR_SLICE: Final = 25
-"""State expansions a one-vector search of :func:`_race_kept` gets before the next vector's
-turn (the vectors take turns: a split often has several vectors, one of them quick)."""
+as a multiple of the turn's budget (1 before the spot sweeps, 0.25 before the spot
+depth-first searches: those now find the quick splits; the depth-first searches of one
+kept-back vector at a time left the race with them, as on the hill-climbed heaps they only
+cost: together the stored heaps' least CPU time went from 587 ms to 441 ms)."""
 _SWEEP_CHUNK: Final = 16
 """State expansions a sweep of :func:`_race_kept` runs before the two sweeps' widths are
 compared again."""
@@ -960,6 +952,14 @@ many times smaller than the running one's (states at its current number times th
 left: on the hill-climbed heaps this cut the worst work by an eighth against comparing the
 states at the current numbers alone, with a factor of 2; both sweeps of a heap are often about
 as wide, and switching back and forth pays for both)."""
+_DFS_SHARE_KEPT: Final = 0.5
+"""A spot depth-first search's budget in a turn of :func:`_race_kept` (each direction), as a
+multiple of the turn's budget (it goes first in every turn: on most hill-climbed heaps that
+split it finds the split in a few dozen states where the spot sweeps need hundreds)."""
+_DFS_BUDGET_CAP: Final = 64
+"""The spot depth-first searches of :func:`_race_kept` stop after this many state expansions
+in all, per direction (on a heap with no split they only cost; the splits they find quickly
+they find within this)."""
 _TAIL_SHARE_KEPT: Final = 0.15
 """A window from 2 to the top's budget in a turn of :func:`_race_kept` (each direction), as a
 multiple of the turn's budget (a quick "no" on some heaps; 0.5 before the spot sweeps)."""
@@ -977,11 +977,11 @@ def _race_kept(
     exists at all. The depth-first search over all vectors from 1 up gets the first budget
     alone (most heaps are answered within it); then the window proofs (:func:`_window_proof`,
     a quick "no"). Then each direction runs four exact searches in turns with budgets that
-    double: the depth-first search over all vectors at once (phase 1, the vectors narrowed by
-    :meth:`_Heap.vector_filter`; :data:`_WHOLE_SHARE_KEPT` of the budget), the depth-first
-    search of one vector at a time, likeliest first (quickest to find "yes" when one of the
-    first vectors holds it; when every vector of a direction has failed, that too is a "no";
-    they stop at :data:`_VECTOR_BUDGET_CAP`), the window from 2 to the top
+    double: the spot depth-first search (:func:`_spot_dfs_steps`, first in every turn; a quick
+    "yes" on most heaps that split; :data:`_DFS_SHARE_KEPT` of the budget, at most
+    :data:`_DFS_BUDGET_CAP` in all), the depth-first search over all vectors at once (phase 1,
+    the vectors narrowed by :meth:`_Heap.vector_filter`; :data:`_WHOLE_SHARE_KEPT` of the
+    budget), the window from 2 to the top
     (:data:`_TAIL_SHARE_KEPT` of the budget; a "no" when it cannot be laid, out of the race
     when it can) and the spot sweep (:func:`_spot_sweep_steps`: the aces as spots at the ends
     of the runs from 2 and to 13, no kept-back vectors; "yes" or "no" within a few hundred
@@ -1002,18 +1002,14 @@ def _race_kept(
     if _window_proof(heap, dirs[1], deadline):
         return None
     sweeps = [_SpotRunner(h, deadline) for h in dirs]
+    dfs = [_SpotRunner(h, deadline, depth_first=True) for h in dirs]
+    dfs_left = [_DFS_BUDGET_CAP, _DFS_BUDGET_CAP]  # per direction, in all
     # the windows from 2 to the top, each way: the sweep without the aces (at 1 and 14) and
     # from the state that dominates every other, a quick "no" on many heaps
     tails = [_SweepRunner(h, deadline, start=2) for h in dirs]
     # the whole-heap depth-first searches, all vectors at once, with the joker bound (phase 1):
     # from 1 up (the first one, continuing) and from the top down
     wholes = [first, _searcher(dirs[1], deadline, start_phase=1)]
-    # per direction, the vectors still open, likeliest first (a searcher is made when the
-    # vector's first turn comes; one out of budget goes to the back)
-    queues: list[list[tuple[tuple[int, ...], Callable[[int], list[_Choice] | str] | None]]] = [
-        [(v, None) for v in _kept_vectors(h)] for h in dirs
-    ]
-    vector_left = [_VECTOR_BUDGET_CAP, _VECTOR_BUDGET_CAP]  # per direction, in all
     cur = [0]  # the spot sweep running
 
     def sweeps_turn(budget: int) -> list[SplitMeld] | str | None:
@@ -1035,6 +1031,16 @@ def _race_kept(
 
     budget = _FIRST_BUDGET
     while True:
+        for d in (0, 1):
+            share = min(int(budget * _DFS_SHARE_KEPT), dfs_left[d])
+            if share <= 0:
+                continue
+            dfs_left[d] -= share
+            try:
+                found = dfs[d](share)
+            except _OutOfBudget:
+                continue
+            return None if isinstance(found, str) else found
         if budget > _FIRST_BUDGET:
             # after the first turn the spot sweeps go first: they answer most heaps the
             # quick depth-first searches of the first turn did not
@@ -1047,25 +1053,6 @@ def _race_kept(
             except _OutOfBudget:
                 continue
             return None if isinstance(got, str) else _build(dirs[d], got)
-        for d in (0, 1):
-            h = dirs[d]
-            left = min(budget, vector_left[d])
-            vector_left[d] -= left
-            while left > 0:
-                v, run = queues[d].pop(0)
-                if run is None:
-                    run = _searcher(h, deadline, keep=v, start_phase=1)
-                slice_ = min(_VECTOR_SLICE, left)
-                left -= slice_
-                try:
-                    got = run(slice_)
-                except _OutOfBudget:
-                    queues[d].append((v, run))
-                    continue
-                if not isinstance(got, str):
-                    return _build(h, got)
-                if not queues[d]:
-                    return None  # every vector of this direction failed
         for tail in list(tails):
             try:
                 got = tail(int(budget * _TAIL_SHARE_KEPT))
@@ -2056,15 +2043,132 @@ def _spot_build(
     return _melds_of(heap, runs, groups, [])
 
 
-class _SpotRunner:
-    """:func:`_spot_sweep_steps` as a resumable runner like :class:`_SweepRunner`:
-    ``run(budget)`` gives the melds, :data:`_NO_SPLIT`, or raises :class:`_OutOfBudget` after
-    ``budget`` more state expansions; once it has answered it gives the same answer again."""
+def _spot_children(
+    sp: _Spots, n: int, key: tuple[int, int, int, int, int]
+) -> dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]]:
+    """The states after ``n`` that the state ``key`` (before ``n``) leads to in the spot
+    sweep, each with its tag vectors (at :data:`_TAG_AT` the tags the choice gives, else
+    one empty vector), in the sweep's order (cheapest options first)."""
+    J = key[4]
+    out: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
+    per = [sp.options(f, n, key[f], J) for f in range(_FAMILIES)]
+    no_tag = (0, 0, 0, 0)
+    for g0, b0, l0 in per[0]:
+        for g1, b1, l1 in per[1]:
+            if b0 + b1 > J:
+                break
+            for g2, b2, l2 in per[2]:
+                if b0 + b1 + b2 > J:
+                    break
+                for g3, b3, l3 in per[3]:
+                    if b0 + b1 + b2 + b3 > J:
+                        break
+                    row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
+                    for c0, s0, j0, _m0, t0 in l0:
+                        for c1, s1, j1, _m1, t1 in l1:
+                            for c2, s2, j2, _m2, t2 in l2:
+                                for c3, s3, j3, _m3, t3 in l3:
+                                    x3 = c0 + c1 + c2 + c3
+                                    if x3 > J:
+                                        continue
+                                    used = j0 + j1 + j2 + j3
+                                    tv = (t0, t1, t2, t3) if n == _TAG_AT else no_tag
+                                    for jg in row[J - x3]:
+                                        tvs = out.setdefault((s0, s1, s2, s3, J - used - jg), [])
+                                        if tv not in tvs:
+                                            tvs.append(tv)
+    return out
 
-    def __init__(self, heap: _Heap, deadline: Deadline | None) -> None:
+
+_SIZE: Final = tuple(sum(st) for st in _SLOT_STATES)
+"""Per slot state, the lengths of its open runs summed (3 for three or more)."""
+
+
+def _spot_dfs_steps(
+    heap: _Heap, deadline: Deadline | None = None
+) -> Generator[int, None, list[SplitMeld] | None]:
+    """The spot sweep's states (see :func:`_spot_sweep_steps`) searched depth first, each
+    state with one tag vector, the suits' joker bounds (:meth:`_Spots.lb`) pruning, the
+    states found to fail remembered; the children with the most jokers to spare over their
+    bounds first, then those with the most open-run length (:data:`_SIZE`; on the 13
+    hill-climbed heaps that split, one way or the other found the split within 53 states on
+    all but one, 248; in the sweep's order only 7 within 400). A quick "yes"; exact, but with
+    no dominance it is slow to say "no". Yields the state expansions so far; returns the melds
+    of a split, or ``None``.
+
+    Raises:
+        TooComplexError: the deadline passed.
+    """
+    sp = heap.spots
+    if sp is None:
+        sp = heap.spots = _Spots(heap)
+    lb = sp.lb
+    size = _SIZE
+    _Key = tuple[int, int, int, int, int]
+    _Tv = tuple[int, int, int, int]
+    failed: set[tuple[int, _Key, _Tv]] = set()
+    path: list[tuple[_Key, _Tv]] = []  # the states of the current line, from 2
+    expansions = 0
+
+    def visit(n: int, key: _Key, tv: _Tv) -> Generator[int, None, _SpotEnd | None]:
+        nonlocal expansions
+        if n > 13:
+            return _spot_end(sp, key, tv)
+        expansions += 1
+        if deadline is not None:
+            if expansions % _CHECK_EVERY == 1:
+                deadline.check()
+            deadline.expansions += 1
+        yield expansions
+        line: list[tuple[int, _Key, _Tv]] = []
+        for ck, tvs in _spot_children(sp, n, key).items():
+            for tv2 in tvs if n == _TAG_AT else (tv,):
+                if (n + 1, ck, tv2) in failed:
+                    continue
+                slack = ck[4] - sum(lb(f, n + 1, ck[f], tv2[f]) for f in range(_FAMILIES))
+                if slack >= 0:
+                    runs = size[ck[0]] + size[ck[1]] + size[ck[2]] + size[ck[3]]
+                    line.append((-100 * slack - runs, ck, tv2))
+        line.sort(key=lambda e: e[0])
+        for _o, ck, tv2 in line:
+            if (n + 1, ck, tv2) in failed:
+                continue
+            path.append((ck, tv2))
+            end = yield from visit(n + 1, ck, tv2)
+            if end is not None:
+                return end
+            path.pop()
+            failed.add((n + 1, ck, tv2))
+        return None
+
+    tv0: _Tv = (0, 0, 0, 0)
+    path.append(((0, 0, 0, 0, sp.J0), tv0))
+    end = yield from visit(2, path[0][0], tv0)
+    if end is None:
+        return None
+    # the line as the sweep's history: one state per number, each with the final tag vector
+    # (bit 1 of the vectors [none, final])
+    history: list[dict[_Key, int]] = [{} for _ in range(15)]
+    for i, (k, _tv) in enumerate(path[:-1]):
+        history[2 + i] = {k: 2}
+    final, tv_end = path[-1]
+    return _spot_build(heap, history, final, 2, [tv0, tv_end], end)
+
+
+class _SpotRunner:
+    """:func:`_spot_sweep_steps` (with ``depth_first``, :func:`_spot_dfs_steps`) as a
+    resumable runner like :class:`_SweepRunner`: ``run(budget)`` gives the melds,
+    :data:`_NO_SPLIT`, or raises :class:`_OutOfBudget` after ``budget`` more state expansions;
+    once it has answered it gives the same answer again."""
+
+    def __init__(self, heap: _Heap, deadline: Deadline | None, depth_first: bool = False) -> None:
         self.progress = [0, 1]
         """The number the sweep is at and how many states it expands there."""
-        self.steps = _spot_sweep_steps(heap, deadline, progress=self.progress)
+        self.steps = (
+            _spot_dfs_steps(heap, deadline)
+            if depth_first
+            else _spot_sweep_steps(heap, deadline, progress=self.progress)
+        )
         self.done = 0
         self.answer: list[SplitMeld] | str | None = None
 
@@ -2386,14 +2490,15 @@ def _sweep_one_way(
 
 
 def _spot_one_way(
-    pieces: Sequence[Piece], rules: MeldRules, mirror: bool
+    pieces: Sequence[Piece], rules: MeldRules, mirror: bool, depth_first: bool = False
 ) -> list[SplitMeld] | None:
-    """:func:`find_split` by the spot sweep alone (:func:`_spot_sweep_steps`; ace high), one
-    way, no quick pre-check: for tests."""
+    """:func:`find_split` by the spot sweep alone (:func:`_spot_sweep_steps`; ace high), or
+    its depth-first search (:func:`_spot_dfs_steps`) with ``depth_first``, one way, no quick
+    pre-check: for tests."""
     heap = _Heap(pieces, rules, mirror=mirror)
     if not pieces:
         return []
-    got = _SpotRunner(heap, None)(10**9)
+    got = _SpotRunner(heap, None, depth_first)(10**9)
     if isinstance(got, str):
         return None
     check_split(pieces, got, rules)
