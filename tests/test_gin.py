@@ -1168,10 +1168,10 @@ def _check_index_discard(picked: list[int]) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(DENSE_POOLS).flatmap(lambda p: st.permutations(p)), st.integers(1, 13))
+@given(st.sampled_from(DENSE_POOLS).flatmap(lambda p: st.permutations(p)), st.integers(1, 11))
 def test_prop_index_calls_match_brute_force(order: list[int], n: int) -> None:
     """The card-index calls give brute force's least deadwood and the Card-level calls' own
-    arrangement and discard, for any count of cards."""
+    arrangement and discard, for any count of cards up to 11."""
     _check_index_melds(order[:n])
     _check_index_discard(order[:n])
 
@@ -1212,7 +1212,46 @@ def test_index_calls_reject_bad_input_of_a_full_hand() -> None:
             index_melds(many)
         with pytest.raises(ValueError):
             index_discard(many)
-    assert index_melds(list(range(13))) == (0, (tuple(range(13)),))  # other counts: one run
+    assert index_melds(list(range(9))) == (0, ((0, 1, 2, 3, 4, 5, 6, 7, 8),))  # other counts
+    assert index_discard(list(range(9))) == (0, 8, ((0, 1, 2, 3, 4, 5, 6, 7),), 0)
+
+
+def test_index_calls_refuse_more_cards_than_a_gin_hand() -> None:
+    # 12 cards or more are no gin hand: refused by their count, before any search (all 52
+    # cards, 13 ranks in 4 suits, once ran out of memory listing every choice of groups)
+    groups12 = [r + 13 * s for r in range(4) for s in range(3)]  # four ranks in 3 suits
+    for many in (list(range(52)), groups12, ix("AS 2S 3S 7H 7D 7C 9C 10C JC 4D 5H KC")):
+        for call in (index_melds, index_discard):
+            with pytest.raises(ValueError, match="at most 11 cards"):
+                call(many)  # type: ignore[operator]
+    full = [r + 13 * s for r in range(3) for s in range(3)] + [10, 11]  # 3 groups, 11 cards
+    _check_index_melds(full)
+    _check_index_discard(full)
+
+
+def test_index_calls_of_groups_without_runs_by_hand() -> None:
+    # no run: the groups whole, the rest deadwood; 11 cards discard the rest's highest card
+    assert index_melds(ix("KS KH KD 5S 5H 5C 9D 2C 7H JS")) == (28, ((4, 17, 43), (12, 25, 38)))
+    assert index_discard(ix("KS KH KD 5S 5H 5C 9D 2C 7H JS QC")) == (
+        28,
+        50,  # QC before JS: the highest rank of the 10-point cards
+        ((4, 17, 43), (12, 25, 38)),
+        38,
+    )
+    # ties of rank: the first suit S H D C (9D before 9C), a group of four kept whole
+    assert index_discard(ix("7S 7H 7D 7C 9C 9D 2S 4H JH JD JC")) == (
+        15,
+        34,
+        ((6, 19, 32, 45), (23, 36, 49)),
+        24,
+    )
+    # every card in a group (4 + 4 + 3): the discard breaks a four, the one whose card is worth
+    # most (5S: a five before an ace, spades first), and the hand is big gin
+    allg = ix("AS AH AD AC 5S 5H 5D 5C 9S 9H 9D")
+    assert index_discard(allg) == (0, 4, ((0, 13, 26, 39), (17, 30, 43), (8, 21, 34)), 0)
+    for hand in (allg, allg[:10], ix("KS KH KD 5S 5H 5C 9D 2C 7H JS QC")):
+        _check_index_melds(hand)
+        _check_index_discard(hand)
 
 
 @settings(max_examples=300, deadline=None)

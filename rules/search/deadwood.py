@@ -945,6 +945,9 @@ _drop_runs2: list[_Runs] = []
 _drop_runs3: list[_Runs] = []
 _index_discard: list[int] = []
 """Low byte of a packed discard key (:data:`_discard_tables`) → the discarded card's index."""
+_group_packed: dict[int, int] = {}
+"""Group mask (a key of :data:`_index_groups`) → the sum of its packed cards
+(:data:`_index_cards`): taken from a hand's packed sum, it leaves the packed sum of the rest."""
 
 
 def _index_tables() -> None:
@@ -999,7 +1002,16 @@ def _index_tables() -> None:
         }
     )
     cards = _index_cards
+    for col, group in _index_groups.items():
+        _group_packed[col] = sum(cards[i] for i in group)
     _index_list.extend([cards[i] for i in range(52)])
+
+
+_MOST_CARDS: Final = 11
+"""The most cards the card-index calls take: a gin hand (10) with the card drawn (11). More
+cards are no gin hand, and the group search of a hand holding many ranks in ≥3 suits grows
+with every such rank (all 52 cards: more choices than memory holds), so they are refused."""
+_TOO_MANY: Final = "a gin hand holds at most 11 cards (10, and the card drawn)"
 
 
 def _index_sum(indexes: Sequence[int]) -> int:
@@ -1026,7 +1038,7 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
 
     Args:
         indexes: distinct card indexes ``13 * suit + rank - 1`` (suit 0–3 = S H D C, rank 1–13:
-            ``0`` the ace of spades, ``51`` the king of clubs), normally 10 (any count works).
+            ``0`` the ace of spades, ``51`` the king of clubs), normally 10 (0 to 11).
 
     Returns:
         ``(deadwood, melds)``: points, and the melds as tuples of card indexes: the runs of
@@ -1034,7 +1046,8 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
         is one run), then the groups by rank (each in suit order).
 
     Raises:
-        ValueError: an index is not a whole number 0–51, or a card appears twice.
+        ValueError: more than 11 indexes, an index is not a whole number 0–51, or a card
+            appears twice.
     """
     n = len(indexes)
     if n == 10:  # the packed cards added by name: twice as fast as sum() over map()
@@ -1046,6 +1059,8 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
                 x = _index_sum(indexes)  # raises
         except (IndexError, TypeError):  # a bad index, or the first use
             x = _index_sum(indexes)
+    elif n > _MOST_CARDS:
+        raise ValueError(_TOO_MANY)
     else:
         x = _index_sum(indexes)
     h = x >> 48
@@ -1066,26 +1081,25 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
             table[a] + table[b] + table[c] + table[d],
             _runs0[a] + _runs1[b] + _runs2[c] + _runs3[d],
         )
-    a = h & 0x1FFF
-    b = (h >> 16) & 0x1FFF
-    c = (h >> 32) & 0x1FFF
-    d = h >> 48
-    try:
-        tri = _tri_of[g]
-    except KeyError:  # 4 or more such ranks (13 cards or more)
-        tri = (a & b & (c | d)) | (c & d & (a | b))
-    table = _index_dw
+    tri = _tri_of[g]  # at most 3 such ranks in 11 cards
     named = _index_groups
     if not r:
         # no run: each rank held in ≥3 suits is a group (what _choices10 finds: no card of
-        # it is in a block of ≥3 consecutive ranks), the rest is deadwood
-        rest = ~tri
+        # it is in a block of ≥3 consecutive ranks), the rest is deadwood: the value left
+        # once the groups' packed cards are taken from the sum
+        packed = _group_packed
         melds: _Runs = ()
         while tri:
             low = tri & -tri
             tri ^= low
-            melds += (named[h & _COLUMN * low],)
-        return table[a & rest] + table[b & rest] + table[c & rest] + table[d & rest], melds
+            col = h & _COLUMN * low
+            melds += (named[col],)
+            x -= packed[col]
+        return x & 511, melds
+    a = h & 0x1FFF
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
+    d = h >> 48
     best, groups, a, b, c, d, names = (_best10 if tri & (tri - 1) else _best10_one_rank)(
         h, tri, a, b, c, d
     )
@@ -1105,7 +1119,7 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
     cards kept as card indexes (the answer of :func:`best_discard`).
 
     Args:
-        indexes: distinct card indexes as for :func:`index_melds`, normally 11 (at least 1).
+        indexes: distinct card indexes as for :func:`index_melds`, normally 11 (1 to 11).
 
     Returns:
         ``(deadwood, discard, melds, full_deadwood)``: the least deadwood of the cards kept
@@ -1114,7 +1128,8 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         (0 = big gin for 11 cards).
 
     Raises:
-        ValueError: no index, an index is not a whole number 0–51, or a card appears twice.
+        ValueError: no index or more than 11, an index is not a whole number 0–51, or a card
+            appears twice.
     """
     n = len(indexes)
     if n == 11:  # as in index_melds
@@ -1127,6 +1142,8 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
                 x = _index_sum(indexes)  # raises
         except (IndexError, TypeError):  # a bad index, or the first use
             x = _index_sum(indexes)
+    elif n > _MOST_CARDS:
+        raise ValueError(_TOO_MANY)
     else:
         x = _index_sum(indexes)
     h = x >> 48
@@ -1179,59 +1196,48 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         else:
             melds = _runs0[a] + _runs1[b] + _runs2[c] + _drop_runs3[d]
         return (key >> 8) + full - 64, _index_discard[low], melds, full
+    tri = _tri_of[g]  # at most 3 such ranks in 11 cards
+    named = _index_groups
+    groups_melds: _Runs = ()
+    if not r:
+        # no run: what _discard_search finds is every rank held in ≥3 suits as its whole
+        # group, and the best drop from the other cards (all deadwood: breaking a group only
+        # adds deadwood), found as for a hand with no meld from the packed sum of the others
+        packed = _group_packed
+        y = x
+        ranks = tri
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
+            col = h & _COLUMN * low
+            groups_melds += (named[col],)
+            y -= packed[col]
+        if y >> 48:  # some card outside the groups
+            rank = ((y & 0xFFFF_FFFF_FFFF).bit_length() - 10) // 3
+            total = y & 511
+            return (
+                total - _RANK_VALUE[rank],
+                _first_suit[(y >> 48 + rank) & 0x1_0001_0001_0001] + rank,
+                groups_melds,
+                total,
+            )
+        groups_melds = ()
     a = h & 0x1FFF
     b = (h >> 16) & 0x1FFF
     c = (h >> 32) & 0x1FFF
     d = h >> 48
-    try:
-        tri = _tri_of[g]
-    except KeyError:  # 4 or more such ranks (13 cards or more)
-        tri = (a & b & (c | d)) | (c & d & (a | b))
-    groups_melds: _Runs = ()
-    key = -1
-    if tri:
-        named = _index_groups
-        rest = ~tri
-        if not r and (a | b | c | d) & rest:
-            # no run, and some card outside the ranks held in ≥3 suits: what _discard_search
-            # finds is every such rank's whole group (its first choice) and the best drop
-            # from the others (all deadwood; breaking a group only adds deadwood)
-            a &= rest
-            b &= rest
-            c &= rest
-            d &= rest
-            while tri:
-                low = tri & -tri
-                tri ^= low
-                groups_melds += (named[h & _COLUMN * low],)
-        else:
-            if tri & (tri - 1):
-                key, groups, full, a, b, c, d, names = _discard_groups(h, tri, a, b, c, d, r)
-            else:
-                key, groups, full, a, b, c, d, names = _discard_one_rank(h, tri, a, b, c, d)
-            if names is not None:
-                groups_melds = names
-            else:
-                ranks = (groups | groups >> 16 | groups >> 32 | groups >> 48) & 0x1FFF
-                while ranks:  # the groups by rank
-                    rank = ranks & -ranks
-                    ranks ^= rank
-                    groups_melds += (named[groups & _COLUMN * rank],)
-    if key < 0:  # the groups are fixed: the four suits' best drops (as in _discard_search)
-        table = _index_dw
-        z0, z1, z2, z3 = _discard_tables
-        full = table[a] + table[b] + table[c] + table[d]
-        key = z0[a]
-        y = z1[b]
-        if y < key:
-            key = y
-        y = z2[c]
-        if y < key:
-            key = y
-        y = z3[d]
-        if y < key:
-            key = y
-        key += full << 8
+    if tri & (tri - 1):
+        key, groups, full, a, b, c, d, names = _discard_groups(h, tri, a, b, c, d, r)
+    else:
+        key, groups, full, a, b, c, d, names = _discard_one_rank(h, tri, a, b, c, d)
+    if names is not None:
+        groups_melds = names
+    else:
+        ranks = (groups | groups >> 16 | groups >> 32 | groups >> 48) & 0x1FFF
+        while ranks:  # the groups by rank
+            rank = ranks & -ranks
+            ranks ^= rank
+            groups_melds += (named[groups & _COLUMN * rank],)
     # the runs: those of the suit the discard leaves from the drop table
     low = key & 255
     s = low & 3
