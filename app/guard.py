@@ -53,7 +53,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import Coroutine, Generator
+from collections.abc import AsyncIterator, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -103,7 +103,7 @@ VISITOR_CPU_BURST: Final = 1.5
 ALL_VISITORS_CPU_RATE: Final = 0.4
 """Seconds of loop time per second for every visitor together (many addresses), burst
 :data:`ALL_VISITORS_CPU_BURST`: the host and joined phones keep the rest of the loop."""
-ALL_VISITORS_CPU_BURST: Final = 3.0
+ALL_VISITORS_CPU_BURST: Final = 1.0
 CLOSE_POLICY: Final = 1008
 SERVER_EVENTS: Final = frozenset({"connect", "disconnect", "close"})
 PAGE_EVENTS: Final = frozenset(
@@ -232,6 +232,102 @@ def visitor_budgets(ip: str) -> list[LoopBudget]:
     return [budget, _ALL_VISITORS]
 
 
+_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def visitors_turn() -> None:
+    """Wait for the visitors' turn on the loop: one synchronous step of one visitor's handler
+    (or session start) at a time, and none again before the loop has polled its sockets
+    (:func:`_end_turn` gives the turn back on the loop's next round). The host's and joined
+    phones' messages are read and handled between any two visitors' steps, however many
+    visitors are waiting."""
+    loop = asyncio.get_running_loop()
+    lock = _TURNS.get(loop)
+    if lock is None:
+        lock = _TURNS[loop] = asyncio.Lock()
+    await lock.acquire()
+    hosts = _HOSTS.get(loop)
+    try:
+        while hosts is not None and hosts.busy:  # the host's message first
+            await hosts.idle.wait()
+    except BaseException:
+        lock.release()
+        raise
+
+
+class _HostsBusy:
+    """The host's handlers running on a loop (visitors' steps wait for them to end)."""
+
+    def __init__(self) -> None:
+        self.busy = 0
+        self.idle = asyncio.Event()
+
+    def enter(self) -> None:
+        self.busy += 1
+        self.idle.clear()
+
+    def leave(self) -> None:
+        self.busy -= 1
+        if self.busy <= 0:
+            self.busy = 0
+            self.idle.set()
+
+
+_HOSTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _HostsBusy] = (
+    weakref.WeakKeyDictionary()
+)
+HOST_GRACE: Final = 0.05
+"""Seconds visitors' steps still wait after a host's handler ended (its screen update is
+being sent)."""
+HOST_FIRST_SECONDS: Final = 0.5
+"""At most this long after a host's handler started visitors' steps wait for it (a handler
+that awaits something long, a photo read, does not stop the phones)."""
+
+
+def _hosts() -> _HostsBusy:
+    loop = asyncio.get_running_loop()
+    hosts = _HOSTS.get(loop)
+    if hosts is None:
+        hosts = _HOSTS[loop] = _HostsBusy()
+    return hosts
+
+
+def _end_turn() -> None:
+    loop = asyncio.get_running_loop()
+    lock = _TURNS.get(loop)
+    if lock is not None and lock.locked():
+        loop.call_soon(lock.release)  # after this round: the sockets are polled first
+
+
+@contextlib.asynccontextmanager
+async def visitor_start(page: Any) -> AsyncIterator[None]:
+    """Around a visitor's session start (building its first screen): wait for its loop
+    budgets and the visitors' turn, then charge the time it held the loop. The host's
+    sessions start at once."""
+    session = _page_session(page)
+    peer = _PEERS.get(session) if session is not None else None
+    if peer is None or peer.host:
+        yield
+        return
+    budgets = visitor_budgets(peer.ip)
+    for _ in range(100):
+        delay = max((b.wait(time.monotonic()) for b in budgets), default=0.0)
+        if delay <= 0:
+            break
+        await asyncio.sleep(min(delay, 0.5))
+    await visitors_turn()
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        _end_turn()
+        spent = time.perf_counter() - started
+        for b in budgets:
+            b.spend(spent)
+
+
 class Blocking:
     """Await ``coro`` and add up the wall-clock time of its synchronous steps
     (:attr:`blocked`, seconds): how long it held the event loop, which is what the other
@@ -241,15 +337,24 @@ class Blocking:
     time would not show.
     """
 
-    def __init__(self, coro: Coroutine[Any, Any, Any]) -> None:
+    def __init__(self, coro: Coroutine[Any, Any, Any], turn: bool = False) -> None:
         self.coro = coro
         self.blocked = 0.0
+        self.turn = turn
+        """Take the visitors' turn (:func:`visitors_turn`) for each synchronous step."""
 
     def __await__(self) -> Generator[Any, None, Any]:
         step = self.coro.__await__()
         value: Any = None
         error: BaseException | None = None
         while True:
+            held = False
+            if self.turn:
+                try:
+                    yield from visitors_turn().__await__()
+                    held = True
+                except BaseException as e:  # noqa: BLE001 - a cancel while waiting: handed on
+                    error = error or e
             started = time.perf_counter()
             try:
                 yielded = step.send(value) if error is None else step.throw(error)
@@ -259,6 +364,9 @@ class Blocking:
             except BaseException:
                 self.blocked += time.perf_counter() - started
                 raise
+            finally:
+                if held:
+                    _end_turn()
             self.blocked += time.perf_counter() - started
             value, error = None, None
             try:
@@ -276,11 +384,14 @@ class Peer:
         ip: the WebSocket's peer address from the ASGI scope ("" when unknown).
         loopback: the peer is this computer (see :func:`app.live.is_loopback`).
         host: the session has the host's rights (loopback, or the host key: :func:`mark_host`).
+        joined: the session gave a game's join code (:func:`mark_joined`): its photos are
+            read before watchers' (:func:`reader_of`).
     """
 
     ip: str
     loopback: bool
     host: bool
+    joined: bool = False
 
 
 _PEERS: weakref.WeakKeyDictionary[Any, Peer] = weakref.WeakKeyDictionary()
@@ -313,6 +424,28 @@ def mark_host(page: Any) -> None:
     conn = getattr(session, "connection", None)
     if isinstance(conn, GuardedConnection):
         conn.host_limits()
+
+
+def mark_joined(page: Any) -> None:
+    """The session of ``page`` joined a game with its code (it keeps score there)."""
+    session = _page_session(page)
+    peer = _PEERS.get(session) if session is not None else None
+    if peer is not None:
+        peer.joined = True
+
+
+def reader_of(session_id: object) -> tuple[str | None, int]:
+    """Whose photo this is, for the photo reader's turns (``app.ui.camera.photo_worker``):
+    ``(address, rank)`` of the served session with id ``session_id``, rank 0 for the host,
+    1 for a phone that joined with a code, 2 for a watcher. ``(None, 0)`` for a session not
+    served by the guard (an in-process test): no per-address limits."""
+    if isinstance(session_id, str):
+        for session, peer in list(_PEERS.items()):
+            if getattr(session, "id", None) == session_id:
+                if peer.host:
+                    return None, 0
+                return peer.ip, 1 if peer.joined else 2
+    return None, 0
 
 
 def _live_sessions(ip: str) -> int:
@@ -947,7 +1080,18 @@ def _make_connection_class() -> type:
             await asyncio.sleep(min(delay, 0.5))
             if getattr(conn, "gone", False):
                 return  # its connection closed while it waited: nobody to show it to
-        timed = Blocking(control._trigger_event(name, data))
+        timed = Blocking(control._trigger_event(name, data), turn=bool(budgets))
+        hosts = _hosts() if not budgets else None
+        left = [False]
+
+        def leave() -> None:
+            if hosts is not None and not left[0]:
+                left[0] = True
+                hosts.leave()
+
+        if hosts is not None:
+            hosts.enter()
+            asyncio.get_running_loop().call_later(HOST_FIRST_SECONDS, leave)
         try:
             await timed
         except Exception:  # noqa: BLE001 - a handler failed: log it, tell the person plainly
@@ -957,6 +1101,8 @@ def _make_connection_class() -> type:
             log.error("unhandled error in an on_%s handler", name, exc_info=first)
             session.error("handler failed")
         finally:
+            if hosts is not None:
+                asyncio.get_running_loop().call_later(HOST_GRACE, leave)
             spent = timed.blocked
             for b in budgets:
                 b.spend(spent)

@@ -126,4 +126,55 @@ def skeleton(text: str) -> str:
     return text
 
 
-__all__ = ["skeleton", "warm"]
+MAX_MARKS: Final = 4
+"""Combining marks one letter may carry (Vietnamese "ệ" has 2): more is a pile of accents
+drawn over the neighbours ("zalgo")."""
+_REPLACEMENTS: Final = frozenset("\ufffc\ufffd")
+"""The object replacement character and the replacement character: a box, not a letter."""
+_KEYCAP_BASES: Final = frozenset("0123456789#*")
+
+
+def _pictograph(c: str) -> bool:
+    """An emoji or other symbol an emoji sequence's joiner and variation selector go with."""
+    return unicodedata.category(c) in ("So", "Sk", "Sm") and c not in _REPLACEMENTS
+
+
+def name_problem(name: str, max_length: int) -> str | None:
+    """Why a name shows as nothing, or as something else than its letters; None if it is fine.
+
+    - ``"unreadable"``: U+FFFC or U+FFFD (a box in place of a letter);
+    - ``"invisible"``: a format character (zero-width joiner and non-joiner, soft hyphen,
+      word joiner, variation selectors …) other than the parts of an emoji sequence: a joiner
+      between two symbols, a variation selector right after a symbol or a keycap's digit;
+    - ``"marks"``: more than :data:`MAX_MARKS` combining marks on one letter;
+    - ``"blank"``: no letter, digit or symbol at all;
+    - ``"long"``: more than ``max_length`` characters once normalised (NFKC: one U+FDFA is
+      18 letters).
+    """
+    for i, c in enumerate(name):
+        if c in _REPLACEMENTS:
+            return "unreadable"
+        if unicodedata.category(c) != "Cf" and c not in "\ufe0e\ufe0f":  # selectors: Mn
+            continue
+        before = name[i - 1] if i else ""
+        after = name[i + 1] if i + 1 < len(name) else ""
+        if before == "\ufe0f" and i >= 2:  # a joiner after "symbol + emoji selector"
+            before = name[i - 2]
+        if c == "\u200d" and before and after and _pictograph(before) and _pictograph(after):
+            continue
+        if c in "\ufe0e\ufe0f" and before and (_pictograph(before) or before in _KEYCAP_BASES):
+            continue
+        return "invisible"
+    marks = 0
+    for c in unicodedata.normalize("NFD", name):
+        marks = marks + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            return "marks"
+    if not any(unicodedata.category(c)[0] in "LNS" for c in name):
+        return "blank"
+    if len(unicodedata.normalize("NFKC", name)) > max_length:
+        return "long"
+    return None
+
+
+__all__ = ["MAX_MARKS", "name_problem", "skeleton", "warm"]

@@ -52,7 +52,7 @@ from typing import Any, Final, Literal
 
 from app import games, i18n
 from app.games import Game, GameSummary
-from app.guard_names import skeleton
+from app.guard_names import name_problem, skeleton
 from app.log_hygiene import remember_names, remember_secret
 from app.store import ConflictError, StoreError
 
@@ -565,14 +565,18 @@ def _name_key(name: str) -> str:
 def check_joined_name(name: object) -> str:
     """The name a joining phone gave, checked on the server like a player's name
     (:func:`app.games` rules: at most 40 characters, no control, bidi, blank filler or other
-    invisible characters) and not one of the app's own labels (:data:`RESERVED_LABELS`, any
-    language, any case, spacing, accents or look-alike letters:
+    invisible characters), with a visible letter, digit or symbol, no zero-width joiner or
+    variation selector outside an emoji, few accents per letter and at most 40 characters
+    also once normalised (:func:`app.guard_names.name_problem`), and not one of the app's own
+    labels (:data:`RESERVED_LABELS`, any language, any case, spacing, accents or look-alike letters:
     :func:`app.guard_names.skeleton`; nor 8 letters or more of one: "Phone on the network"),
     nor holding a word for the host (:data:`HOST_WORDS`: "Host computer", "Admin").
     ``""`` for no name.
 
     Raises:
-        AccessError: ``bad_name`` (``.detail``: ``reserved`` or ``unreadable``).
+        AccessError: ``bad_name`` (``.detail``: ``reserved``, ``unreadable``, or why the name
+            shows as nothing or something else: ``invisible``, ``marks``, ``blank``, ``long``,
+            :func:`app.guard_names.name_problem`).
     """
     if name is None or (isinstance(name, str) and not name.strip()):
         return ""
@@ -582,6 +586,11 @@ def check_joined_name(name: object) -> str:
         err = AccessError("bad_name", e.message)
         err.detail = "unreadable"
         raise err from None
+    problem = name_problem(clean, games.MAX_NAME)
+    if problem is not None:
+        err = AccessError("bad_name", f"that name cannot be read as typed ({problem})")
+        err.detail = problem
+        raise err
     skel = _skeleton(clean)
     if any(
         r == skel or (len(r) >= 10 and r in skel) or (len(skel) >= 8 and skel in r)
@@ -894,6 +903,21 @@ class Visitor:
         return got
 
 
+ENDED_LOOKUP: Final = 5
+"""Ended games a code typed without a game is also looked up in (the last ones changed): a
+phone given the code of a game that has just ended is let in to look at it, not counted a
+wrong try, while a guess still tries only a few codes more."""
+
+
+def lookup_order(summaries: Iterable[GameSummary]) -> list[str]:
+    """The games a code typed without a game is tried on, in order: every unfinished game,
+    then the :data:`ENDED_LOOKUP` finished ones changed last (an older version's data may
+    give an ended game and its next game one code: the unfinished one wins)."""
+    items = list(summaries)
+    ended = sorted((s for s in items if s.finished), key=lambda s: s.updated, reverse=True)
+    return [s.id for s in items if not s.finished] + [s.id for s in ended[:ENDED_LOOKUP]]
+
+
 class SessionStore:
     """What one session sees of the store: the same API (``StoreLike``), with access checks
     on every read and write and a :class:`Change` published after every write.
@@ -938,7 +962,8 @@ class SessionStore:
         """Give a join code; this session may then change that game.
 
         Args:
-            game_id: the game, or None to look the code up among the unfinished games.
+            game_id: the game, or None to look the code up among the unfinished games and
+                the :data:`ENDED_LOOKUP` games ended last (:func:`lookup_order`).
             code: the code as typed (spaces, dashes and case do not matter).
             name: shown to the others when this session saves (optional).
 
@@ -955,7 +980,7 @@ class SessionStore:
         if game_id is not None:
             ids: list[str] = [game_id]
         else:
-            ids = [s.id for s in self._store.list_games() if not s.finished]
+            ids = lookup_order(self._store.list_games())
         found = self.access.find(self.visitor.ip, code, ids)
         if found is None:
             return None

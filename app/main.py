@@ -111,13 +111,33 @@ async def session_visitor(page: ft.Page, store: Any) -> live.Visitor:
         await _ask(lambda: prefs.set(live.HOST_KEY_PREF, key))
     if visitor.host:
         guard.mark_host(page)
-    elif isinstance(stored_joins, str):
-        try:
-            tokens = json.loads(stored_joins[:20_000])
-        except ValueError:
-            tokens = None
-        visitor.restore(sharing.access_for(store), tokens)
+    else:
+        if visitor.restore(sharing.access_for(store), stored_tokens(stored_joins)):
+            guard.mark_joined(page)  # its photos are read before watchers'
     return visitor
+
+
+JOINS_MAX_CHARS = 8_000
+"""The longest stored list of join tokens read (``live.MAX_TOKENS`` tokens of at most 300
+characters fit); a longer one is not parsed at all."""
+
+
+def stored_tokens(stored: object) -> object:
+    """The join tokens kept in the browser's storage (``live.JOINS_PREF``), parsed: anything
+    unreadable (not a string, longer than :data:`JOINS_MAX_CHARS`, not JSON, nested too deep
+    for the parser) is None, i.e. no tokens."""
+    if not isinstance(stored, str) or len(stored) > JOINS_MAX_CHARS:
+        return None
+    try:
+        return json.loads(stored)
+    except (ValueError, RecursionError):  # the phone's storage is the phone's to forge
+        return None
+
+
+def _gone(page: ft.Page) -> bool:
+    """Whether this session's connection has closed (it may while ``main`` awaits)."""
+    session = getattr(page, "session", None)
+    return session is not None and getattr(session, "connection", True) is None
 
 
 def make_main(store: StoreLike) -> Callable[[ft.Page], Awaitable[None]]:
@@ -129,6 +149,17 @@ def make_main(store: StoreLike) -> Callable[[ft.Page], Awaitable[None]]:
         lang, visitor = await asyncio.gather(
             session_language(page, store), session_visitor(page, store)
         )
+        async with guard.visitor_start(page):  # a visitor's first screen: in its turn
+            if _gone(page):  # the phone left while its session was starting: end quietly
+                log.debug("a session left while starting")
+                # Flet ends a session handler on this quietly (an info line), while a plain
+                # return makes it update the page of a session it has already dropped
+                raise BrokenPipeError("the browser left")
+            _start(page, visitor, lang)
+        if had_key:  # show the address without the host key (browser history)
+            page.navigate(page.route or "/")
+
+    def _start(page: ft.Page, visitor: live.Visitor, lang: str) -> App:
         # this session's rights, and live updates from the others
         app = App(sharing.session_store(store, visitor), page, language=lang)
         sharing.attach(app)
@@ -142,7 +173,6 @@ def make_main(store: StoreLike) -> Callable[[ft.Page], Awaitable[None]]:
 
         page.on_locale_change = locale_changed
         app.start()
-        if had_key:  # show the address without the host key (browser history)
-            page.navigate(page.route or "/")
+        return app
 
     return main

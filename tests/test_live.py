@@ -664,6 +664,44 @@ def test_the_qr_address_joins_and_a_code_alone_finds_its_game(
     assert other.route == f"/game/{game.id}" and ss(other).can_edit(game.id)
 
 
+def test_the_right_code_of_an_ended_game_opens_it_and_is_no_wrong_try(
+    store: Store, access: live.Access, hub: Hub, game: Game
+) -> None:
+    """Hostile-phone finding: a joined phone ended the game; a new phone typing that game's
+    (right) code on the plain /join screen was told the code is wrong, and it counted."""
+    code = access.ensure_code(game.id)
+    host = SessionStore(store, access, Visitor.from_peer(HOST_IP), hub)
+    ended = host.save_game(games.end_game(host.load_game(game.id)), None)
+    assert games.standings(ended).finished
+    phone = session(store, access, hub, PHONE_IP)
+    phone.go("/join")
+    join = phone.screen
+    assert isinstance(join, sharing.JoinScreen)
+    join.code.value = code
+    join.join()
+    assert not join.error.visible
+    assert access.failed_addresses() == 0  # not a wrong try
+    assert phone.route == f"/game/{game.id}" and isinstance(phone.screen, ScoreSheet)
+    assert any("That game has ended" in n for n in phone.messages), phone.messages
+    # a wrong code still counts, and an unfinished game's code wins over an ended one's
+    assert ss(session(store, access, hub, "192.168.1.30")).join(None, "AAAAAAAA") is None
+    assert access.failed_addresses() == 1
+
+
+def test_a_code_typed_alone_tries_only_a_few_ended_games(
+    store: Store, access: live.Access, game: Game
+) -> None:
+    one = store.list_games()[0]
+    items = [
+        dataclasses.replace(one, id=f"e{i}", finished=True, updated=f"2026-01-{i + 1:02d}")
+        for i in range(9)
+    ]
+    items.insert(3, dataclasses.replace(one, id="open", finished=False, updated="2020-01-01"))
+    order = live.lookup_order(items)
+    assert order == ["open", "e8", "e7", "e6", "e5", "e4"]  # unfinished first, 5 ended
+    assert live.ENDED_LOOKUP == 5
+
+
 def test_visitors_see_nothing_when_the_host_says_so(
     store: Store, access: live.Access, hub: Hub, game: Game
 ) -> None:

@@ -19,12 +19,15 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import heapq
+import itertools
 import multiprocessing
 import os
 import queue
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -41,6 +44,15 @@ is told the photo took too long (``"too_slow"``)."""
 WAITING_MAX: int = 4
 """Reads that may wait while the worker is busy (one per session): a phone beyond them is told
 to try again in a moment (``"busy"``). Each waiting read holds its photo (up to 8 MB)."""
+DECODE_BUDGET: int = 1_600_000_000
+"""Decoding work one address (not the host's computer) may ask of the reader in
+:data:`BUDGET_SECONDS`, in pixels × scans estimated from the photo's header
+(:func:`decode_work`): about one of the worst photos accepted (24 megapixels, progressive
+with 64 scans: 1.5·10⁹, ~2–5 s of reading); a camera's photo (12 MP, ~10 scans) is 1.2·10⁸.
+An address's first read in the window always goes; past the budget the phone is told to try
+again in a moment (``"busy"``)."""
+BUDGET_SECONDS: float = 60.0
+"""The window of :data:`DECODE_BUDGET`."""
 WORKERS: Final = 1
 """Reads at once: one (two reads take turns; the machine may have two cores and the server,
 with every player's screen, needs one)."""
@@ -201,11 +213,57 @@ def warm_up() -> None:
 
 
 class _Reads:
-    """The reads of one event loop: who has one waiting or running, the worker's turn."""
+    """The reads of one event loop: who has one waiting or running, the worker's turn.
+
+    Turns go by rank (0 the host, 1 a joined phone, 2 a watcher: :func:`app.guard.reader_of`),
+    then by arrival; a read whose turn came is ``running``."""
 
     def __init__(self) -> None:
-        self.turn = asyncio.Semaphore(WORKERS)
+        self.running = False
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.order = itertools.count()
         self.jobs: dict[object, asyncio.Task[dict[str, Any]]] = {}
+        self.ranks: dict[object, tuple[int, int]] = {}  # key → (rank, arrival)
+        self.started: set[object] = set()
+        self.addresses: dict[str, object] = {}  # address → the key of its read
+        self.spent: dict[str, deque[tuple[float, int]]] = {}
+        self.bumped: set[object] = set()
+
+    async def turn(self, rank: int) -> None:
+        """Wait for the worker (the best rank first)."""
+        if not self.running and not self.waiting:
+            self.running = True
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self.waiting, (rank, next(self.order), fut))
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():  # given the turn, then cancelled
+                self.done()
+            raise
+
+    def done(self) -> None:
+        """The running read ended: the next waiting one goes."""
+        self.running = False
+        while self.waiting:
+            _rank, _n, fut = heapq.heappop(self.waiting)
+            if not fut.done():
+                self.running = True
+                fut.set_result(None)
+                return
+
+    def spend(self, address: str, work: int, now: float) -> bool:
+        """Charge ``work`` to ``address``; False (nothing charged) when over its budget."""
+        spent = self.spent.setdefault(address, deque())
+        while spent and now - spent[0][0] > BUDGET_SECONDS:
+            spent.popleft()
+        if spent and sum(w for _t, w in spent) + work > DECODE_BUDGET:
+            return False
+        spent.append((now, work))
+        for a in [a for a, d in self.spent.items() if not d and a != address]:
+            del self.spent[a]
+        return True
 
 
 _READS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads] = weakref.WeakKeyDictionary()
@@ -236,8 +294,32 @@ def cancel(session: object) -> bool:
     return False
 
 
-async def _run(reads: _Reads, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...]) -> Any:
-    async with reads.turn:
+def decode_work(data: bytes) -> int:
+    """The decoding work of a photo, estimated from its header: pixels × scans (a JPEG's
+    scans counted by :func:`app.vision.imageio.jpeg_cost`; 1 for other formats); 0 when the
+    header is not a picture's (the reader refuses it at once)."""
+    from app.vision import imageio  # lazy: the server needs it only when a photo comes
+
+    try:
+        kind, width, height = imageio.sniff(data)
+        scans = imageio.jpeg_cost(data)[0] if kind == "jpeg" else 1
+    except Exception:  # noqa: BLE001 - a broken header: the reader says so
+        return 0
+    return max(0, width) * max(0, height) * max(1, scans)
+
+
+def _who(session: object) -> tuple[str | None, int]:
+    from app import guard  # lazy: the worker process (which imports this module) needs none
+
+    return guard.reader_of(session)
+
+
+async def _run(
+    reads: _Reads, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...], key: object
+) -> Any:
+    await reads.turn(reads.ranks[key][0])
+    reads.started.add(key)
+    try:
         p = pool()
         cf = p.submit(fn, *args)
         try:
@@ -252,25 +334,54 @@ async def _run(reads: _Reads, fn: Callable[..., dict[str, Any]], args: tuple[Any
         except BrokenProcessPool:
             _discard(p)
             return {"ok": False, "error": "internal"}
+    finally:
+        reads.started.discard(key)
+        reads.done()
+
+
+def _make_room(reads: _Reads, rank: int) -> bool:
+    """All places taken: bump the last-come waiting read of a worse rank than ``rank`` (its
+    phone is told ``"busy"``). Whether a place was freed."""
+    waiting = [
+        (reads.ranks[k], k)
+        for k, job in reads.jobs.items()
+        if k not in reads.started and not job.done() and reads.ranks[k][0] > rank
+    ]
+    if not waiting:
+        return False
+    victim = max(waiting, key=lambda w: w[0])[1]
+    reads.bumped.add(victim)
+    reads.jobs.pop(victim).cancel()
+    return True
 
 
 async def run_in_worker(
-    fn: Callable[..., dict[str, Any]], *args: Any, session: object = None
+    fn: Callable[..., dict[str, Any]], *args: Any, session: object = None, work: int = 0
 ) -> dict[str, Any]:
     """``fn(*args)`` in the worker process, in turn with the other reads; never more than one
-    read per ``session`` (a key: the page; ``None``: this call alone) and :data:`WAITING_MAX`
-    waiting. Errors as ``{"ok": false, "error": code}``: ``"internal"`` (the worker died
-    meanwhile; the next call starts a new one), ``"too_slow"`` (over :data:`READ_SECONDS`),
-    ``"busy"`` (too many reads waiting), ``"busy_session"`` (this session's earlier read is
-    not finished), ``"cancelled"`` (:func:`cancel`)."""
+    read per ``session`` (a key: the page's session id; ``None``: this call alone) and per
+    visitor's address (:func:`app.guard.reader_of`), and :data:`WAITING_MAX` waiting, the
+    host's and joined phones' before watchers' (a watcher's waiting read makes room for
+    theirs). ``work`` (pixels × scans, :func:`decode_work`) is charged to the address's
+    :data:`DECODE_BUDGET`. Errors as ``{"ok": false, "error": code}``: ``"internal"`` (the
+    worker died meanwhile; the next call starts a new one), ``"too_slow"`` (over
+    :data:`READ_SECONDS`), ``"busy"`` (too many reads waiting, the address's budget spent,
+    or made room for a player's read), ``"busy_session"`` (this session's or this address's
+    earlier read is not finished), ``"cancelled"`` (:func:`cancel`)."""
     reads = _reads()
     key = object() if session is None else session
-    if key in reads.jobs:
+    address, rank = _who(session) if session is not None else (None, 0)
+    if key in reads.jobs or (address is not None and address in reads.addresses):
         return {"ok": False, "error": "busy_session"}
-    if len(reads.jobs) >= WORKERS + WAITING_MAX:
+    if len(reads.jobs) >= WORKERS + WAITING_MAX and not _make_room(reads, rank):
         return {"ok": False, "error": "busy"}
-    job = asyncio.ensure_future(_run(reads, fn, args))
+    if address is not None and not reads.spend(address, work, time.monotonic()):
+        return {"ok": False, "error": "busy"}
+    reads.ranks[key] = (rank, next(reads.order))
+    job = asyncio.ensure_future(_run(reads, fn, args, key))
     reads.jobs[key] = job
+    if address is not None:
+        reads.addresses[address] = key
     try:
         await asyncio.wait({job})
     except asyncio.CancelledError:
@@ -279,8 +390,13 @@ async def run_in_worker(
     finally:
         if reads.jobs.get(key) is job:
             del reads.jobs[key]
+        reads.ranks.pop(key, None)
+        if address is not None and reads.addresses.get(address) is key:
+            del reads.addresses[address]
     if job.cancelled():
-        return {"ok": False, "error": "cancelled"}
+        bumped = key in reads.bumped
+        reads.bumped.discard(key)
+        return {"ok": False, "error": "busy" if bumped else "cancelled"}
     result: dict[str, Any] = job.result()
     return result
 
@@ -289,7 +405,8 @@ async def read_in_worker(
     data: bytes, preview: str = ".jpg", session: object = None
 ) -> dict[str, Any]:
     """:func:`read_safely` in the worker process (see :func:`run_in_worker`)."""
-    return await run_in_worker(read_safely, data, preview, session=session)
+    work = decode_work(data)
+    return await run_in_worker(read_safely, data, preview, session=session, work=work)
 
 
 def read_safely(data: bytes, preview: str = ".png") -> dict[str, Any]:

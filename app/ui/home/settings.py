@@ -136,8 +136,12 @@ def restore_theme(app: App) -> None:
             apply_theme(app, str(kept))
             app.page_update()
 
-    if callable(getattr(app.page, "run_task", None)):  # a real page (tests use stand-ins)
-        app.run(read)
+    if not callable(getattr(app.page, "run_task", None)):  # tests use stand-ins
+        return
+    session = getattr(app.page, "session", None)
+    if session is not None and getattr(session, "connection", True) is None:
+        return  # the browser left while its session was starting: nothing to read
+    app.run(read)
 
 
 class SettingsScreen:

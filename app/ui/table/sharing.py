@@ -32,7 +32,7 @@ from urllib.parse import urlencode
 import flet as ft
 import flet.canvas as cv
 
-from app import games, i18n, live
+from app import games, guard, i18n, live
 from app.error_text import describe
 from app.games import Game
 from app.i18n import _, ngettext
@@ -110,6 +110,8 @@ def remember_joins(app: App) -> None:
     page = app.page
     if ss is None or page is None or ss.is_host:
         return
+    if ss.visitor.joined:
+        guard.mark_joined(page)  # its photos are read before watchers'
     import json
 
     tokens = json.dumps(ss.tokens())
@@ -885,7 +887,8 @@ class JoinScreen:
     """``/join`` (``?game=<id>``): a visitor gives the table's join code (and a name the
     others see when this phone saves) and may then keep score in that game.
 
-    Without ``?game=`` the code is looked up among the unfinished games.
+    Without ``?game=`` the code is looked up among the unfinished games, then the games
+    that ended last (:func:`app.live.lookup_order`): an ended game's code opens it to look at.
 
     Attributes (for tests): ``code``, ``name`` (text fields), ``join_button``, ``error``.
     """
@@ -964,8 +967,20 @@ class JoinScreen:
             return
         show_error(self.error, None)
         remember_joins(self.app)
+        if self.game_id is None and _ended(ss, gid):
+            self.app.notify(_("That game has ended: you can look at its scores."))
+            self.app.go(f"/game/{gid}")
+            return
         self.app.notify(_("Joined: you can keep score in this game."))
         self.app.go(self.then or f"/game/{gid}")
+
+
+def _ended(ss: SessionStore, game_id: str) -> bool:
+    """Has the game ended (a code typed without a game may open an ended one)?"""
+    try:
+        return games.standings(ss.load_game(game_id)).finished
+    except (AccessError, StoreError):
+        return False
 
 
 QR_SIZE = 240
@@ -1204,6 +1219,14 @@ def access_message(e: AccessError) -> str:
             return _("That name is what the app calls the host or a phone. Choose another one.")
         if e.detail == "taken":
             return _("Another phone at this table already uses that name. Choose another one.")
+        if e.detail == "invisible":
+            return _("That name has an invisible character. Choose another one.")
+        if e.detail == "marks":
+            return _("That name has too many accents on one letter. Choose another one.")
+        if e.detail == "blank":
+            return _("That name has no letter or digit that can be seen. Choose another one.")
+        if e.detail == "long":
+            return _("That name is too long (at most 40 letters). Choose another one.")
         return _("That name has a character that cannot be shown. Choose another one.")
     return _("This phone can only watch this game: enter the table's join code to keep score.")
 
