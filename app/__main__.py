@@ -69,14 +69,20 @@ def can_open_browser() -> bool:
 
 
 def port_free(host: str, port: int) -> bool:
-    """Can ``host:port`` be bound right now?"""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True
+    """Can ``host:port`` be bound right now? Bound with the host's address family
+    (``::`` is IPv6; a name is looked up: every address it has must be free)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError:
+        return False
+    for family, kind, proto, _name, address in infos:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(address)
+            except OSError:
+                return False
+    return bool(infos)
 
 
 def print_qr(url: str) -> None:

@@ -30,7 +30,9 @@ tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (call
   (token buckets), wrong messages (a bucket too: a few dropped fields do not add up over an
   evening); a bigger message only as the answer to a pending photo picker
   (:data:`PHOTO_METHODS`, a few a minute); one ``REGISTER_CLIENT`` per connection; at most
-  :data:`MAX_TASKS` handlers running. A connection over a limit is closed (WebSocket code
+  :data:`MAX_TASKS` handlers running for a visitor (the host's own phone has no such cap; a
+  text field's change waiting to run is not queued again: it reads the newest value when it
+  runs). A connection over a limit is closed (WebSocket code
   1008) and its socket with it (nothing more of the flood is read), its session deleted, and
   a visitor's address refused for :data:`BAN_SECONDS`. A visitor's socket is read
   :data:`READ_CHUNK` bytes at a time, so a burst of tiny frames is parsed a few at a time.
@@ -53,7 +55,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import AsyncIterator, Coroutine, Generator
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -76,6 +78,12 @@ BIG_FRAMES_PER_MINUTE: Final = 3
 BIG_BYTES_PER_ADDRESS: Final = BIG_FRAMES_PER_MINUTE * HOST_FRAME_MAX
 """Bytes of big messages one visitor address may send a minute over all its connections
 (refilled evenly, burst the same): 16 connections do not make 48 photos."""
+BIG_REFUSED_PER_MINUTE: Final = 3 * BIG_FRAMES_PER_MINUTE
+"""Big messages over those caps one visitor address may send a minute: each is dropped and the
+photo picker told :data:`TOO_MANY_PHOTOS` (a player taking a fourth photo is not banned); past
+this many, the connection is closed and the address banned (:class:`Flood`)."""
+TOO_MANY_PHOTOS: Final = "guard: too many photos in a minute"
+"""The error a refused photo's picker call gets (``app/ui/camera/photo.py`` tells the phone)."""
 BIG_REST_MAX: Final = 64 * 1024
 """Bytes of a big message outside its one big ``bin``/``str`` object (the photo or the picked
 file): the rest of a picker's answer (ids, the file's name) is small (:func:`unpack_big`)."""
@@ -88,7 +96,7 @@ TEXT_MAX: Final = 2_000
 HOST_TEXT_MAX: Final = 4_000_000
 """Characters of the host's text field without its own ``max_length`` (a pasted export)."""
 MAX_TASKS: Final = 32
-"""Event handlers of one connection running at once."""
+"""Event handlers of one visitor's connection running or waiting at once."""
 MAX_SESSIONS_PER_ADDRESS: Final = 12
 MAX_CONNECTIONS_PER_ADDRESS: Final = 16
 BAN_SECONDS: Final = 60.0
@@ -337,16 +345,26 @@ class Blocking:
     time would not show.
     """
 
-    def __init__(self, coro: Coroutine[Any, Any, Any], turn: bool = False) -> None:
+    def __init__(
+        self,
+        coro: Coroutine[Any, Any, Any],
+        turn: bool = False,
+        ready: Callable[[], bool] | None = None,
+    ) -> None:
         self.coro = coro
         self.blocked = 0.0
         self.turn = turn
         """Take the visitors' turn (:func:`visitors_turn`) for each synchronous step."""
+        self.ready = ready
+        """Asked once the first step's turn is granted: False drops the coroutine unstarted
+        (:attr:`dropped`; its session left, its control left the page, while it waited)."""
+        self.dropped = False
 
     def __await__(self) -> Generator[Any, None, Any]:
         step = self.coro.__await__()
         value: Any = None
         error: BaseException | None = None
+        first = True
         while True:
             held = False
             if self.turn:
@@ -355,6 +373,13 @@ class Blocking:
                     held = True
                 except BaseException as e:  # noqa: BLE001 - a cancel while waiting: handed on
                     error = error or e
+            if first and error is None and self.ready is not None and not self.ready():
+                if held:
+                    _end_turn()
+                self.coro.close()
+                self.dropped = True
+                return None
+            first = False
             started = time.perf_counter()
             try:
                 yielded = step.send(value) if error is None else step.throw(error)
@@ -444,7 +469,7 @@ def reader_of(session_id: object) -> tuple[str | None, int]:
             if getattr(session, "id", None) == session_id:
                 if peer.host:
                     return None, 0
-                return peer.ip, 1 if peer.joined else 2
+                return live.address_key(peer.ip), 1 if peer.joined else 2
     return None, 0
 
 
@@ -456,6 +481,7 @@ def _live_sessions(ip: str) -> int:
 
 
 def _banned(ip: str, now: float) -> bool:
+    ip = live.address_key(ip)
     until = _BANNED.get(ip)
     if until is None:
         return False
@@ -469,7 +495,7 @@ def _ban(ip: str) -> None:
     now = time.monotonic()
     for k in [k for k, v in _BANNED.items() if v <= now]:
         _BANNED.pop(k, None)
-    _BANNED[ip] = now + BAN_SECONDS
+    _BANNED[live.address_key(ip)] = now + BAN_SECONDS  # IPv6: its /64
 
 
 # -- field checks ---------------------------------------------------------------------------------
@@ -699,14 +725,33 @@ _BIG_BYTES: dict[str, Bucket] = {}
 
 def big_bytes_ok(ip: str, size: int, now: float) -> bool:
     """May visitor address ``ip`` send a big message of ``size`` bytes now
-    (:data:`BIG_BYTES_PER_ADDRESS` a minute over all its connections)?"""
+    (:data:`BIG_BYTES_PER_ADDRESS` a minute over all its connections; an IPv6 address
+    counts by its /64, :func:`app.live.address_key`)?"""
     if len(_BIG_BYTES) > 4096:  # forget the full ones (bounded memory)
         for k in [k for k, b in _BIG_BYTES.items() if b.take(0, now) and b.level >= b.size]:
             _BIG_BYTES.pop(k, None)
+    ip = live.address_key(ip)  # IPv6: its /64
     bucket = _BIG_BYTES.get(ip)
     if bucket is None:
         bucket = _BIG_BYTES[ip] = Bucket(BIG_BYTES_PER_ADDRESS / 60.0, BIG_BYTES_PER_ADDRESS)
     return bucket.take(size, now)
+
+
+_BIG_REFUSED: dict[str, Bucket] = {}
+
+
+def big_refusal_ok(ip: str, now: float) -> bool:
+    """May visitor address ``ip`` have one more photo refused quietly now (at most
+    :data:`BIG_REFUSED_PER_MINUTE` a minute), rather than be banned?"""
+    if len(_BIG_REFUSED) > 4096:  # forget the full ones (bounded memory)
+        for k in [k for k, b in _BIG_REFUSED.items() if b.take(0, now) and b.level >= b.size]:
+            _BIG_REFUSED.pop(k, None)
+    ip = live.address_key(ip)
+    bucket = _BIG_REFUSED.get(ip)
+    if bucket is None:
+        rate = BIG_REFUSED_PER_MINUTE / 60.0
+        bucket = _BIG_REFUSED[ip] = Bucket(rate, BIG_REFUSED_PER_MINUTE)
+    return bucket.take(1, now)
 
 
 # -- the connection -------------------------------------------------------------------------------
@@ -778,6 +823,8 @@ def _make_connection_class() -> type:
             self.flooded = False
             self.registered = False
             self.tasks: set[asyncio.Task[Any]] = set()
+            self.typing: set[tuple[int, str]] = set()
+            """Text fields whose change handler is waiting to run (:meth:`_event`)."""
             self.strikes = 0
             now = time.monotonic()
             if not loopback and (
@@ -844,6 +891,9 @@ def _make_connection_class() -> type:
                     if data[0] == 0x00:
                         if getattr(self, "big_frame", False):
                             msg = self._unpack_big(data)
+                            if getattr(self, "big_refused", False):
+                                self._refuse_photo(msg)
+                                continue
                         else:
                             try:
                                 msg = msgpack.unpackb(data[1:], ext_hook=decode_ext_from_msgpack)
@@ -900,15 +950,16 @@ def _make_connection_class() -> type:
 
         def _budget(self, size: int) -> None:
             now = time.monotonic()
+            self.big_refused = False
             if size > self.limits.frame_max:
-                if (
-                    size <= HOST_FRAME_MAX
-                    and self._photo_pending()
-                    and self.big.take(1, now)
-                    and big_bytes_ok(self.peer_ip, size, now)
-                ):
-                    self.big_frame = True
-                    return  # the answer to a photo picker (checked when it is read)
+                if size <= HOST_FRAME_MAX and self._photo_pending():
+                    self.big_frame = True  # the answer to a photo picker (checked when read)
+                    if self.big.take(1, now) and big_bytes_ok(self.peer_ip, size, now):
+                        return
+                    if self.loopback or big_refusal_ok(self.peer_ip, now):
+                        self.big_refused = True  # over the caps: dropped, the phone told
+                        return
+                    raise Flood("too many photos")
                 raise Flood("frame too big")
             self.big_frame = False
             if not self.frames.take(1, now) or not self.bytes.take(size, now):
@@ -926,6 +977,23 @@ def _make_connection_class() -> type:
                 spent = time.perf_counter() - started
                 for b in visitor_budgets(self.peer_ip):
                     b.spend(spent)
+
+        def _refuse_photo(self, msg: Any) -> None:
+            """Drop a photo over the per-minute caps: its picker call ends with
+            :data:`TOO_MANY_PHOTOS` (the photo screen says so), the connection goes on."""
+            session = self._FletApp__session
+            if (
+                session is None
+                or not isinstance(msg, (list, tuple))
+                or len(msg) != 2
+                or msg[0] != MessageAction.INVOKE_METHOD.value
+                or not isinstance(msg[1], dict)
+            ):
+                raise Flood("a big message that is not a photo")
+            log.info("refused a photo over the per-minute limit from %s", self.peer_ip)
+            body = dict(msg[1])
+            body["result"], body["error"] = None, TOO_MANY_PHOTOS
+            self._method_result(session, body)
 
         def _photo_pending(self) -> bool:
             session = self._FletApp__session
@@ -1023,9 +1091,19 @@ def _make_connection_class() -> type:
                 # hidden or disabled on the screen: nobody clicked it (or the click crossed
                 # the update that hid it: dropped without a strike)
                 return
-            if len(self.tasks) >= MAX_TASKS:
-                raise Flood("too many events at once")
-            task = asyncio.create_task(_dispatch(session, control, name, data, self))
+            from flet import TextField
+
+            typed = (target, name) if name == "change" and isinstance(control, TextField) else None
+            if typed is not None and typed in self.typing:
+                # this field's last change has not run yet: it reads the field's value as it
+                # is then (set by the client's update just before), so the last value wins
+                return
+            peer = _PEERS.get(session)
+            if len(self.tasks) >= MAX_TASKS and (peer is None or not peer.host):
+                raise Flood("too many events at once")  # the host's own phone is not limited
+            if typed is not None:
+                self.typing.add(typed)
+            task = asyncio.create_task(_dispatch(session, control, name, data, self, typed))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
@@ -1069,7 +1147,9 @@ def _make_connection_class() -> type:
                 return
             session.handle_invoke_method_results(cid, call, body.get("result"), err)
 
-    async def _dispatch(session: Any, control: Any, name: str, data: Any, conn: Any) -> None:
+    async def _dispatch(
+        session: Any, control: Any, name: str, data: Any, conn: Any, typed: Any = None
+    ) -> None:
         _context_page.set(session.page)
         peer = _PEERS.get(session)
         budgets = visitor_budgets(peer.ip) if peer is not None and not peer.host else []
@@ -1080,7 +1160,19 @@ def _make_connection_class() -> type:
             await asyncio.sleep(min(delay, 0.5))
             if getattr(conn, "gone", False):
                 return  # its connection closed while it waited: nobody to show it to
-        timed = Blocking(control._trigger_event(name, data), turn=bool(budgets))
+        if typed is not None:  # from now on a new change of the field gets a run of its own
+            conn.typing.discard(typed)
+
+        def ready() -> bool:
+            if getattr(conn, "gone", False) or getattr(session, "connection", True) is None:
+                return False  # the session left while the event waited for its turn
+            try:
+                control.page  # noqa: B018 - raises when the control is no longer on the page
+            except RuntimeError:
+                return False
+            return True
+
+        timed = Blocking(control._trigger_event(name, data), turn=bool(budgets), ready=ready)
         hosts = _hosts() if not budgets else None
         left = [False]
 
@@ -1106,7 +1198,10 @@ def _make_connection_class() -> type:
             spent = timed.blocked
             for b in budgets:
                 b.spend(spent)
+            if timed.dropped:
+                log.debug("dropped an on_%s event: its session or control is gone", name)
 
+    Guarded.dispatch = staticmethod(_dispatch)  # one event's run (a test hook)
     return Guarded
 
 

@@ -4,6 +4,8 @@ A phone that joins a table gives a name the others see when it saves ("saved by 
 :func:`skeleton` reduces a name to what it *looks like*, so that a phone cannot pass for the
 host's computer or for another joined phone with letters that look the same:
 
+0. enclosed Latin letters (circled, squared, negative ``🅷``, ``🅗``) and regional indicators
+   (``🇭``) → the letter (:data:`_ENCLOSED`);
 1. NFKC (fullwidth ``Ｔｈｅ``, mathematical ``𝐓𝐡𝐞``, ligatures, superscripts → plain letters);
 2. look-alike letters → one letter per class, from the Unicode confusables data
    (UTS #39, ``confusables.txt``, shipped by the ``confusable-homoglyphs`` package: Cyrillic
@@ -13,7 +15,8 @@ host's computer or for another joined phone with letters that look the same:
 3. casefold, then step 2 again (so ``ivo`` and ``Ivo`` meet, ``Ivo`` reading like ``lvo``);
 4. accents off: NFD, combining marks dropped, and the letters with a stroke that do not
    decompose (``ł`` → ``l``, ``đ`` → ``d``, ``ø`` → ``o``, ``ħ`` → ``h``, ``ŧ`` → ``t``),
-   the hooked ones (``ɦ`` → ``h``, ``ʂ`` → ``s`` …) and the barred o's (``ɵ``, ``ө``, ``θ``):
+   the hooked ones (``ɦ`` → ``h``, ``ʂ`` → ``s`` …), ``ŋ`` → ``n`` and the barred o's
+   (``ɵ``, ``ө``, ``θ``):
    ``Ján`` and ``Jan`` meet (two phones at one table must not be told apart by an accent),
    while ``Łukasz``, ``Ján``, ``Ľubica`` and ``Žofia`` stay four names and are shown as typed;
 5. letters and digits only (spaces, apostrophes, dashes, zero-width joiners go); the digits
@@ -32,17 +35,31 @@ The table is built once per process from the package's data (~0.1 s; :func:`warm
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from typing import Final
 
 FOLDS: Final = (("rn", "m"), ("vv", "w"), ("ci", "d"))
 """Step 6 of :func:`skeleton`: pairs of skeleton letters → the one letter they read as."""
 _STROKES: Final = str.maketrans(
-    "łŁđĐøØħĦŧŦƀɨƶ" + "ɵƟөӨθΘϑѳѲꝋꝊ" + "ɦɧʂɓƈɗɖƒɠƙɬɭɱɲɳƥʠɽɻƭʈʋƴȥʐ",
-    "lLdDoOhHtTbiz" + "ooooooooooo" + "hhsbcddfgkllmnnpqrrttvyzz",
+    "łŁđĐøØħĦŧŦƀɨƶ" + "ɵƟөӨθΘϑѳѲꝋꝊ" + "ɦɧʂɓƈɗɖƒɠƙɬɭɱɲɳƥʠɽɻƭʈʋƴȥʐ" + "ŋŊ",
+    "lLdDoOhHtTbiz" + "ooooooooooo" + "hhsbcddfgkllmnnpqrrttvyzz" + "nN",
 )
 """Step 4's letters with a stroke, a bar or a hook that do not decompose, and the o's with a
 bar across (Latin ``ɵ``, Cyrillic ``ө``/``ѳ``, Greek ``θ``, ``ꝋ``) → the plain letter."""
+_ENCLOSED: Final = {
+    cp: chr(ord("a") + (cp - lo) % 26)
+    for lo, hi in (
+        (0x24B6, 0x24E9),  # circled Ⓐ…Ⓩ ⓐ…ⓩ
+        (0x1F130, 0x1F149),  # squared 🄰…🅉
+        (0x1F150, 0x1F169),  # negative circled 🅐…🅩
+        (0x1F170, 0x1F189),  # negative squared 🅰…🆉
+        (0x1F1E6, 0x1F1FF),  # regional indicators 🇦…🇿 (two make a flag)
+    )
+    for cp in range(lo, hi + 1)
+}
+"""Step 0 of :func:`skeleton`: enclosed Latin letters and regional indicators → the letter
+(NFKC leaves the negative ones and the indicators as symbols: "🅷🅾🆂🆃", "🇭🇴🇸🇹" are "host")."""
 _DIGITS: Final = str.maketrans("34578", "eastb")
 """Step 5's digits that read as a letter (``0``, ``1`` already meet ``o``, ``l`` by step 2)."""
 _ASCII: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
@@ -114,6 +131,7 @@ def skeleton(text: str) -> str:
     ``"Łukasz"`` → ``"lukasz"``; ``"Davvid"`` → ``"dawid"``; ``""`` → ``""``.
     """
     table = _table()
+    text = text.translate(_ENCLOSED)
     text = unicodedata.normalize("NFKC", text)
     text = "".join(table.get(c, c) for c in text).casefold()
     text = "".join(table.get(c, c) for c in text)
@@ -132,6 +150,46 @@ drawn over the neighbours ("zalgo")."""
 _REPLACEMENTS: Final = frozenset("\ufffc\ufffd")
 """The object replacement character and the replacement character: a box, not a letter."""
 _KEYCAP_BASES: Final = frozenset("0123456789#*")
+_FLAG_TAGS: Final = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+"""A subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿): the black flag, tag letters, the cancel tag. Tag characters are
+allowed only so."""
+_KEYCAP: Final = re.compile("[0-9#*]\ufe0f?\u20e3")
+JOINING_SCRIPTS: Final = frozenset(
+    {
+        "ARABIC",
+        "SYRIAC",
+        "NKO",
+        "MONGOLIAN",
+        "DEVANAGARI",
+        "BENGALI",
+        "GURMUKHI",
+        "GUJARATI",
+        "ORIYA",
+        "TAMIL",
+        "TELUGU",
+        "KANNADA",
+        "MALAYALAM",
+        "SINHALA",
+        "MYANMAR",
+        "KHMER",
+        "TIBETAN",
+    }  # fmt: skip
+)
+"""Scripts whose words use the zero-width non-joiner and joiner (Persian ``می‌خواهم``,
+Devanagari ``क्‍ष``): between two letters or marks of one of them a joiner is allowed."""
+
+
+def _script(c: str) -> str:
+    """The script of a letter or mark, as the first word of its Unicode name ("" if none)."""
+    if not c or unicodedata.category(c)[0] not in "LM":
+        return ""
+    return unicodedata.name(c, "").split(" ", 1)[0]
+
+
+def flag_tags(name: str) -> str:
+    """``name`` without the tag characters of its subdivision flags (:data:`_FLAG_TAGS`):
+    what the general player-name check sees (stray tag characters are kept, and refused)."""
+    return _FLAG_TAGS.sub(lambda m: m.group(0)[0], name)
 
 
 def _pictograph(c: str) -> bool:
@@ -145,19 +203,28 @@ def name_problem(name: str, max_length: int) -> str | None:
     - ``"unreadable"``: U+FFFC or U+FFFD (a box in place of a letter);
     - ``"invisible"``: a format character (zero-width joiner and non-joiner, soft hyphen,
       word joiner, variation selectors …) other than the parts of an emoji sequence: a joiner
-      between two symbols, a variation selector right after a symbol or a keycap's digit;
+      between two symbols, a variation selector right after a symbol or a keycap's digit,
+      ``#`` or ``*``, the tag characters of a subdivision flag (:data:`_FLAG_TAGS`), a
+      zero-width non-joiner or joiner between two letters or marks of one of the
+      :data:`JOINING_SCRIPTS`;
     - ``"marks"``: more than :data:`MAX_MARKS` combining marks on one letter;
-    - ``"blank"``: no letter, digit or symbol at all;
+    - ``"blank"``: no letter, digit, symbol or keycap ("#️⃣") at all;
     - ``"long"``: more than ``max_length`` characters once normalised (NFKC: one U+FDFA is
       18 letters).
     """
+    tags = {i for m in _FLAG_TAGS.finditer(name) for i in range(m.start() + 1, m.end())}
     for i, c in enumerate(name):
         if c in _REPLACEMENTS:
             return "unreadable"
         if unicodedata.category(c) != "Cf" and c not in "\ufe0e\ufe0f":  # selectors: Mn
             continue
+        if i in tags:
+            continue
         before = name[i - 1] if i else ""
         after = name[i + 1] if i + 1 < len(name) else ""
+        script = _script(before)
+        if c in "\u200c\u200d" and script in JOINING_SCRIPTS and _script(after) == script:
+            continue  # inside a word of a script that writes with joiners
         if before == "\ufe0f" and i >= 2:  # a joiner after "symbol + emoji selector"
             before = name[i - 2]
         if c == "\u200d" and before and after and _pictograph(before) and _pictograph(after):
@@ -170,11 +237,11 @@ def name_problem(name: str, max_length: int) -> str | None:
         marks = marks + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
         if marks > MAX_MARKS:
             return "marks"
-    if not any(unicodedata.category(c)[0] in "LNS" for c in name):
+    if not any(unicodedata.category(c)[0] in "LNS" for c in name) and not _KEYCAP.search(name):
         return "blank"
     if len(unicodedata.normalize("NFKC", name)) > max_length:
         return "long"
     return None
 
 
-__all__ = ["MAX_MARKS", "name_problem", "skeleton", "warm"]
+__all__ = ["JOINING_SCRIPTS", "MAX_MARKS", "flag_tags", "name_problem", "skeleton", "warm"]

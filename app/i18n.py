@@ -2,7 +2,10 @@
 
 Catalogues are GNU gettext ``.po`` files that ``babel`` (``pybabel``) reads and writes, under
 ``app/locale/<lang>/LC_MESSAGES/messages.po``; the template ``app/locale/messages.pot`` holds
-every message id (English text). Message ids are English, so English needs no catalogue.
+every message id (English text). Message ids are English; the English catalogue
+(``app/locale/en/…``) gives a player's wording only for the few ids that read as a developer's
+(the rules engine's templates such as "bad token …", which stay the judge's public ``message``),
+and every other id shows as it is.
 
 Workflow (from the project root; ``python -m app.i18n`` does the first two)::
 
@@ -68,7 +71,7 @@ except ImportError:  # pragma: no cover - Flet is a dependency of the app, not o
 
 
 def _load(lang: str) -> gettext.NullTranslations:
-    """Compile ``locale/<lang>/LC_MESSAGES/messages.po`` in memory (English: no catalogue)."""
+    """Compile ``locale/<lang>/LC_MESSAGES/messages.po`` in memory (none: the ids)."""
     got = _cache.get(lang)
     if got is not None:
         return got

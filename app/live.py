@@ -52,7 +52,7 @@ from typing import Any, Final, Literal
 
 from app import games, i18n
 from app.games import Game, GameSummary
-from app.guard_names import name_problem, skeleton
+from app.guard_names import flag_tags, name_problem, skeleton
 from app.log_hygiene import remember_names, remember_secret
 from app.store import ConflictError, StoreError
 
@@ -109,6 +109,23 @@ class ServerInfo:
 
 SERVER = ServerInfo()
 """The process's server address (changed in place by ``python -m app``)."""
+
+
+def address_key(ip: str | None) -> str:
+    """What per-address limits count by: an IPv4 address itself (also written IPv4-mapped,
+    ``::ffff:192.0.2.7``), an IPv6 address's /64 network (``2001:db8:1:2::/64``: one phone
+    may take any of its network's 2⁶⁴ addresses), anything else as given ("" for none)."""
+    if not ip:
+        return ""
+    try:
+        addr = ipaddress.ip_address(ip.split("%")[0])
+    except ValueError:
+        return ip
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return str(addr.ipv4_mapped)
+        return str(ipaddress.IPv6Network((addr, 64), strict=False))
+    return str(addr)
 
 
 def is_loopback(ip: str | None) -> bool:
@@ -581,7 +598,10 @@ def check_joined_name(name: object) -> str:
     if name is None or (isinstance(name, str) and not name.strip()):
         return ""
     try:
-        clean = games._check_name(name)
+        # a subdivision flag's tag characters pass (name_problem checks where they stand)
+        clean = games._check_name(flag_tags(name) if isinstance(name, str) else name)
+        if isinstance(name, str):
+            clean = " ".join(name.split())
     except games.GameError as e:
         err = AccessError("bad_name", e.message)
         err.detail = "unreadable"
@@ -750,9 +770,10 @@ class Access:
         """The first of ``game_ids`` whose join code is ``code``, or None.
 
         A miss counts as one wrong code for the address ``ip`` (the connection's real
-        address): after :data:`MAX_TRIES` in :data:`TRY_WINDOW` seconds that address must
-        wait. There is no refusal for all: while all addresses together give more than
-        :data:`GLOBAL_PRESSURE` wrong codes a window, each address gets
+        address; IPv6 by its /64, :func:`address_key`): after :data:`MAX_TRIES` in
+        :data:`TRY_WINDOW` seconds that address must wait. There is no refusal for all:
+        while all addresses together give more than :data:`GLOBAL_PRESSURE` wrong codes a
+        window, each address gets
         :data:`PRESSURE_TRIES` instead (a real player's first tries always count; the
         code's length keeps guessing hopeless: :data:`CODE_LENGTH`).
 
@@ -761,7 +782,7 @@ class Access:
         """
         now = self.clock()
         given = normalize_code(code).encode()
-        key = ip or ""
+        key = address_key(ip)  # an IPv6 phone counts by its /64
         with self._lock:
             fails = self._throttle(key, now)
             for gid in game_ids:

@@ -607,11 +607,20 @@ def status_text(m: Marked, lang: str) -> str:
     if m.status == "plain":
         return ""
     shown = ", ".join(option_words(n, v, lang) for n, v in m.values if n in m.block.shows)
+    if m.status == "in_force" and m.block.shows:
+        with i18n.use_language(lang):  # "In force. This game opens at 101 points."
+            said = [labels.option_sentence(n, v) for n, v in m.values if n in m.block.shows]
+        if said and all(said):
+            return f"{s['in_force']}. " + " ".join(str(x) for x in said)
     if m.status == "in_force":
         return f"{s['in_force']} ({s['this_game']}: {shown})" if m.block.shows else s["in_force"]
     if m.why == "house_rule_off":
         return f"{s['not_in_force']} ({s['house_rule_off']})"
     names = {c.name for c in m.failed}
+    with i18n.use_language(lang):  # "Not in force. In this game you may knock with at most 9 …"
+        said = [labels.option_sentence(n, v) for n, v in m.values if n in names]
+    if said and all(said):
+        return f"{s['not_in_force']}. " + " ".join(str(x) for x in said)
     now = ", ".join(option_words(n, v, lang) for n, v in m.values if n in names)
     return f"{s['not_in_force']} ({s['this_game']}: {now})"
 

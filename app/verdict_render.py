@@ -432,6 +432,7 @@ MATERIAL_HEADLINES: dict[tuple[str, str], str] = {
     ("cards", "tile_taken_from_table"): N_("A card left the table"),
     ("tiles", "tile_not_on_rack"): N_("A tile played was not on the rack"),
     ("cards", "tile_not_on_rack"): N_("A card played was not in the hand"),
+    ("tiles", "run_wraps"): N_("A run does not go on from 13 to 1"),
 }
 """Headlines that name the piece: Tile Rummy's tiles on a rack, Carousel's cards in a hand."""
 

@@ -147,8 +147,9 @@ def test_big_bytes_are_counted_per_address_not_per_connection() -> None:
         conn = _bare_connection(session, ip)
         conn.big = guard.Bucket(guard.BIG_FRAMES_PER_MINUTE / 60.0, guard.BIG_FRAMES_PER_MINUTE)
         _run(conn, [frame])
-        got.append(bool(session.results) and not conn.flooded)
-    assert got == [True] * allowed + [False]
+        got.append(bool(session.results) and session.results[0][3] is None and not conn.flooded)
+    assert got == [True] * allowed + [False]  # the last one refused (its picker told), no ban
+    assert session.results == [(12, "c1", None, guard.TOO_MANY_PHOTOS)] and not conn.flooded
     guard._BANNED.pop(ip, None)
 
 

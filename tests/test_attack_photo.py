@@ -160,8 +160,16 @@ async def until(cond: Any, what: str) -> None:
 
 
 def _dead(proc: Any) -> bool:
-    proc.join(HANG)
-    return not proc.is_alive()
+    """The worker process ended within :data:`HANG` seconds. Polled: the worker's feeder
+    thread reaps the process too (``join`` in ``Worker._feed``), and when its ``waitpid``
+    wins, ours returns at once (ECHILD) before the shared exit code is set."""
+    deadline = time.monotonic() + HANG
+    while True:
+        proc.join(0.2)
+        if proc.exitcode is not None or not proc.is_alive():
+            return True
+        if time.monotonic() > deadline:
+            return False
 
 
 def test_a_read_that_takes_too_long_ends_its_worker(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -238,7 +238,7 @@ def test_melds_editor_builds_several_melds_and_counts_copies_across_them() -> No
         # RULES.md §2: R11 R12 JK is a run, the joker is R13 (its place fixes it): 36
         ("rummy101", "R11 R12 JK", "run", 36, "Joker = red 13"),
         # a group of 10s with the joker as the missing colour: 40
-        ("tile_rummy", "R10 B10 K10 JK", "group", 40, "Joker = any 10"),
+        ("tile_rummy", "R10 B10 K10 JK", "group", 40, "The joker is a 10 of a missing colour"),
         ("my_rummy", "Y3 Y4 Y5", "run", 12, None),
         # gin: a group of three 7s, no jokers: 21
         ("gin", "7S 7H 7D", "group", 21, None),
@@ -1032,3 +1032,25 @@ def test_a_checker_left_with_back_keeps_its_pieces(app: App, kind: str) -> None:
     app.go("/check?variant=rummy101")
     app.go(f"/check/{kind}?variant=rummy101")
     assert app.screen is not back and app.screen.variant == "rummy101"  # type: ignore[union-attr]
+
+
+def test_the_turn_checker_keeps_table_rack_and_options_past_settings(app: App) -> None:
+    # new-user tester: a turn filled in, Settings opened, back: all of it is still there
+    # (table before and after, rack, the joker level), as the other checkers keep theirs
+    app.go("/check/turn?variant=tile_rummy")
+    screen = app.screen
+    assert isinstance(screen, TurnChecker)
+    screen.set_joker_rule(3)
+    tap_melds(screen.before, ["R3 R4 R5"])
+    tap(screen.rack, "R6", "B9")
+    after = screen.after.value
+    app.go("/settings")
+    app.go("/")
+    app.go("/check?variant=tile_rummy")
+    app.go("/check/turn?variant=tile_rummy")
+    back = app.screen
+    assert back is screen
+    assert back.before.value == [["R3", "R4", "R5"]] and back.rack.value == ["R6", "B9"]
+    assert back.after.value == after
+    assert back.rules.options.get("joker_rule") == checkers.JOKER_RULES[3]
+    assert "Joker level 3" in " ".join(conftest.visible_texts(back.view))

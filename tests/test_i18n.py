@@ -445,10 +445,10 @@ def test_gin_lines_in_polish() -> None:
     with use_language("pl"):
         lines = verdict_render.gin_lines(answer)
     assert lines == [
-        "Ala stuka przy deadwood 2.",
-        "Ola: deadwood 36 przed dokładaniem.",
+        "Ala stuka z 2 pkt w martwych kartach.",
+        "Ola: 36 pkt w martwych kartach przed dokładaniem.",
         "Ola dokłada 7H do 4H 5H 6H.",
-        "Ola: deadwood 29 po dokładaniu.",
+        "Ola: 29 pkt w martwych kartach po dokładaniu.",
         "Ala dostaje 29 − 2 = 27.",
     ]
     with use_language("en"):
@@ -471,7 +471,7 @@ def test_carousel_lines_in_slovak() -> None:
     answer = judge.answer(knocked)
     with use_language("sk"):
         lines = {b["name"]: verdict_render.why_line(b, answer) for b in answer["breakdown"]}
-    assert lines["Ala"] == "Klopal(a) s 3, ale vyhráva nižšia ruka (podliezanie) → 0"
+    assert lines["Ala"] == "Klopanie s 3, ale vyhráva nižšia ruka (podliezanie) → 0"
     assert lines["Ewa"].startswith("Najnižšia ruka (1), nižšia ako 3 klopajúceho (Ala)")
     assert "bonus za podliezanie +10 → +36" in lines["Ewa"]
     stock_out = {**knocked, "knocker": None}

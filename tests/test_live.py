@@ -683,6 +683,9 @@ def test_the_right_code_of_an_ended_game_opens_it_and_is_no_wrong_try(
     assert access.failed_addresses() == 0  # not a wrong try
     assert phone.route == f"/game/{game.id}" and isinstance(phone.screen, ScoreSheet)
     assert any("That game has ended" in n for n in phone.messages), phone.messages
+    # the code gives the joined rights ("One more round" reopens it): the message says so
+    told = [n for n in phone.messages if "That game has ended" in n]
+    assert "start one more round" in told[0] and ss(phone).can_edit(game.id)
     # a wrong code still counts, and an unfinished game's code wins over an ended one's
     assert ss(session(store, access, hub, "192.168.1.30")).join(None, "AAAAAAAA") is None
     assert access.failed_addresses() == 1

@@ -347,7 +347,7 @@ def test_a_round_stored_without_keys_is_judged_again_and_reads_in_polish() -> No
     with use_language("pl"):
         shown = "\n".join(_texts(breakdown_panel(old, game.players, game, entry)))
         stale = "\n".join(_texts(breakdown_panel(old, game.players)))
-    assert "Stukał(a) z 3, ale wygrywa niższa ręka" in shown, shown
+    assert "Stukanie z 3, ale wygrywa niższa ręka" in shown, shown
     assert "RULES.md" not in shown
     assert shown != stale  # without the game the stored English is all there is
 

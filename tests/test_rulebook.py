@@ -305,7 +305,10 @@ def test_timer_and_winner_collects() -> None:
     assert tr["turn_time!=none"] == ("not_in_force", "Not in force (house rule off)")
     tr = statuses("tile_rummy", "faults", {"turn_time": 60})
     assert tr["turn_time!=none"][0] == "in_force"
-    assert tr["turn_time=none"] == ("not_in_force", "Not in force (now: Turn timer (seconds): 60)")
+    assert tr["turn_time=none"] == (
+        "not_in_force",
+        "Not in force. A turn lasts 60 seconds in this game.",
+    )
     my = statuses("my_rummy", "faults")
     assert my["turn_time!=none"][0] == "in_force"
     sc = statuses("tile_rummy", "scoring")
@@ -323,8 +326,10 @@ def test_shown_values() -> None:
     assert sec is not None
     first = rb.mark(sec.blocks[0], opts)
     assert first.status == "in_force"
-    assert rb.status_text(first, "en") == "In force (now: Initial meld (points): 50)"
-    assert rb.status_text(first, "pl") == "Obowiązuje (teraz: Pierwsze wyłożenie (punkty): 50)"
+    assert rb.status_text(first, "en") == "In force. The initial meld needs 50 points in this game."
+    assert rb.status_text(first, "pl") == (
+        "Obowiązuje. Pierwsze wyłożenie wymaga w tej grze 50 punktów."
+    )
 
 
 def test_gin_presets() -> None:
@@ -334,7 +339,7 @@ def test_gin_presets() -> None:
     assert seed["knock_max=9"][0] == "in_force"
     assert seed["knock_max=10"] == (
         "not_in_force",
-        "Not in force (now: Knock with at most (points): 9)",
+        "Not in force. In this game you may knock with at most 9 points of deadwood.",
     )
     modern = {
         **statuses("gin", "knock", {"preset": "modern"}),
@@ -346,7 +351,10 @@ def test_gin_presets() -> None:
     assert modern["knock_max=9"][0] == "not_in_force"
     assert modern["undercut_on_tie=true"][0] == "in_force"
     assert modern["undercut_bonus=25"][0] == "in_force"
-    assert modern["big_gin_bonus!=none"] == ("in_force", "In force (now: Big gin bonus: 31)")
+    assert modern["big_gin_bonus!=none"] == (
+        "in_force",
+        "In force. The big gin bonus is 31 points in this game.",
+    )
     assert modern["shutout=double"][0] == "in_force"
     assert modern["shutout=bonus"][0] == "not_in_force"
     classic = statuses("gin", "gin", {"preset": "classic"})
@@ -369,7 +377,7 @@ def test_rummy101_threshold_and_carousel_bonus() -> None:
     c = statuses("carousel", "game", lang="sk")
     assert c["round_bonus_all=false"] == (
         "in_force",
-        "Platí (teraz: Bonus za každé vyhrané kolo: 25)",
+        "Platí. Každé vyhrané kolo prináša v tejto hre 25 bonusových bodov.",
     )
     assert c["round_bonus_all=true"] == ("not_in_force", "Neplatí (domáce pravidlo vypnuté)")
 
@@ -744,7 +752,7 @@ def test_routes(app: App, store: Store) -> None:
     )
     assert marked["level4"] == "in_force"
     shown = " ".join(texts(screen.view))
-    assert "In force (now: Initial meld (points): 50)" in shown
+    assert "In force. The initial meld needs 50 points in this game." in shown
     assert "Ala, Ola" in shown
 
 

@@ -136,7 +136,7 @@ def test_meld_tile_rummy_group(phone: Phone) -> None:
     phone.open("/check/meld?variant=tile_rummy")
     # a group of 10s, the joker as the missing colour: 40 (§2)
     tiles(phone, "R10", "B10", "K10", "JK")
-    shown(phone, "Valid group", "40 points", "Joker = any 10")
+    shown(phone, "Valid group", "40 points", "The joker is a 10 of a missing colour")
     phone.shot("checkers-04-meld-tile-rummy")
 
 

@@ -124,7 +124,7 @@ def test_bad_input_is_flagged_and_nothing_changes(phone: Phone) -> None:
     nth_chip(phone, "Tiles", 0)
     phone.fill("Jan: tiles left", "R5 R14")
     phone.tap("Show the scores")
-    phone.wait_text(re.compile("number 14 is out of range"))
+    phone.wait_text(re.compile("tiles are numbered 1 to 13, not 14"))
     phone.shot("07-bad-tile")
     assert phone.page.get_by_role("button", name=re.compile("^Save round")).count() == 0
     # an impossible value: 900 points cannot fit in a hand of at most 22 tiles

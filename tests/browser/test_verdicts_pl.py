@@ -209,8 +209,8 @@ def test_a_gin_tie_reads_fully_in_polish(phone: Phone) -> None:
         card_key(phone, card)
     phone.tap("Pokaż punkty")
     # RULES.md §5, seed preset: 5 − 5 = 0 and a tie is not an undercut: nobody wins the round
-    shown(phone, "Ala stuka przy deadwood 5.")
-    shown(phone, "Ola: deadwood 5 przed dokładaniem.")
+    shown(phone, "Ala stuka z 5 pkt w martwych kartach.")
+    shown(phone, "Ola: 5 pkt w martwych kartach przed dokładaniem.")
     shown(phone, "Ola nie ma czego dołożyć.")
     shown(phone, "Ala dostaje 5 − 5 = 0.")
     shown(phone, "W tych zasadach remis nie jest undercutem")

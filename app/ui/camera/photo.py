@@ -20,7 +20,7 @@ from typing import Any
 
 import flet as ft
 
-from app.guard import HOST_FRAME_MAX
+from app.guard import HOST_FRAME_MAX, TOO_MANY_PHOTOS
 from app.i18n import _, ngettext
 from app.ui.camera.photo_worker import cancel, read_in_worker, read_safely, warm_up
 from app.ui.common.keyboard import MeldsEditor
@@ -56,6 +56,7 @@ _MESSAGES = {
     "too_slow": lambda: _("This photo took too long to read. Try another one."),
     "busy": lambda: _("Many photos are being read just now. Wait a moment and try again."),
     "busy_session": lambda: _("Your previous photo is still being read. Wait for it."),
+    "too_many": lambda: _("Too many photos in a minute: wait a little and try again."),
     "cancelled": lambda: _("The connection was lost while the photo was read. Try again."),
 }
 
@@ -356,8 +357,11 @@ class PhotoButton:
                 allow_multiple=False,
                 with_data=True,
             )
-        except Exception:  # noqa: BLE001 - a picker the device lacks
-            self._say(_("This device cannot open a photo here."), error=True)
+        except Exception as exc:  # noqa: BLE001 - a picker the device lacks
+            if str(exc) == TOO_MANY_PHOTOS:  # the server dropped it (app/guard.py)
+                self._say(error_text("too_many"), error=True)
+            else:
+                self._say(_("This device cannot open a photo here."), error=True)
             if page is not None:
                 page.update()
             return

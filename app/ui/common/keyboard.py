@@ -30,6 +30,7 @@ from app.ui.common.pieces import (
     JOKER,
     JOKER_INK,
     RANKS,
+    SIZES,
     SUIT_COLOURS,
     SUIT_ICONS,
     TILE_COLOURS,
@@ -39,6 +40,7 @@ from app.ui.common.pieces import (
     meld_view,
     number_name,
     piece_name,
+    piece_view,
     pieces_names,
 )
 from app.ui.common.widgets import ERROR_COLOUR, MUTED, readable
@@ -49,6 +51,10 @@ from rules.variant import meld_rules, piece_set
 KEY_HEIGHT = 48
 """Height of a key (px): a thumb's width."""
 GRID_KEY_HEIGHT = 40
+CHOSEN_ROW_HEIGHT = SIZES["s"].height + 10
+"""Grid mode: the height (px) of the row of chosen pieces above the keys, the same empty
+(its hint) as full (one row of small pieces, scrolled sideways when longer), so the keys never
+move under a finger when a tap adds a piece."""
 """Height of a key of the one-key-per-piece grid (8 rows of them fit a phone screen)."""
 
 Changed = Callable[[], None]
@@ -144,7 +150,11 @@ class PieceKeyboard:
         self.families = FAMILIES[self.material]
         self.family = self.families[0]
         self.error = ft.Text("", color=ERROR_COLOUR, size=14, visible=False)
-        self.drawn = ft.Row(wrap=True, spacing=4, run_spacing=6)
+        self.drawn = (
+            ft.Row(spacing=4, scroll=ft.ScrollMode.HIDDEN, auto_scroll=True)
+            if grid
+            else ft.Row(wrap=True, spacing=4, run_spacing=6)
+        )
         self.placeholder = ft.Text(
             _("Tap a colour, then the numbers")
             if self.material == "tiles"
@@ -155,7 +165,15 @@ class PieceKeyboard:
         )
         self.show_pieces = show_pieces
         self.pieces_box = ft.Container(
-            content=ft.Column([self.placeholder, self.drawn], spacing=0, tight=True),
+            content=ft.Column([self.placeholder, self.drawn], spacing=0, tight=True)
+            if not grid
+            else ft.Stack(  # one height, empty or full: the keys below stay put
+                [
+                    ft.Container(self.placeholder, alignment=ft.Alignment.CENTER_LEFT),
+                    ft.Container(self.drawn, alignment=ft.Alignment.CENTER_LEFT),
+                ],
+                height=CHOSEN_ROW_HEIGHT,
+            ),
             padding=ft.Padding.symmetric(horizontal=4, vertical=4),
             visible=show_pieces,
             on_click=self._pieces_clicked if on_focus is not None else None,
@@ -707,11 +725,11 @@ class PieceKeyboard:
             )
         else:
             self.placeholder.value = _("None yet: tap here to enter them")
-        if self.show_pieces:
+        if self.show_pieces and self.grid:
+            self.drawn.controls = [piece_view(c, self.material, "s") for c in self.pieces]
+        elif self.show_pieces:
             self.drawn.controls = (
-                [meld_view(self.pieces, self.material, size="s" if self.grid else "m")]
-                if self.pieces
-                else []
+                [meld_view(self.pieces, self.material, size="m")] if self.pieces else []
             )
         if self.grid and self.keys_box.visible and self.keys.controls:
             self._paint_grid()

@@ -6,8 +6,10 @@ an option this table does not know yet is still shown, under its own name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from app.games.variants import VARIANT_KEYS, about, is_variant
-from app.i18n import N_, _
+from app.i18n import N_, _, ngettext
 
 DISPLAY_NAMES: tuple[str, ...] = (
     N_("Rummy 101"),
@@ -85,6 +87,85 @@ OPTION_LABELS: dict[str, tuple[str, str]] = {
     ),
 }
 
+OPTION_SENTENCES: dict[str, Callable[[int], str]] = {
+    # name: the sentence saying the value in force, for that value
+    "threshold": lambda n: ngettext(
+        "This game opens at {n} point.", "This game opens at {n} points.", n
+    ),
+    "pairs_needed": lambda n: ngettext(
+        "Opening by pairs needs {n} pair in this game.",
+        "Opening by pairs needs {n} pairs in this game.",
+        n,
+    ),
+    "initial_meld": lambda n: ngettext(
+        "The initial meld needs {n} point in this game.",
+        "The initial meld needs {n} points in this game.",
+        n,
+    ),
+    "knock_max": lambda n: ngettext(
+        "In this game you may knock with at most {n} point of deadwood.",
+        "In this game you may knock with at most {n} points of deadwood.",
+        n,
+    ),
+    "undercut_bonus": lambda n: ngettext(
+        "The undercut bonus is {n} point in this game.",
+        "The undercut bonus is {n} points in this game.",
+        n,
+    ),
+    "gin_bonus": lambda n: ngettext(
+        "The gin bonus is {n} point in this game.", "The gin bonus is {n} points in this game.", n
+    ),
+    "big_gin_bonus": lambda n: ngettext(
+        "The big gin bonus is {n} point in this game.",
+        "The big gin bonus is {n} points in this game.",
+        n,
+    ),
+    "box_bonus": lambda n: ngettext(
+        "Each round won brings {n} bonus point in this game.",
+        "Each round won brings {n} bonus points in this game.",
+        n,
+    ),
+    "round_bonus": lambda n: ngettext(
+        "Each round won brings {n} bonus point in this game.",
+        "Each round won brings {n} bonus points in this game.",
+        n,
+    ),
+    "game_bonus": lambda n: ngettext(
+        "Reaching the target brings {n} bonus point in this game.",
+        "Reaching the target brings {n} bonus points in this game.",
+        n,
+    ),
+    "shutout_bonus": lambda n: ngettext(
+        "The shutout bonus is {n} point in this game.",
+        "The shutout bonus is {n} points in this game.",
+        n,
+    ),
+    "going_out_bonus": lambda n: ngettext(
+        "Going out brings {n} bonus point in this game.",
+        "Going out brings {n} bonus points in this game.",
+        n,
+    ),
+    "target": lambda n: ngettext(
+        "This game is played to {n} point.", "This game is played to {n} points.", n
+    ),
+    "games": lambda n: ngettext("This game lasts {n} round.", "This game lasts {n} rounds.", n),
+    "joker_penalty": lambda n: ngettext(
+        "A joker left on a rack costs {n} point in this game.",
+        "A joker left on a rack costs {n} points in this game.",
+        n,
+    ),
+    "joker_value": lambda n: ngettext(
+        "A joker left in the hand counts {n} point in this game.",
+        "A joker left in the hand counts {n} points in this game.",
+        n,
+    ),
+    "turn_time": lambda n: ngettext(
+        "A turn lasts {n} second in this game.", "A turn lasts {n} seconds in this game.", n
+    ),
+}
+"""A sentence for the value in force of each numeric option (the rule book's "In force" line:
+"This game opens at 101 points." rather than "now: Points to open by melds: 101")."""
+
 CHOICE_NAMES: dict[str, str] = {
     "fixed": N_("Fixed"),
     "rising": N_("Rising"),
@@ -136,6 +217,15 @@ def option_label(name: str) -> tuple[str, str]:
     """``(label, explanation)`` of an option, translated; unknown options show their name."""
     label, note = OPTION_LABELS.get(name, (name, ""))
     return _(label), (_(note) if note else "")
+
+
+def option_sentence(name: str, value: object) -> str | None:
+    """The value of a numeric option as a sentence in the language in force ("This game
+    opens at 101 points."), or None when the option has none (or the value is not a number)."""
+    say = OPTION_SENTENCES.get(name)
+    if say is None or isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return say(value).format(n=value)
 
 
 def choice_name(value: str) -> str:

@@ -17,7 +17,7 @@ import flet as ft
 
 from app import games, i18n, verdict_render
 from app import rulebook as rb
-from app.i18n import _
+from app.i18n import _, ngettext
 from app.ui.common import labels
 from app.ui.common.widgets import (
     ERROR_COLOUR,
@@ -113,6 +113,39 @@ def melds_text(melds: Any) -> str:
     return " · ".join(pieces_text(m) for m in melds)
 
 
+def penalty_tiles(result: Mapping[str, Any]) -> dict[str, int]:
+    """Tiles each player drew as penalties this round (Tile Rummy, My Rummy: RULES.md §4), from
+    a round answer's ``penalties`` (``[{"name", "tiles", "reason"}]``); players with none are
+    left out."""
+    out: dict[str, int] = {}
+    penalties = result.get("penalties")
+    for d in penalties if isinstance(penalties, list) else []:
+        if isinstance(d, Mapping) and isinstance(d.get("name"), str):
+            tiles = d.get("tiles")
+            n = tiles if isinstance(tiles, int) and not isinstance(tiles, bool) else 0
+            out[d["name"]] = out.get(d["name"], 0) + n
+    return out
+
+
+def penalty_words(result: Mapping[str, Any], name: str, tiles: int) -> str:
+    """What ``name``'s penalty draws did (RULES.md §4): the tiles drawn went onto the rack, so
+    they are in the rack's sum; a winner who emptied the rack played them out. They change
+    no score of their own."""
+    winners = result.get("winners")
+    went_out = isinstance(winners, list) and name in winners and not result.get("pool_exhausted")
+    if went_out:
+        return ngettext(
+            "Drew {n} penalty tile this round and still emptied the rack.",
+            "Drew {n} penalty tiles this round and still emptied the rack.",
+            tiles,
+        ).format(n=tiles)
+    return ngettext(
+        "Drew {n} penalty tile this round: it went onto the rack, so it is in the sum above.",
+        "Drew {n} penalty tiles this round: they went onto the rack, so they are in the sum above.",
+        tiles,
+    ).format(n=tiles)
+
+
 def score_lines(
     players: Sequence[str],
     scores: Mapping[str, int],
@@ -131,6 +164,7 @@ def score_lines(
                     else str(item.get("why", ""))
                 )
                 why[item["name"]] = (text, str(item.get("rule", "")))
+    drawn = penalty_tiles(result or {})
     out: list[ft.Control] = []
     for i, name in enumerate(players):
         if name not in scores:
@@ -138,6 +172,8 @@ def score_lines(
         pts = int(scores[name])
         reason, rule = why.get(name, ("", ""))
         reason = readable(reason)
+        if name in drawn:
+            reason = f"{reason} {penalty_words(result or {}, name, drawn[name])}".strip()
         column: list[ft.Control] = [
             ft.Row(
                 [

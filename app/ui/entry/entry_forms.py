@@ -824,7 +824,9 @@ class HandInput:
         if sizes:  # gin: 10 cards tapped, the next hand gets the keys
             self.pieces.full_at = min(sizes)
         self.pieces.field.multiline = True
-        self.pieces.field.min_lines = 1
+        # a gin hand takes two lines: both there from the start, so the keys under the field
+        # do not move down when a tapped card starts the second line
+        self.pieces.field.min_lines = 2 if sizes else 1
         self.pieces.field.max_lines = 3
         self.info = ft.Text("", size=14, color=MUTED)
         self.control = ft.Column([self.info, self.pieces.control], spacing=2)

@@ -45,7 +45,14 @@ from app.ui.camera import photo
 from app.ui.common import labels
 from app.ui.common.frame import MessageScreen, frame
 from app.ui.common.keyboard import MeldsEditor, PieceKeyboard
-from app.ui.common.pieces import material_of, meld_label, meld_view, piece_name, piece_view
+from app.ui.common.pieces import (
+    material_of,
+    meld_label,
+    meld_view,
+    number_word,
+    piece_name,
+    piece_view,
+)
 from app.ui.common.session import VIEW_FIELDS
 from app.ui.common.widgets import (
     ERROR_COLOUR,
@@ -337,6 +344,22 @@ def jokers_line(tiles: Sequence[str], jokers: Sequence[str], material: str) -> s
     """ "Joker = red 13" / "Jokers = red 8, red 9" (None without jokers)."""
     if not jokers:
         return None
+    numbers = {j[1:] for j in jokers if j.startswith("?")}
+    if len(numbers) == 1 and all(j.startswith("?") for j in jokers):  # a group's open jokers
+        number = number_word(numbers.pop(), material)  # type: ignore[arg-type]
+        if material == "cards":
+            text = ngettext(
+                "The joker is a {number} of a missing suit",
+                "The jokers are {number}s of the missing suits",
+                len(jokers),
+            )
+        else:
+            text = ngettext(
+                "The joker is a {number} of a missing colour",
+                "The jokers are {number}s of the missing colours",
+                len(jokers),
+            )
+        return text.format(number=number)
     names = []
     for j in jokers:
         try:
@@ -346,6 +369,54 @@ def jokers_line(tiles: Sequence[str], jokers: Sequence[str], material: str) -> s
     return ngettext("Joker = {pieces}", "Jokers = {pieces}", len(jokers)).format(
         pieces=", ".join(names)
     )
+
+
+def reordered_text(answer: Mapping[str, Any], entered: Sequence[str], material: str) -> str:
+    """Why a valid meld is shown in another order than it was laid (RULES.md §1): a run the
+    laid order cannot make is said to be no run as laid ("R12 R13 JK": after 13 no joker can
+    stand), and valid only in the order shown, with its jokers named; otherwise the order
+    shown is just sorted ("Shown in order; entered as …")."""
+    laid = " ".join(entered)
+    how = (answer.get("params") or {}).get("how") or {}
+    if answer.get("kind") != "run" or how.get("key") != "meld.how.rearranged":
+        return _("Shown in order; entered as {pieces}.").format(pieces=laid)
+    shown = " ".join(str(t) for t in answer.get("tiles", []))
+    out = []
+    top = "13" if material == "tiles" else "K"
+    if len(entered) > 1 and entered[-1] == "JK" and entered[-2][1:] == top:
+        if material == "tiles":
+            out.append(
+                _(
+                    "As laid ({pieces}) this is not a run: after 13 no joker can stand"
+                    " (12-13-1 is no run)."
+                ).format(pieces=laid)
+            )
+        else:
+            out.append(
+                _(
+                    "As laid ({pieces}) this is not a run: after the king no joker can"
+                    " stand (Q-K-A is no run here)."
+                ).format(pieces=laid)
+            )
+    else:
+        out.append(_("As laid ({pieces}) this is not a run.").format(pieces=laid))
+    names = []
+    for j in answer.get("jokers", []):
+        try:
+            names.append(piece_name(str(j), material))  # type: ignore[arg-type]
+        except ValueError:
+            names.append(str(j))
+    if names:
+        out.append(
+            ngettext(
+                "In the order shown ({pieces}), with the joker as {jokers}, it is a valid run.",
+                "In the order shown ({pieces}), with the jokers as {jokers}, it is a valid run.",
+                len(names),
+            ).format(pieces=shown, jokers=", ".join(names))
+        )
+    else:
+        out.append(_("In the order shown ({pieces}) it is a valid run.").format(pieces=shown))
+    return " ".join(out)
 
 
 def subheading(text: str, weight: ft.FontWeight = ft.FontWeight.W_500) -> ft.Text:
@@ -1067,13 +1138,7 @@ class MeldChecker(Checker):
         if line:
             parts.append(ft.Text(line, size=16, weight=ft.FontWeight.W_500))
         if tiles != self.keyboard.value:
-            parts.append(
-                muted(
-                    _("Shown in order; entered as {pieces}.").format(
-                        pieces=" ".join(self.keyboard.value)
-                    )
-                )
-            )
+            parts.append(muted(reordered_text(a, self.keyboard.value, material)))
         others = a.get("alternatives") or []
         for alt in others:
             if not isinstance(alt, Mapping):

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 import flet as ft
 import flet_charts as fch
 
-from app.i18n import _
-from app.ui.common.widgets import player_colour
+from app.i18n import _, ngettext
+from app.ui.common.widgets import number, player_colour
 
 MAX_POINTS = 41
 """Most points drawn per player: round 0, then every ``step``-th round, and the last round."""
@@ -118,7 +118,7 @@ def _point(player: str, x: int, y: int) -> fch.LineChartDataPoint:
     tooltip is given as an object: as a string Flet makes a new one at every update and sends
     every point again."""
     point = fch.LineChartDataPoint(
-        x=x, y=y, tooltip=fch.LineChartDataPointTooltip(text=f"{player}: {y}")
+        x=x, y=y, tooltip=fch.LineChartDataPointTooltip(text=f"{player}: {number(y)}")
     )
     object.__setattr__(point, "_isolated", True)
     return point
@@ -191,6 +191,7 @@ class TotalsChart:
         object.__setattr__(self.control, "_isolated", True)
         self.points: dict[str, list[tuple[int, int]]] = {}
         self._labels: dict[int, fch.ChartAxisLabel] = {}
+        self._y_labels: dict[int, fch.ChartAxisLabel] = {}
         self.set_totals(running, final)
 
     def set_totals(
@@ -220,6 +221,13 @@ class TotalsChart:
         assert chart.horizontal_grid_lines is not None and chart.left_axis is not None
         chart.horizontal_grid_lines.interval = step
         chart.left_axis.label_spacing = step
+        y_labels = {  # "−20" with a true minus sign, as the table writes it; kept if unchanged
+            v: self._y_labels.get(v)
+            or fch.ChartAxisLabel(value=v, label=ft.Text(number(v), size=11))
+            for v in range(lo, hi + 1, step)
+        }
+        self._y_labels = y_labels
+        chart.left_axis.labels = list(y_labels.values())
         x_step = max(1, -(-n // 8))
         labels = {}
         for x in range(0, n + 1, x_step):
@@ -238,9 +246,11 @@ class TotalsChart:
         assert chart.bottom_axis is not None
         chart.bottom_axis.labels = list(labels.values())
         last = final if final is not None else (running[-1] if running else {})
-        self.control.label = _("Chart of the totals over {n} rounds; now {totals}").format(
-            n=n, totals=", ".join(f"{p} {last.get(p, 0)}" for p in players)
-        )
+        self.control.label = ngettext(
+            "Chart of the totals over {n} round; now {totals}",
+            "Chart of the totals over {n} rounds; now {totals}",
+            n,
+        ).format(n=n, totals=", ".join(f"{p} {number(last.get(p, 0))}" for p in players))
 
 
 def totals_chart(

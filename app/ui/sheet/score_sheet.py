@@ -188,9 +188,11 @@ class ScoreSheet:
         # the screen in parts that stay put, so that a live update sends only the parts that
         # change (Flet walks every control below the one it is told to send)
         self._top, self._chart_part, self._table, self._end = (_part() for _ in range(4))
+        self.rounds_hint = muted("")
+        """What a tap on a round does here (set by :meth:`_compose`: a watcher only looks)."""
         self._table.controls = [
             heading(_("Rounds")),
-            muted(_("Tap a round to see why, to edit or to delete it.")),
+            self.rounds_hint,
             self._header_row(),
             self.show_all_button,
             self.rows,
@@ -306,6 +308,11 @@ class ScoreSheet:
         self.total_texts: dict[str, ft.Text] = {}
         controls: list[ft.Control] = []
         self.editable = sharing.can_edit(app, game.id)
+        self.rounds_hint.value = (
+            _("Tap a round to see why, to edit or to delete it.")
+            if self.editable
+            else _("Tap a round to see how it was scored.")
+        )
         for banner in (sharing.next_game_banner(app, game), sharing.access_banner(app, game)):
             if banner is not None:
                 controls.append(banner)
@@ -394,6 +401,7 @@ class ScoreSheet:
             self._undo,
             disabled=step is None or not self.editable,
         )
+        self.undo_button.visible = self.editable  # a watcher cannot undo: no button to try
         actions: list[ft.Control] = [
             icon_button(  # the table display (app/ui/table/table_display.py, issue 12)
                 ft.Icons.FULLSCREEN,

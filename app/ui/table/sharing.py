@@ -968,7 +968,9 @@ class JoinScreen:
         show_error(self.error, None)
         remember_joins(self.app)
         if self.game_id is None and _ended(ss, gid):
-            self.app.notify(_("That game has ended: you can look at its scores."))
+            self.app.notify(
+                _("That game has ended. You can see its scores, or start one more round.")
+            )
             self.app.go(f"/game/{gid}")
             return
         self.app.notify(_("Joined: you can keep score in this game."))
