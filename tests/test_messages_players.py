@@ -22,7 +22,7 @@ from tests.test_messages import ANSWERS, LINES
 
 DEVELOPER = re.compile(
     r"\btoken\b|\bposition \d|\bbad\b|\bparams?\b|RULES\.md|§|\bseed\b|\bfield\b|JSON|"
-    r"\b[a-z]+_[a-z_]+\b|\(s\)|[♠♥♦♣]"
+    r"\b[a-z]+_[a-z_]+\b|\(s\)|[♠♥♦♣]|gap filled"
 )
 """Words and marks no player should read (option ids are snake_case; suit symbols are empty
 boxes in the web client's font)."""
@@ -139,3 +139,18 @@ def test_the_charts_label_counts_rounds_and_uses_the_minus_sign() -> None:
         assert one.control.label == "Chart of the totals over 1 round; now Ala −23, Ola 5"
         labels = [lb.label.value for lb in one.chart.left_axis.labels]  # type: ignore[union-attr]
         assert "−20" in labels and not any(str(v).startswith("-") for v in labels)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_no_template_says_gap_filled(lang: str) -> None:
+    """Every engine template as the app shows it: RULES.md's "gap filled" is the house
+    decision in the players' words (the recorded answers do not reach every template)."""
+    from app.i18n import _, ngettext
+    from rules.messages import MESSAGES, Plural
+
+    with use_language(lang):
+        shown = [
+            ngettext(t.one, t.other, 2) if isinstance(t, Plural) else _(t)
+            for t in MESSAGES.values()
+        ]
+    assert [t for t in shown if "gap filled" in t] == []
