@@ -38,13 +38,20 @@ def new_game(phone: Phone, variant: str, names: list[str], shot: str | None = No
     phone.tap("New game")
     phone.wait_text("Variant")
     phone.chip(variant)
-    shown = [m for m in map(re.compile(r"^Number of players: (\d)").match, phone.labels()) if m]
-    if shown:
-        now = int(shown[0].group(1))
-        for _ in range(now, len(names)):
-            phone.tap("Number of players: more")
-        for _ in range(len(names), now):
-            phone.tap("Number of players: fewer")
+    count = re.compile(r"^Number of players: (\d)")
+
+    def players() -> int | None:
+        shown = [m for m in map(count.match, phone.labels()) if m]
+        return int(shown[0].group(1)) if shown else None
+
+    now = players()
+    for _ in range(3 * len(names)):  # a tap lost under load is tapped again
+        if now is None or now == len(names):
+            break
+        phone.tap("Number of players: " + ("more" if now < len(names) else "fewer"))
+        before, deadline = now, time.monotonic() + 5
+        while (now := players()) == before and time.monotonic() < deadline:
+            time.sleep(0.1)
     for i, n in enumerate(names, 1):
         phone.fill(f"Player {i}", n)
     if shot:
