@@ -740,6 +740,19 @@ RUMMY101: Final = Variant(
     ),
     reason_sections=MappingProxyType({"two_winners": "finishing", "winner_has_tiles": "finishing"}),
 )
+_TILE_SECTIONS: Final = (
+    "players",
+    "turn",
+    "melds",
+    "reading",
+    "opening",
+    "rearranging",
+    "jokers",
+    "faults",
+    "scoring",
+    "options",
+)
+"""The rule-book sections of Tile Rummy and My Rummy (one book layout, ``{#id}`` in order)."""
 TILE_RUMMY: Final = Variant(
     name="tile_rummy",
     display_name="Tile Rummy",
@@ -761,18 +774,7 @@ TILE_RUMMY: Final = Variant(
     section="§4",
     seed="seed 001",
     joker_rules=JOKER_RULES,
-    sections=(
-        "players",
-        "turn",
-        "melds",
-        "reading",
-        "opening",
-        "rearranging",
-        "jokers",
-        "faults",
-        "scoring",
-        "options",
-    ),
+    sections=_TILE_SECTIONS,
 )
 MY_RUMMY: Final = Variant(
     name="my_rummy",
@@ -793,18 +795,7 @@ MY_RUMMY: Final = Variant(
     section="§4",
     seed="seed 004",
     joker_rules=("my_rummy",),
-    sections=(
-        "players",
-        "turn",
-        "melds",
-        "reading",
-        "opening",
-        "rearranging",
-        "jokers",
-        "faults",
-        "scoring",
-        "options",
-    ),
+    sections=_TILE_SECTIONS,
 )
 GIN: Final = Variant(
     name="gin",

@@ -31,6 +31,8 @@ from typing import Any
 
 import pytest
 
+from rules.variant import TILE_RUMMY
+
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "quick_tiles"
 
@@ -85,18 +87,7 @@ def game_answer(req: Request) -> dict[str, Any]:
 typed functions (Tile Rummy's own wrappers accept only ``tile_rummy`` and ``my_rummy``:
 ``rules.variants.tiles._variant``)."""
 
-SECTIONS = (
-    "players",
-    "turn",
-    "melds",
-    "reading",
-    "opening",
-    "rearranging",
-    "jokers",
-    "faults",
-    "scoring",
-    "options",
-)
+SECTIONS = TILE_RUMMY.sections  # Quick Tiles keeps its parent's book layout
 RULE_BOOK = (
     "---\nvariant: quick_tiles\nlang: en\ntitle: Quick Tiles\nsource: a test\n---\n\n"
     + "\n".join(
