@@ -189,6 +189,22 @@ class Phone:
         loc.click()
         time.sleep(0.25)
 
+    def tap_to(
+        self, name: str | re.Pattern[str], expect: str | re.Pattern[str], tries: int = 3
+    ) -> None:
+        """Tap a button that opens a screen until the screen shows ``expect``: under load a
+        tap can be lost (one landed while a snack bar was leaving). A button still there after
+        10 s without ``expect`` is tapped again; one that is gone is not."""
+        for attempt in range(tries):
+            if attempt == 0 or self.button(name).count():
+                self.tap(name)
+            try:
+                self.wait_text(expect, timeout=10_000)
+                return
+            except Exception:
+                if attempt == tries - 1:
+                    raise
+
     def chip(self, name: str | re.Pattern[str]) -> None:
         """Tap a choice chip (a checkbox for screen readers)."""
         self.tap(name, role="checkbox")

@@ -214,8 +214,7 @@ def test_a_phone_on_the_network_needs_the_join_code(
     gid = game_id(host)
     rummy101_round(host, 1, "Zofia", "Jadwiga", 12)
     # the share screen: the code as text and as a QR code
-    host.tap("Share this table")
-    host.wait_text("Visitors without the code can")
+    host.tap_to("Share this table", "Visitors without the code can")
     label = next(x for x in host.labels() if x.startswith("Join code: "))
     code = label.removeprefix("Join code: ").replace(" ", "").split("\n")[0][:8]
     assert re.fullmatch(r"[A-Z2-9]{8}", code), label
@@ -243,7 +242,7 @@ def test_a_phone_on_the_network_needs_the_join_code(
     host.tap("Back")
     wait_totals(host, {"Zofia": "92", "Jadwiga": "89"})
     # the host lets visitors see nothing: a second visitor without the code sees no game
-    host.tap("Share this table")
+    host.tap_to("Share this table", "Visitors without the code can")
     host.chip("See nothing")
     other = phones(visitor=True).open("/")
     other.wait_text("Join a table with its code")
@@ -261,8 +260,7 @@ def test_the_qr_address_joins_at_once(phones: Callable[..., Phone], shared: Shar
     host = phones()
     new_game(host, "Gin Rummy", ["Ewa", "Jan"])
     gid = game_id(host)
-    host.tap("Share this table")
-    host.wait_text("Visitors without the code can")
+    host.tap_to("Share this table", "Visitors without the code can")
     host.chip("Watch every game")
     label = next(x for x in host.labels() if x.startswith("Join code: "))
     code = label.removeprefix("Join code: ").replace(" ", "").split("\n")[0][:8]
