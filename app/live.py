@@ -52,7 +52,7 @@ from typing import Any, Final, Literal
 
 from app import games, i18n
 from app.games import Game, GameSummary
-from app.guard_names import flag_tags, name_problem, skeleton
+from app.guard_names import name_problem, skeleton
 from app.log_hygiene import remember_names, remember_secret
 from app.store import ConflictError, StoreError
 
@@ -598,10 +598,7 @@ def check_joined_name(name: object) -> str:
     if name is None or (isinstance(name, str) and not name.strip()):
         return ""
     try:
-        # a subdivision flag's tag characters pass (name_problem checks where they stand)
-        clean = games._check_name(flag_tags(name) if isinstance(name, str) else name)
-        if isinstance(name, str):
-            clean = " ".join(name.split())
+        clean = games._check_name(name)
     except games.GameError as e:
         err = AccessError("bad_name", e.message)
         err.detail = "unreadable"

@@ -10,12 +10,14 @@ parses English or redoes rule arithmetic.
 
 Params are localised: nested lines are rendered first; request field names of input errors
 read as words (:data:`FIELD_WORDS`), option ids and choices of ``option.*`` errors as the
-options form names them (:mod:`app.ui.common.labels`); numbers and canonical pieces (``R13``,
-``10H``) stay. A meld of the table carries its grammatical cases (:class:`Inflected`): a
-translation puts it after a preposition as ``{before.gen}``, ``{before.dat}``, ``{after.loc}``
-(Polish "do układu 1 …", Slovak "k zostave 1 …"); the forms are the msgids "meld {n}",
-"table before, meld {n}", "table after, meld {n}" in the contexts "genitive", "dative",
-"accusative", "instrumental", "locative".
+options form names them (:mod:`app.ui.common.labels`); cards as a sentence names them
+(``10H`` -> Polish "10 kier": :func:`app.ui.common.labels.pieces_words`; English keeps the
+notation), and the genitive of a field holding pieces is ``{field.gen}`` ("týka sa ruky");
+numbers and tiles (``R13``) stay. A meld of the table carries its grammatical cases
+(:class:`Inflected`): a translation puts it after a preposition as ``{before.gen}``,
+``{before.dat}``, ``{after.loc}`` (Polish "do układu 1 …", Slovak "k zostave 1 …"); the
+forms are the msgids "meld {n}", "table before, meld {n}", "table after, meld {n}" in the
+contexts "genitive", "dative", "accusative", "instrumental", "locative".
 
 Public API (the screens use these; every engine answer carries its key)::
 
@@ -164,13 +166,54 @@ def field_words(name: str) -> str:
     return str(_field_forms(name))
 
 
+def _genitive(name: str, material: str | None) -> str | None:
+    """The genitive of a field that holds pieces (Polish "dotyczy ręki", Slovak "týka sa
+    ruky": "{why} (in {field})" of a token error), or None for a field without one."""
+    if name == "rack" or (name == "hand" and material == "tiles"):
+        return pgettext("genitive", "the rack")
+    if name == "hand":
+        return pgettext("genitive", "the hand")
+    if name == "meld":
+        return pgettext("genitive", "the meld")
+    if name == "melds":
+        return pgettext("genitive", "the melds")
+    if name == "tiles":
+        if material == "tiles":
+            return pgettext("genitive", "the tiles")
+        if material == "cards":
+            return pgettext("genitive", "the cards")
+        return pgettext("genitive", "the pieces")
+    if name == "taken_discard":
+        return pgettext("genitive", "the taken discard")
+    if name == "table_before":
+        return pgettext("genitive", "the table before")
+    if name in ("table_after", "table_after.heap"):
+        return pgettext("genitive", "the table after")
+    if name == "declare":
+        return pgettext("genitive", "the declared cards")
+    return None
+
+
 def _field_forms(name: str) -> str:
-    """:func:`field_words`, a meld's name as :class:`Inflected` (with its cases)."""
+    """:func:`field_words`, a meld's name as :class:`Inflected` (with its cases); a field
+    holding pieces has its genitive (``{field.gen}``)."""
     material = _MATERIAL.get()
+    gen = _genitive(name, material)
+    if gen is not None:
+        return Inflected(_field_nominative(name, material), {"gen": gen})
+    return _field_nominative(name, material)
+
+
+def _field_nominative(name: str, material: str | None) -> str:
+    """:func:`_field_forms` in the nominative (a meld with all its cases)."""
     if name in ("hand", "rack") and material == "tiles":
         return pgettext("tiles", "the rack")
     if name == "hand" and material == "cards":
         return pgettext("cards", "the hand")
+    if name == "tiles" and material == "tiles":
+        return _("the tiles")
+    if name == "tiles" and material == "cards":
+        return _("the cards")
     if name in FIELD_WORDS:
         return _(FIELD_WORDS[name])
     m = _INDEXED.match(name)
@@ -188,14 +231,26 @@ def _field_forms(name: str) -> str:
             return Inflected(which.format(n=index), forms)
         if base == "players" and sub == "hand":
             if material == "tiles":
-                return pgettext("tiles", "the rack of player {n}").format(n=index)
+                return Inflected(
+                    pgettext("tiles", "the rack of player {n}").format(n=index),
+                    {"gen": pgettext("genitive", "the rack of player {n}").format(n=index)},
+                )
             if material == "cards":
-                return pgettext("cards", "the hand of player {n}").format(n=index)
-            return _("the hand of player {n}").format(n=index)
+                return Inflected(
+                    pgettext("cards", "the hand of player {n}").format(n=index),
+                    {"gen": pgettext("genitive", "the hand of player {n}").format(n=index)},
+                )
+            return Inflected(
+                _("the hand of player {n}").format(n=index),
+                {"gen": pgettext("genitive", "the hand of player {n}").format(n=index)},
+            )
         if base == "players" and sub is None:
             return _("player {n}").format(n=index)
         if base == "declare":
-            return _("declared card {n}").format(n=index)
+            return Inflected(
+                _("declared card {n}").format(n=index),
+                {"gen": pgettext("genitive", "declared card {n}").format(n=index)},
+            )
         if base == "rounds" and sub is None:
             return _("round {n}").format(n=index)
         if base == "previous_openings" and sub is None:
@@ -209,6 +264,15 @@ def _field_forms(name: str) -> str:
 
 _FIELD_PARAMS: Final = frozenset({"field", "table", "sub"})
 """Params that always hold a request field name."""
+
+_PIECE_PARAMS: Final = frozenset(
+    {"piece", "tile", "tiles", "card", "meld", "joker", "first", "last"}
+)
+"""Params that hold pieces in the engine's notation (``7H``, ``R4 R5 JK``): a sentence names
+them as :func:`app.ui.common.labels.pieces_words` does (a nested line in one of them is
+rendered, not named)."""
+_NOT_PIECES: Final = frozenset({"gin.solo_joker_name"})
+"""Keys whose piece-named param holds something else (the solo joker's player name)."""
 
 
 def _option_words(name: str) -> str:
@@ -244,6 +308,8 @@ def _param(key: str, name: str, value: Any) -> Any:
         return "".join(render(v) for v in value)  # parts of one line, in order
     if not isinstance(value, str):
         return value
+    if name in _PIECE_PARAMS and key not in _NOT_PIECES:  # "7H" -> "7 kier" (labels)
+        return labels.pieces_words(value, _MATERIAL.get())
     if name in ("variant", "variants"):
         return ", ".join(
             labels.variant_name(v) if v in labels.VARIANT_NAMES else v for v in value.split(", ")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import live
+from app import games, live
 from app.guard_names import skeleton
 
 
@@ -43,3 +43,42 @@ def test_polish_and_slovak_names_stay_apart() -> None:
     assert len({skeleton(n) for n in names}) == len(names)
     for n in names:
         assert live.check_joined_name(n) == n
+
+
+SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+"""🏴󠁧󠁢󠁳󠁣󠁴󠁿: the black flag, the tag letters g b s c t and the cancel tag."""
+
+
+@pytest.mark.parametrize("name", [f"Ala {SCOTLAND}", SCOTLAND, f"{SCOTLAND}{SCOTLAND} Ewa"])
+def test_a_subdivision_flag_is_a_name_the_host_may_give(name: str) -> None:
+    """The host's own players (new game, rename) take the flag as the joined phones do."""
+    assert games._check_name(name) == name
+    game = games.new_game("gin", [name, "Ola"])
+    assert game.players[0] == name
+    assert live.check_joined_name(name) == name
+
+
+def test_a_flag_counts_as_one_character() -> None:
+    assert games._check_name("a" * 39 + SCOTLAND) == "a" * 39 + SCOTLAND
+    with pytest.raises(games.GameError):
+        games._check_name("a" * 40 + SCOTLAND)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ala\U000e0067",  # a stray tag letter: invisible
+        "Ala \U000e0067\U000e0062\U000e007f",  # tags without the black flag
+        "Ala \U0001f3f4\U000e0067\U000e0062",  # a flag without its cancel tag
+        "Ala \U0001f3f4\U000e007f\U000e007f",  # no tag letter
+        "Ala\u200b",  # zero-width space
+        "\u3164",  # Hangul filler: blank
+        "\u2800 \u115f",  # braille blank, Hangul filler
+        "a" * 41,
+    ],
+)
+def test_invisible_blank_and_over_long_names_stay_refused(name: str) -> None:
+    with pytest.raises(games.GameError):
+        games._check_name(name)
+    with pytest.raises(games.GameError):
+        games.new_game("gin", [name, "Ola"])

@@ -447,7 +447,7 @@ def test_gin_lines_in_polish() -> None:
     assert lines == [
         "Ala stuka z 2 pkt w martwych kartach.",
         "Ola: 36 pkt w martwych kartach przed dokładaniem.",
-        "Ola dokłada 7H do 4H 5H 6H.",
+        "Ola dokłada 7 kier do 4 kier, 5 kier, 6 kier.",
         "Ola: 29 pkt w martwych kartach po dokładaniu.",
         "Ala dostaje 29 − 2 = 27.",
     ]

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.games.records import MAX_NAME, SOLO_JOKER, GameError
 from app.games.variants import about
+from app.guard_names import flag_tags
 
 _NAME_FORMAT_OK = frozenset("\u200d\u200c\ufe0e\ufe0f")
 """Format characters allowed in names: zero-width (non-)joiner, text/emoji variation selectors."""
@@ -61,18 +62,20 @@ def _check_name(name: Any) -> str:
     name = " ".join(name.split())
     if not name:
         raise GameError("a player name may not be empty", "bad_player_name")
-    if len(name) > MAX_NAME:
+    shown = flag_tags(name)  # a subdivision flag counts as one character, like any emoji
+    if len(shown) > MAX_NAME:
         raise GameError(
             f"player name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters",
             "bad_player_name",
             {"name": name[:MAX_NAME], "max": MAX_NAME},
         )
     # emoji sequences use the zero-width joiner and variation selectors (format characters):
-    # those are fine; control, surrogate, private-use, unassigned and blank filler
-    # characters (_NAME_BLANK) are not
+    # those are fine, and so are the tag characters of a subdivision flag (🏴 + tag letters +
+    # cancel tag, :func:`app.guard_names.flag_tags`); control, surrogate, private-use,
+    # unassigned and blank filler characters (_NAME_BLANK) are not, nor a stray tag character
     bad = [
         c
-        for c in name
+        for c in shown
         if unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")
         or (unicodedata.category(c) == "Cf" and c not in _NAME_FORMAT_OK)
         or c in _NAME_BLANK

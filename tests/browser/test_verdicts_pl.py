@@ -215,6 +215,10 @@ def test_a_gin_tie_reads_fully_in_polish(phone: Phone) -> None:
     shown(phone, "Ala dostaje 5 − 5 = 0.")
     shown(phone, "W tych zasadach remis nie jest undercutem")
     shown(phone, "nikt jej nie wygrywa")
+    # the cards read as Polish sentences name them: the rank as printed, the suit in Polish
+    shown(phone, "Martwe karty: 5 karo")
+    shown(phone, "Układy gracza Ala: A pik, 2 pik, 3 pik")
+    assert absent(phone, "Martwe karty: 5D")
     assert absent(phone, "A tie is not an undercut")
     no_english(phone)
     phone.shot("verdicts-pl-07-gin-tie")

@@ -1,4 +1,5 @@
-"""Names people read for variants, presets, options and choices (all through :mod:`app.i18n`).
+"""Names people read for variants, presets, options and choices, and the pieces a sentence
+names (:func:`pieces_words`), all through :mod:`app.i18n`.
 
 The option names themselves (``knock_max`` …) are those of RULES.md and ``rules.options``;
 an option this table does not know yet is still shown, under its own name.
@@ -6,10 +7,11 @@ an option this table does not know yet is still shown, under its own name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 
 from app.games.variants import VARIANT_KEYS, about, is_variant
-from app.i18n import N_, _, ngettext
+from app.i18n import N_, _, ngettext, pgettext
 
 DISPLAY_NAMES: tuple[str, ...] = (
     N_("Rummy 101"),
@@ -231,3 +233,72 @@ def option_sentence(name: str, value: object) -> str | None:
 def choice_name(value: str) -> str:
     """Name of an option choice."""
     return _(CHOICE_NAMES.get(value, value))
+
+
+# -- pieces named inside a sentence ------------------------------------------------------------
+_CARD_CODE = re.compile(r"^(A|[2-9]|10|J|Q|K)([SHDC])$")
+"""A canonical card code (RULES.md §1): rank and suit letter. Tile codes end with a number
+(``R13``), card codes with a suit letter, so the two never mix up (``JK`` is both's joker)."""
+
+
+def _suit_word(letter: str) -> str:
+    """The suit as a sentence names it after the rank (English: its letter, Polish "kier")."""
+    if letter == "S":
+        return pgettext("suit in a sentence", "S")
+    if letter == "H":
+        return pgettext("suit in a sentence", "H")
+    if letter == "D":
+        return pgettext("suit in a sentence", "D")
+    return pgettext("suit in a sentence", "C")
+
+
+def card_words(code: str) -> str:
+    """One card as every sentence of the app names it, in the language in force: the rank as
+    the card and the keys print it (A 2–10 J Q K) and the suit in the language's words, since
+    the app's font has no suit symbols (English keeps the notation, ``7H`` = 7 of hearts;
+    Polish "7 kier", "Q pik"; Slovak "7 srdce"); the joker as the language calls it. A rank
+    letter stays a symbol, so the name needs no grammatical case ("dokłada Q pik do …").
+    Anything else (a tile, an open joker ``?7``, a typo) is returned as it is."""
+    c = code.strip().upper()
+    if c == "JK":
+        return pgettext("card in a sentence", "JK")
+    m = _CARD_CODE.match(c)
+    if m is None:
+        return code
+    rank, letter = m.groups()
+    return pgettext("card in a sentence", "{rank}{suit}").format(rank=rank, suit=_suit_word(letter))
+
+
+def is_card_code(code: str) -> bool:
+    """``code`` is a canonical card (``7H``, ``10S``, ``QC``; not the joker)."""
+    return _CARD_CODE.match(code.strip().upper()) is not None
+
+
+def pieces_words(pieces: str | Sequence[str], material: str | None = None) -> str:
+    """Pieces as a sentence names them: cards by :func:`card_words` (Polish "7 kier, 8 kier,
+    joker"), tiles in their notation (``R4 R5 JK``: the colour letters are the ones the tile
+    fields are typed with, and a tile face shows only its coloured number).
+
+    Args:
+        pieces: codes as a list, or as one text (``"7H 8H JK"``; a comma list ``"7H, 7D"``
+            keeps its commas).
+        material: ``"tiles"`` or ``"cards"``; ``None``: cards when any code is a card.
+
+    Returns:
+        The text for the sentence; a text that is not all piece codes comes back unchanged.
+    """
+    if isinstance(pieces, str):
+        if "," in pieces:
+            return ", ".join(pieces_words(p.strip(), material) for p in pieces.split(","))
+        tokens = pieces.split()
+    else:
+        tokens = [str(p) for p in pieces]
+    cards = material == "cards" or (material is None and any(is_card_code(t) for t in tokens))
+    if not tokens or not cards or not all(t.upper() == "JK" or is_card_code(t) for t in tokens):
+        return pieces if isinstance(pieces, str) else " ".join(tokens)
+    out = card_words(tokens[0])
+    for t in tokens[1:]:
+        out = pgettext("cards in a sentence", "{cards} {card}").format(
+            cards=out, card=card_words(t)
+        )
+    return out

@@ -100,14 +100,16 @@ def _points_colour(points: int) -> str:
 
 
 def pieces_text(pieces: Any) -> str:
-    """``AS 2S 3S`` from a list of piece codes."""
+    """Piece codes (a list, or one text) as a sentence names them
+    (:func:`app.ui.common.labels.pieces_words`): ``AS 2S 3S`` in English, "A pik, 2 pik,
+    3 pik" in Polish; tiles in their notation (``R5 B7 JK``)."""
     if isinstance(pieces, list | tuple):
-        return " ".join(str(p) for p in pieces)
-    return str(pieces)
+        return labels.pieces_words([str(p) for p in pieces])
+    return labels.pieces_words(str(pieces))
 
 
 def melds_text(melds: Any) -> str:
-    """``AS 2S 3S · 7H 7D 7C`` from a list of melds."""
+    """``AS 2S 3S · 7H 7D 7C`` from a list of melds (each named by :func:`pieces_text`)."""
     if not isinstance(melds, list | tuple) or not melds:
         return _("none")
     return " · ".join(pieces_text(m) for m in melds)
@@ -254,7 +256,7 @@ def gin_detail(
                     ft.Text(
                         _("{player} lays off {card} onto {meld}").format(
                             player=lay.get("player", "?"),
-                            card=lay.get("card", "?"),
+                            card=pieces_text(lay.get("card", "?")),
                             meld=pieces_text(lay.get("onto", "")),
                         ),
                         size=14,

@@ -878,7 +878,7 @@ class HandInput:
             if answer.get("unmatched"):
                 parts[-1] += f" ({pieces_text(answer.get('unmatched'))})"
             if answer.get("discard"):
-                parts.append(_("discards {card}").format(card=answer.get("discard")))
+                parts.append(_("discards {card}").format(card=pieces_text(answer["discard"])))
             if answer.get("gin"):
                 parts.append(_("gin!"))
             else:

@@ -520,8 +520,10 @@ class RoundEntry:
         )
 
 
-def entry_summary(entry: Mapping[str, Any]) -> list[str]:
-    """What was entered, one line per player (for the round screen)."""
+def entry_summary(entry: Mapping[str, Any], material: str | None = None) -> list[str]:
+    """What was entered, one line per player (for the round screen); hands as sentences name
+    their pieces (:func:`app.ui.entry.breakdown.pieces_text`), an empty one as the
+    ``material`` (``"tiles"``/``"cards"``) has it."""
     lines = []
     if entry.get("finish"):
         lines.append(
@@ -540,7 +542,8 @@ def entry_summary(entry: Mapping[str, Any]) -> list[str]:
         if p.get("opened"):
             bits.append(_(str(OPENED_NAMES.get(p["opened"], p["opened"]))).lower())
         if isinstance(p.get("hand"), list):
-            bits.append(pieces_text(p["hand"]) or _("no cards"))
+            empty = _("empty rack") if material == "tiles" else _("no cards")
+            bits.append(pieces_text(p["hand"]) or empty)
         if p.get("hand_value") is not None:
             bits.append(_("{n} points").format(n=p["hand_value"]))
             if p.get("jokers"):
@@ -572,6 +575,7 @@ class RoundDetail:
         r = game.rounds[index]
         n = index + 1
         dealer = game.players[games.dealer_for_round(game, index)]
+        summary = entry_summary(r.entry, games.about_game(game).rules.material)
         controls: list[ft.Control] = [
             muted(
                 (
@@ -581,7 +585,7 @@ class RoundDetail:
                 ).format(name=dealer, time=when(r.time)),
                 size=14,
             ),
-            card(ft.Column([ft.Text(line, size=15) for line in entry_summary(r.entry)], spacing=4)),
+            card(ft.Column([ft.Text(line, size=15) for line in summary], spacing=4)),
             breakdown_panel(r.result, game.players, game, r.entry, app),
         ]
         if r.edited:

@@ -340,6 +340,22 @@ def panel(controls: list[ft.Control], valid: bool | None) -> ft.Container:
     return card(ft.Column(controls, spacing=8), bgcolor=bg)
 
 
+def said_piece(code: str, material: str) -> str:
+    """A piece inside a verdict's sentence: a card as every sentence names it ("Q pik",
+    :func:`app.ui.common.labels.card_words`, so it reads as in the engine's lines beside it)
+    where the language names cards so, else (English, which writes ``QS`` in a sentence) and
+    for a tile by its spoken name ("queen of spades", "red 13"); a code that is neither as
+    it is."""
+    if material == "cards" and labels.is_card_code(code):
+        words = labels.card_words(code)
+        if words != code:
+            return words
+    try:
+        return piece_name(code, material)  # type: ignore[arg-type]
+    except ValueError:
+        return code
+
+
 def jokers_line(tiles: Sequence[str], jokers: Sequence[str], material: str) -> str | None:
     """ "Joker = red 13" / "Jokers = red 8, red 9" (None without jokers)."""
     if not jokers:
@@ -360,12 +376,7 @@ def jokers_line(tiles: Sequence[str], jokers: Sequence[str], material: str) -> s
                 len(jokers),
             )
         return text.format(number=number)
-    names = []
-    for j in jokers:
-        try:
-            names.append(piece_name(j, material))  # type: ignore[arg-type]
-        except ValueError:
-            names.append(j)
+    names = [said_piece(j, material) for j in jokers]
     return ngettext("Joker = {pieces}", "Jokers = {pieces}", len(jokers)).format(
         pieces=", ".join(names)
     )
@@ -376,11 +387,11 @@ def reordered_text(answer: Mapping[str, Any], entered: Sequence[str], material: 
     laid order cannot make is said to be no run as laid ("R12 R13 JK": after 13 no joker can
     stand), and valid only in the order shown, with its jokers named; otherwise the order
     shown is just sorted ("Shown in order; entered as …")."""
-    laid = " ".join(entered)
+    laid = labels.pieces_words(list(entered), material)
     how = (answer.get("params") or {}).get("how") or {}
     if answer.get("kind") != "run" or how.get("key") != "meld.how.rearranged":
         return _("Shown in order; entered as {pieces}.").format(pieces=laid)
-    shown = " ".join(str(t) for t in answer.get("tiles", []))
+    shown = labels.pieces_words([str(t) for t in answer.get("tiles", [])], material)
     out = []
     top = "13" if material == "tiles" else "K"
     if len(entered) > 1 and entered[-1] == "JK" and entered[-2][1:] == top:
@@ -400,12 +411,7 @@ def reordered_text(answer: Mapping[str, Any], entered: Sequence[str], material: 
             )
     else:
         out.append(_("As laid ({pieces}) this is not a run.").format(pieces=laid))
-    names = []
-    for j in answer.get("jokers", []):
-        try:
-            names.append(piece_name(str(j), material))  # type: ignore[arg-type]
-        except ValueError:
-            names.append(str(j))
+    names = [said_piece(str(j), material) for j in answer.get("jokers", [])]
     if names:
         out.append(
             ngettext(
@@ -1417,7 +1423,7 @@ class TurnChecker(Checker):
         self._heap_mirrored: list[str] = []
         self.heap = PieceKeyboard(
             self.variant,
-            _("Table after (all pieces)"),
+            _("Table after (all cards)") if card_game else _("Table after (all tiles)"),
             on_change=self.clear_verdict,
             players=self.players,
             on_focus=self._focused,
@@ -1504,7 +1510,12 @@ class TurnChecker(Checker):
             self._section_header(
                 _("Table after"),
                 _(
-                    "The table as it lies now. It starts as the table before: tap a piece to "
+                    "The table as it lies now. It starts as the table before: tap a card to "
+                    "move it, tap a meld to add to it."
+                )
+                if card_game
+                else _(
+                    "The table as it lies now. It starts as the table before: tap a tile to "
                     "move it, tap a meld to add to it."
                 ),
             ),
