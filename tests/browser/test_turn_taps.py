@@ -12,6 +12,7 @@ from RULES.md (section named at each)."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -20,6 +21,28 @@ from tests.browser.test_checkers import cards, reach, shown
 from tests.browser.test_entry_taps import Counter, record
 
 pytestmark = pytest.mark.browser
+
+
+def clear_declared(phone: Phone, field: str) -> None:
+    """Open the declared-jokers field ``field`` (a pattern) and tap Clear until the screen
+    has one declared 7H fewer: under load a tap can be lost (the stop CI run checked a turn
+    with the joker still declared)."""
+    declared = re.compile("^The jokers stand for: 7 of hearts")
+
+    def count() -> int:
+        return sum(1 for x in phone.labels() if declared.match(x))
+
+    before = count()
+    for attempt in range(3):
+        if attempt != 1:  # a lost Clear leaves the keys open: the 2nd try taps Clear alone
+            phone.tap(re.compile(field))
+        phone.tap("Clear")
+        deadline = time.monotonic() + 5
+        while count() >= before and time.monotonic() < deadline:
+            time.sleep(0.15)
+        if count() < before:
+            return
+    raise AssertionError(f"the declared joker of {field!r} did not clear")
 
 
 def test_tile_rummy_rearrangement_in_at_most_12_taps(phone: Phone) -> None:
@@ -101,8 +124,7 @@ def test_carousel_declared_joker(phone: Phone) -> None:
     # queen or the 8: it is no longer declared there)
     phone.tap("Move joker as 7 of hearts (meld 1)")
     phone.tap(re.compile("^Table after, meld 2: .*put joker as 7 of hearts here"))
-    phone.tap(re.compile("^The jokers stand for: 7 of hearts"))
-    phone.tap("Clear")
+    clear_declared(phone, "^The jokers stand for: 7 of hearts")
     shown(phone, "Table after, meld 2: 9 of hearts, 10 of hearts, jack of hearts, joker")
     phone.tap(re.compile("^Table after, meld 1:"))
     cards(phone, "7C")
@@ -116,8 +138,7 @@ def test_carousel_declared_joker(phone: Phone) -> None:
     phone.shot("turn-taps-09-carousel-verdict")
     # undeclared, the joker of 7S 7D JK may have been the 7C: the same turn is valid
     phone.tap(re.compile("^Table before, meld 1:"))
-    phone.tap(re.compile("^The jokers stand for: 7 of hearts"))
-    phone.tap("Clear")
+    clear_declared(phone, "^The jokers stand for: 7 of hearts")
     phone.tap("Check the turn")
     shown(phone, "Valid turn")
 
