@@ -929,9 +929,14 @@ def test_prop_best_discard_matches_brute_force(hand: list[Card]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=1, max_value=13).flatmap(hands))
 def test_prop_discard_any_count(hand: list[Card]) -> None:
-    """The mask-level calls take any number of cards: the pruned group options of the one-pass
-    discard search hold for every count, not only 11."""
+    """The mask-level calls take any number of cards but a hand holding more than 3 ranks in
+    ≥3 suits (12 cards or more: refused): the pruned group options of the one-pass discard
+    search hold for every count, not only 11."""
     h = encode(hand)
+    if sum(len({c.suit for c in hand if c.rank == r}) >= 3 for r in range(1, 14)) > 3:
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            discard_melds_mask(h)
+        return
     dw, bit, groups, runs, full = discard_melds_mask(h)
     left = {c: brute_force_deadwood([x for x in hand if x != c]) for c in hand}  # one discarded
     assert dw == min(left.values()) and full == brute_force_deadwood(hand)
@@ -1276,16 +1281,27 @@ def test_index_tables_pack_each_card() -> None:
 
     dw._index_tables()
     cards_ = dw._index_cards
-    assert sum(1 << (9 + 3 * r) for r in range(13)) == dw._LANE_ONES
+    # 57 lanes of 3 bits from bit 9: 13 ranks, then 11 windows (A-2-3 … J-Q-K) per suit
+    assert dw._LANES == 57 and dw._HAND_AT == 9 + 3 * 57
+    assert sum(1 << (9 + 3 * j) for j in range(57)) == dw._LANE_ONES
     assert dw._LANE_FOURS == dw._LANE_ONES << 2
+    assert sum(4 << (9 + 3 * r) for r in range(13)) == dw._GROUP_FOURS
     assert sorted(cards_) == list(range(52))  # no other key
-    assert dw._index_list == [cards_[i] for i in range(52)]
     for i in range(52):
         suit, rank0 = divmod(i, 13)
         packed = cards_[i]
-        assert packed >> 48 == 1 << (16 * suit + rank0)
+        assert packed >> 180 == 1 << (16 * suit + rank0)
         assert packed & 511 == min(rank0 + 1, 10)
-        assert (packed >> 9) & (2**39 - 1) == 1 << (3 * rank0)
+        lanes = (packed >> 9) & (2 ** (3 * 57) - 1)
+        windows = [w for w in (rank0 - 2, rank0 - 1, rank0) if 0 <= w <= 10]  # holding it
+        assert lanes == sum(1 << 3 * j for j in [rank0] + [13 + 11 * suit + w for w in windows])
+    # a run of 3 fills its window's lane: the sum says "a meld" (AS 2S 3S), a gap does not
+    for hand, meld in (([0, 1, 2], True), ([0, 1, 3], False), ([10, 11, 12], True)):
+        x = sum(cards_[i] for i in hand)
+        assert bool((x + dw._LANE_ONES) & dw._LANE_FOURS) is meld
+        assert not (x + dw._LANE_ONES) & dw._GROUP_FOURS
+    x = sum(cards_[i] for i in (5, 18, 44))  # 6S 6H 6C: a group, in a rank lane
+    assert (x + dw._LANE_ONES) & dw._LANE_FOURS == 4 << (9 + 3 * 5)
 
 
 @settings(max_examples=300, deadline=None)
@@ -1335,3 +1351,115 @@ def test_index_calls_build_their_tables_on_first_use() -> None:
             [sys.executable, "-c", code, what, hand], capture_output=True, text=True, check=True
         )
         assert got.stdout.strip() == want
+
+
+def test_card_calls_refuse_more_cards_than_a_gin_hand() -> None:
+    # the Card-level calls refuse 12 cards or more by their count, as the card-index calls do
+    # (a whole deck, 13 ranks in 4 suits, once ran out of memory listing every choice of groups)
+    from rules.search.deadwood import hand_deadwood
+
+    deck = [Card(r, s) for s in Suit for r in range(1, 14)]
+    twelve = cards("AS 2S 3S 7H 7D 7C 9C 10C JC 4D 5H KC")  # no rank in 4 suits: still refused
+    for many in (deck, twelve, deck[:12]):
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            best_arrangement(many)
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            best_arrangements(many)
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            best_discard(many)
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            best_discards(many)
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            hand_deadwood(many)
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            best_layoffs(many, [cards("QH QD QS")])
+    # 11 cards are a hand (three groups and 2 cards): answered
+    eleven = cards("AS AH AD 2S 2H 2D 3S 3H 3D 9C KC")
+    assert best_arrangement(eleven[:10]).deadwood == 9
+    kept = best_discard(eleven)  # KC goes, 9C is the deadwood of the 10 kept
+    assert (kept.discard, kept.arrangement.deadwood) == (cards("KC")[0], 9)
+    assert best_discards(eleven) == cards("KC")
+    # the mask-level calls refuse a hand their group search could not hold: more than three
+    # ranks in three or more suits (12 cards or more), the whole deck among them
+    for call in (deadwood_mask, melds_mask, discard_mask, discard_melds_mask, discard_of_mask):
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            call(encode(deck))
+        with pytest.raises(ValueError, match="at most 11 cards"):
+            call(encode(cards("AS AH AD 2S 2H 2D 3S 3H 3D 4S 4H 4D")))
+
+
+RUN_POOLS = [
+    [i for i in range(52) if i // 13 < 2],  # spades and hearts: no rank in 3 suits, runs
+    [i for i in range(52) if i // 13 in (1, 3) and i % 13 > 3],  # hearts, clubs 5-K
+    [i for i in range(52) if i // 13 == 2 or (i // 13 == 0 and i % 13 < 6)],  # a long suit
+]
+"""Pools of 2 suits: no rank held in 3 suits, so the card-index calls take their runs-only
+paths (runs in one suit: one look-up; in two: the suit tables; every card in runs)."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(RUN_POOLS).flatmap(lambda p: st.permutations(p)), st.integers(1, 11))
+def test_prop_index_calls_of_runs_only_match_brute_force(order: list[int], n: int) -> None:
+    """Hands of runs and no group: brute force's least deadwood and the Card-level calls'
+    arrangement and discard (the discard of highest value among the cards in no run)."""
+    _check_index_melds(order[:n])
+    _check_index_discard(order[:n])
+
+
+def test_index_calls_of_runs_only_by_hand() -> None:
+    # one run (4S 5S 6S 7S), no group: 4S-7S melded; 9H KD QC 2H 3C AD = 10+10+9+2+3+1 = 35
+    ten = ix("4S 5S 6S 7S 9H KD QC 2H 3C AD")
+    assert index_melds(ten) == (35, ((3, 4, 5, 6),))
+    # the 11th card JH: the discard is KD (10 points, the highest rank of the 10-point cards
+    # in no run; KD before QC), the run kept; all 11: 35 + 10 = 45
+    assert index_discard([*ten, 23]) == (35, 38, ((3, 4, 5, 6),), 45)
+    # every card in runs (A-6 spades, 8-Q hearts): any end of a run goes for free; QH is
+    # worth most (10), so it goes and 8H-JH is left; big gin on all 11
+    eleven = ix("AS 2S 3S 4S 5S 6S 8H 9H 10H JH QH")
+    assert index_discard(eleven) == (0, 24, ((0, 1, 2, 3, 4, 5), (20, 21, 22, 23)), 0)
+    # runs in two suits (AS-3S and 9H-JH): the suit tables, not the one-suit look-up
+    assert index_melds(ix("AS 2S 3S 9H 10H JH KD QC 5C 7D")) == (
+        32,
+        ((0, 1, 2), (21, 22, 23)),
+    )
+
+
+def test_index_tables_pack_each_card_for_eleven() -> None:
+    from rules.search import deadwood as dw
+
+    dw._index_tables()
+    cards11 = dw._index_cards11
+    assert sorted(cards11) == list(range(52))
+    assert dw._LANE_ONES11 == dw._LANE_ONES << 52 and dw._LANE_FOURS11 == dw._LANE_FOURS << 52
+    for i in range(52):
+        suit, rank0 = divmod(i, 13)
+        packed = cards11[i]
+        assert packed >> 232 == 1 << (16 * suit + rank0)
+        assert packed & 511 == min(rank0 + 1, 10)
+        assert (packed >> 9) & (2**52 - 1) == 1 << (4 * rank0 + 3 - suit)
+        assert (packed >> 61) << 9 == dw._index_cards[i] & ~511  # the lanes and the hand
+        top = (packed & (2**61 - 1)).bit_length()
+        assert (dw._top_card[top], dw._top_value[top]) == (i, min(rank0 + 1, 10))
+    # the run look-ups: one entry per pattern of runs in one suit (294 per suit)
+    assert len(dw._runs10) == len(dw._runs11) == 4 * 294
+    for key, (value, runs) in dw._runs10.items():
+        cards_in_runs = [i for run in runs for i in run]
+        h = sum(1 << (16 * (i // 13) + i % 13) for i in cards_in_runs)
+        assert key == h & h >> 1 & h >> 2 and len({i // 13 for i in cards_in_runs}) == 1
+        assert value == sum(min(i % 13 + 1, 10) for i in cards_in_runs)
+        assert dw._runs11[key] == (sum(cards11[i] for i in cards_in_runs), runs)
+    # the group look-ups: every group of one rank, and of two ranks (lower rank first)
+    assert len(dw._groups10) == len(dw._groups11) == 65 + 78 * 25
+    for col, (value, groups) in dw._groups10.items():
+        cards_in_groups = [i for g in groups for i in g]
+        assert col == sum(1 << (16 * (i // 13) + i % 13) for i in cards_in_groups)
+        assert [g[0] % 13 for g in groups] == sorted({i % 13 for i in cards_in_groups})
+        assert value == sum(min(i % 13 + 1, 10) for i in cards_in_groups)
+        assert dw._groups11[col] == (sum(cards11[i] for i in cards_in_groups), groups)
+
+
+def test_index_calls_of_groups_of_three_ranks_without_runs() -> None:
+    # three ranks in ≥3 suits and no run (the groups one at a time, not the one look-up)
+    ten = ix("KS KH KD 5S 5H 5C 9S 9H 9D 2C")
+    assert index_melds(ten) == (2, ((4, 17, 43), (8, 21, 34), (12, 25, 38)))
+    assert index_discard([*ten, 46]) == (2, 46, ((4, 17, 43), (8, 21, 34), (12, 25, 38)), 10)

@@ -6,7 +6,7 @@ ace 1, 2–10 face value, J Q K 10. Deadwood is the value of the cards in no mel
 
 Public API (cards are :class:`~rules.pieces.Card`; every search is exact):
 
-- :func:`best_arrangement` — the least deadwood of a hand (10 cards, any count works), with the
+- :func:`best_arrangement` — the least deadwood of a hand (10 cards; 0 to 11 work), with the
   melds and the unmatched cards.
 - :func:`best_arrangements` — every least-deadwood arrangement (they differ in which cards go to
   groups); the round scorer lets the knocker lay down the one that suits them best.
@@ -50,15 +50,22 @@ the deadwood cards. The mask-level functions (:func:`deadwood_mask`, :func:`meld
 :func:`discard_mask`, :func:`discard_melds_mask`, :func:`encode`) are the fast calls, with the
 melds as masks; the Card-level ones build the melds as tuples of cards (:func:`arrangement_mask`
 and :func:`discard_of_mask` from a hand mask). The card-index calls add up the cards *packed*
-(:data:`_index_cards`: the hand-mask bit, the value and a count in the rank's lane; 10 or 11
-cards added by name, not by ``sum``), so that one sum gives the hand mask, the hand's value and
-how many cards of each rank it holds. A hand with no run and no rank held in ≥3 suits (most
-hands dealt at random) is answered from those in a few operations (its value; for 11 cards the
-discard is the highest rank's first card), a hand of runs only from the suit tables, the others
-by the searches above. They lay out the melds from per-suit tables of the runs of every 13-bit
-suit mask (:data:`_runs0` …; with the best single drop removed: :data:`_drop_runs0` …) and the
-65 groups, as tuples of card indexes (built on first use, about 30 ms). Nothing is built at
-import, and no answer is kept from one call to the next.
+(:data:`_index_cards`: the hand-mask bit, the value, and a count in the lane of the card's rank
+and in the lanes of the windows of 3 consecutive ranks of its suit that hold it; for 11 cards,
+:data:`_index_cards11`, also the card's bit in rank-major order; 10 or 11 cards added by name,
+not by ``sum``), so that one sum gives the hand mask, the hand's value, whether it holds a meld
+(a lane reaching 3: two operations) and the ranks it holds in ≥3 suits. A hand with no meld
+(most hands dealt at random) is answered from the sum alone (its value; for 11 cards the
+discard is the card of the highest rank-major bit). A hand of runs in one suit and no group is
+answered by one look-up of its run starts (:data:`_runs10`, :data:`_runs11`: the runs, and
+their value or packed cards), a hand of groups of one or two ranks and no run by one look-up of
+the groups' cards (:data:`_groups10`, :data:`_groups11`); for 11 cards the discard is then the
+card in no meld of the highest rank-major bit (discarding a melded card cannot lower the
+deadwood). The others go to the suit tables and the searches above, and lay out the melds from
+per-suit tables of the runs of every 13-bit suit mask (:data:`_runs0` …; with the best single
+drop removed: :data:`_drop_runs0` …) and the 65 groups, as tuples of card indexes (all built
+on first use, about 40 ms). Nothing is built at import, and no answer is kept from one call to
+the next.
 
 Discard tie-break (a choice of this module, the rules being silent): among discards leaving the
 same least deadwood, discard the card of highest value, then of highest rank (K before Q before J
@@ -80,6 +87,13 @@ _COLUMN: Final = 0x0001_0001_0001_0001
 _RANK_VALUE: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _SUITS: Final = tuple(Suit)
 _BIG: Final = 1 << 30
+
+_MOST_CARDS: Final = 11
+"""The most cards the Card-level and card-index calls take: a gin hand (10) with the card drawn
+(11). More cards are no gin hand, and the group search of a hand holding many ranks in ≥3 suits
+grows with every such rank (all 52 cards: more choices than memory holds), so they are refused;
+the mask-level calls refuse a hand holding more than 3 such ranks (12 cards or more)."""
+_TOO_MANY: Final = "a gin hand holds at most 11 cards (10, and the card drawn)"
 
 _run_table: bytes | None = None
 """Run-only deadwood of each 13-bit suit mask (≤ 85 points: a bytes object, 8 KiB, stays in
@@ -222,6 +236,8 @@ def _group_choices(h: int) -> list[int]:
     c = (h >> 32) & SUIT_MASK
     d = h >> 48
     tri = (a & b & (c | d)) | (c & d & (a | b))
+    if tri.bit_count() > 3:  # 12 cards or more: 6 ** ranks choices (all 52: 13 billion)
+        raise ValueError(_TOO_MANY)
     choices = [0]
     while tri:
         low = tri & -tri
@@ -307,7 +323,11 @@ _opts11: dict[int, tuple[int, ...]] = {}
 
 
 def deadwood_mask(h: int) -> int:
-    """Least deadwood (points) of the cards in hand mask ``h`` (any number of cards)."""
+    """Least deadwood (points) of the cards in hand mask ``h`` (meant for at most 11 cards).
+
+    Raises:
+        ValueError: a hand holding more than 3 ranks in ≥3 suits (12 cards or more).
+    """
     a = h & SUIT_MASK
     b = (h >> 16) & SUIT_MASK
     c = (h >> 32) & SUIT_MASK
@@ -364,7 +384,11 @@ def _combine(outer: Sequence[_Option], inner: Sequence[_Option]) -> list[_Option
 
 def arrangements_mask(h: int) -> tuple[int, list[int]]:
     """Least deadwood of ``h`` and every group choice (card mask in groups) reaching it, in the
-    order of :func:`_group_choices`."""
+    order of :func:`_group_choices`.
+
+    Raises:
+        ValueError: a hand holding more than 3 ranks in ≥3 suits (12 cards or more).
+    """
     table = _index_dw or _dw_list()
     a = h & SUIT_MASK
     b = (h >> 16) & SUIT_MASK
@@ -519,6 +543,8 @@ def _choices10(
     leaving out a card of that kind are dropped. They are all strictly worse than an option
     that is kept, so the least deadwood and the set of least-deadwood choices are unchanged.
     """
+    if tri.bit_count() > 3:  # 12 cards or more: too many choices (see _group_choices)
+        raise ValueError(_TOO_MANY)
     r = h & (h >> 1) & (h >> 2)
     runnable = h & (r | (r << 1) | (r << 2))
     fixed = 0
@@ -599,17 +625,22 @@ def melds_mask(h: int) -> tuple[int, int, int]:
         the cards in runs (every maximal block of ≥3 consecutive ranks of a suit is one run).
         The arrangement is the first of :func:`arrangements_mask`, the one
         :func:`best_arrangement` lays out.
+
+    Raises:
+        ValueError: a hand holding more than 3 ranks in ≥3 suits (12 cards or more).
     """
     a = h & SUIT_MASK
     b = (h >> 16) & SUIT_MASK
     c = (h >> 32) & SUIT_MASK
     d = h >> 48
     tri = (a & b & (c | d)) | (c & d & (a | b))
-    if not tri:
-        table = _run_table if _run_table is not None else _tables()[0]
-        best, groups = table[a] + table[b] + table[c] + table[d], 0
-    else:
-        best, groups = _best10(h, tri, a, b, c, d)[:2]
+    if not tri:  # no group: the suit tables (a list: read faster than the bytes)
+        table = _index_dw or _dw_list()
+        r = h & (h >> 1) & (h >> 2)
+        if not r:  # no meld
+            return table[a] + table[b] + table[c] + table[d], 0, 0
+        return table[a] + table[b] + table[c] + table[d], 0, h & (r | (r << 1) | (r << 2))
+    best, groups = _best10(h, tri, a, b, c, d)[:2]
     f = h ^ groups
     r = f & (f >> 1) & (f >> 2)
     return best, groups, f & (r | (r << 1) | (r << 2))
@@ -710,6 +741,8 @@ def _discard_groups(h: int, tri: int, a: int, b: int, c: int, d: int, r: int = -
     """
     if not tri & (tri - 1):
         return _discard_one_rank(h, tri, a, b, c, d)
+    if tri.bit_count() > 3:  # 12 cards or more: too many choices (see _group_choices)
+        raise ValueError(_TOO_MANY)
     table = _index_dw or _dw_list()
     z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
     # the group choices, rank by rank (options: _options11); the last rank's in the inner loop
@@ -791,7 +824,8 @@ def discard_melds_mask(h: int) -> tuple[int, int, int, int, int]:
         the groups and runs of :func:`melds_mask` for the cards kept (the same arrangement).
 
     Raises:
-        ValueError: ``h`` is empty.
+        ValueError: ``h`` is empty, or a hand holding more than 3 ranks in ≥3 suits (12 cards
+            or more).
     """
     a = h & SUIT_MASK
     b = (h >> 16) & SUIT_MASK
@@ -802,12 +836,27 @@ def discard_melds_mask(h: int) -> tuple[int, int, int, int, int]:
         key, groups, full = _discard_groups(h, tri, a, b, c, d)[:3]
     elif not h:
         raise ValueError("no card to discard")
-    else:  # no group: the four suits' best drops (as in _discard_search, without a call)
+    else:  # no group: the four suits' best drops (as in _discard_search, no call)
         table = _index_dw or _dw_list()
         z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
+        key = z0[a]
+        y = z1[b]
+        if y < key:
+            key = y
+        y = z2[c]
+        if y < key:
+            key = y
+        y = z3[d]
+        if y < key:
+            key = y
         full = table[a] + table[b] + table[c] + table[d]
-        key = (full << 8) + _least_drop(z0[a], z1[b], z2[c], z3[d])
-        groups = 0
+        bit = _discard_bits[key & 255]
+        r = h & (h >> 1) & (h >> 2)
+        if not r:  # no run in the hand: none in the cards kept
+            return full + (key >> 8) - 64, bit, 0, 0, full
+        f = h ^ bit
+        r = f & (f >> 1) & (f >> 2)
+        return full + (key >> 8) - 64, bit, 0, f & (r | (r << 1) | (r << 2)), full
     bit = _discard_bits[key & 255]
     f = h ^ groups ^ bit
     r = f & (f >> 1) & (f >> 2)
@@ -845,7 +894,8 @@ def discard_mask(h: int) -> tuple[int, int, int]:
         the cards (0 = big gin for 11 cards).
 
     Raises:
-        ValueError: ``h`` is empty.
+        ValueError: ``h`` is empty, or a hand holding more than 3 ranks in ≥3 suits (12 cards
+            or more).
     """
     key, _, full = _discard_search(h)
     return (key >> 8) - 64, _discard_bits[key & 255], full
@@ -857,6 +907,9 @@ def discards_mask(h: int) -> tuple[int, int, int]:
     Returns:
         ``(deadwood, discard_bits, full_deadwood)``: the least deadwood of the cards kept, the
         mask of *every* card whose discard leaves it, and the least deadwood of all the cards.
+
+    Raises:
+        ValueError: a hand holding more than 3 ranks in ≥3 suits (12 cards or more).
     """
     table = _run_table if _run_table is not None else _tables()[0]
     drops = _drop_table
@@ -907,29 +960,62 @@ _Runs = tuple[tuple[int, ...], ...]
 
 _index_cards: dict[int, int] = {}
 """Card index ``13 * suit + rank - 1`` (suit 0–3 = S H D C) → the card packed for the
-card-index calls: its value (points) in bits 0–8 (the values of up to 52 cards add up to at most
-340), a count of 1 in its rank's 3-bit lane, bits ``9 + 3 * (rank - 1)`` (a rank has at most 4
-cards: no lane overflows), and its hand-mask bit shifted up by 48. The cards' distinct bits add
-up to their union, so one sum of packed cards gives the hand's value, the number of its cards
-of each rank and its hand mask at once. A dict, not a list: a list would take an index from
--52 to -1 for a card. Filled by :func:`_index_tables`."""
-_index_list: list[int] = []
-""":data:`_index_cards` as a list of the 52 packed cards, which the 10- and 11-card sums read
-(a list is read faster than a dict, and a table of pairs of cards, half the adds, was faster
-only with warm caches). A list takes an index from -52 to -1 for another card: the calls
-refuse negative indexes apart. Filled by :func:`_index_tables`, last (the card-index calls take
-an empty one for their first use)."""
-_LANE_ONES: Final = 0x2492_4924_9200
-"""A 1 in each rank's lane of a packed sum: adding it turns a count of 3 or 4 into 4 or 5,
-the only counts with the lane's top bit set (:data:`_LANE_FOURS`)."""
-_LANE_FOURS: Final = 0x9249_2492_4800
+card-index calls: its value (points) in bits 0–8 (the values of up to 11 cards add up to at most
+110), a count of 1 in its rank's 3-bit lane and in the lanes of the windows of its suit that
+hold it (:data:`_LANES`, lane ``j`` at bits ``9 + 3 * j``; a rank has at most 4 cards, a window
+3: no lane overflows), and its hand-mask bit shifted up by :data:`_HAND_AT`. The cards' distinct
+bits add up to their union, so one sum of packed cards gives the hand's value, whether it holds
+a meld (two operations), the ranks held in ≥3 suits and its hand mask at once. A dict, not a
+list: a list would take an index from -52 to -1 for a card (the 10-card sum reads it by name; a
+list read with a check of the signs apart was slower, and a table of pairs of cards, half the
+adds, was faster only with warm caches). Filled by :func:`_index_tables`, last (the card-index
+calls find it empty on their first use)."""
+_LANES: Final = 13 + 4 * 11
+"""The 3-bit lanes of a packed card (:data:`_index_cards`): one per rank (lane ``rank - 1``),
+counting the cards of that rank, and one per *window* of 3 consecutive ranks of a suit (lane
+``13 + 11 * suit + first rank - 1``, first rank A to J), counting the cards of the window. A
+rank lane reaching 3 is a group; a window lane reaching 3 (the most it can hold) is a run."""
+_LANE_ONES: Final = sum(1 << (9 + 3 * j) for j in range(_LANES))
+"""A 1 in each lane of a packed sum: adding it turns a count of 3 or 4 into 4 or 5, the only
+counts with the lane's top bit set (:data:`_LANE_FOURS`): ``(sum + _LANE_ONES) & _LANE_FOURS``
+is 0 when the hand holds no meld."""
+_LANE_FOURS: Final = _LANE_ONES << 2
+_GROUP_FOURS: Final = 0x9249_2492_4800
+"""The top bits of the 13 rank lanes: of ``(sum + _LANE_ONES) & _LANE_FOURS``, the ranks
+holding ≥3 cards (the keys of :data:`_tri_of`)."""
+_HAND_AT: Final = 9 + 3 * _LANES
+"""The hand-mask bit of a card packed as :data:`_index_cards` is shifted up by this (180)."""
 _tri_of: dict[int, int] = {}
 """The lanes of a packed sum (:data:`_index_cards`) holding ≥3 cards, as the top bit of each
-(what ``(sum + _LANE_ONES) & _LANE_FOURS`` leaves) → the same ranks as rank bits (bit
+(what ``(sum + _LANE_ONES) & _GROUP_FOURS`` leaves) → the same ranks as rank bits (bit
 ``rank - 1``), for every set of 1 to 3 ranks (10 or 11 cards hold at most 3 such ranks)."""
-_first_suit: dict[int, int] = {}
-"""The cards of one rank as a hand mask shifted down to the ace (bits 0, 16, 32, 48) → 13 ×
-the first suit S H D C among them (the tie-break's suit), for the 15 non-empty patterns."""
+_index_cards11: dict[int, int] = {}
+"""Card index → the card packed for :func:`index_discard` (11 cards): as :data:`_index_cards`
+with one more field, the card's *rank-major* bit, so that the highest bit of a sum of such
+cards is the tie-break's discard among them when none is melded (highest rank, then suit S H D
+C). Fields: the value in bits 0–8, the rank-major bit ``9 + 4 * (rank - 1) + 3 - suit`` (bits
+9–60), the lanes from bit 61 (as in :data:`_index_cards`, 52 bits higher) and the hand-mask bit
+from bit :data:`_HAND_AT11` (232). Filled by :func:`_index_tables`, before :data:`_index_cards`."""
+_LANE_ONES11: Final = _LANE_ONES << 52
+_LANE_FOURS11: Final = _LANE_FOURS << 52
+_GROUP_FOURS11: Final = _GROUP_FOURS << 52
+_HAND_AT11: Final = _HAND_AT + 52
+_tri_of11: dict[int, int] = {}
+""":data:`_tri_of` for the lanes of :data:`_index_cards11` (52 bits higher)."""
+_top_card: list[int] = []
+"""``bit_length()`` of the low 61 bits of a sum of :data:`_index_cards11` (its highest
+rank-major bit, plus 1) → that card's index: the tie-break's discard when no card is melded."""
+_top_value: list[int] = []
+"""As :data:`_top_card`: that card's value (points)."""
+_runs10: dict[int, tuple[int, _Runs]] = {}
+"""The run starts of a hand whose runs lie in one suit (``h & h >> 1 & h >> 2`` of its hand
+mask: the cards starting 3 consecutive ranks) → ``(value of the cards in runs, the runs as
+card indexes)``: 294 patterns per suit (the runs of at most 11 cards), 1,176 entries; runs in
+two suits or more are laid out from the suit tables. The run starts fix the cards in runs:
+each is the start of a block of ≥3 or one of the 2 cards after one."""
+_runs11: dict[int, tuple[int, _Runs]] = {}
+"""As :data:`_runs10`, with the sum of the run cards packed as :data:`_index_cards11` (taken
+from a hand's packed sum, it leaves the packed sum of its deadwood cards)."""
 _runs0: list[_Runs] = []
 """For each 13-bit suit mask of spades: its runs (every maximal block of ≥3 consecutive
 ranks), each a tuple of card indexes by rank; masks with the same runs share one tuple.
@@ -948,11 +1034,18 @@ _index_discard: list[int] = []
 _group_packed: dict[int, int] = {}
 """Group mask (a key of :data:`_index_groups`) → the sum of its packed cards
 (:data:`_index_cards`): taken from a hand's packed sum, it leaves the packed sum of the rest."""
+_group_packed11: dict[int, int] = {}
+"""As :data:`_group_packed`, packed as :data:`_index_cards11`."""
+_groups10: dict[int, tuple[int, _Runs]] = {}
+"""The cards of the groups of one or two ranks (a group of 3 or 4 each; a hand mask) → ``(their
+value, the groups as card indexes by rank)``: 2,015 entries (three ranks: one group at a time)."""
+_groups11: dict[int, tuple[int, _Runs]] = {}
+"""As :data:`_groups10`, with the sum of their cards packed as :data:`_index_cards11`."""
 
 
 def _index_tables() -> None:
     """Build (once) the tables of the card-index calls (about 30 ms with the search's own)."""
-    if _index_list:
+    if _index_cards:
         return
     _dw_list()
     drops = _build_discard_tables()
@@ -992,43 +1085,84 @@ def _index_tables() -> None:
             _tri_of[lanes[r1] | lanes[r2]] = 1 << r1 | 1 << r2
             for r3 in range(r2):
                 _tri_of[lanes[r1] | lanes[r2] | lanes[r3]] = 1 << r1 | 1 << r2 | 1 << r3
-    for suits in range(1, 16):  # the suits holding the rank, as bits S H D C
-        first = (suits & -suits).bit_length() - 1
-        _first_suit[sum(1 << 16 * s for s in range(4) if suits >> s & 1)] = 13 * first
-    _index_cards.update(
-        {
-            i: 1 << (48 + 16 * (i // 13) + i % 13) | 1 << (9 + 3 * (i % 13)) | _RANK_VALUE[i % 13]
-            for i in range(52)
-        }
-    )
-    cards = _index_cards
+    for key in list(_tri_of):
+        _tri_of11[key << 52] = _tri_of[key]
+    _top_card.extend([-1] * 62)
+    _top_value.extend([0] * 62)
+    for i in range(52):
+        suit, rank0 = divmod(i, 13)
+        bl = 10 + 4 * rank0 + 3 - suit  # the bit_length() of its rank-major bit
+        _top_card[bl] = i
+        _top_value[bl] = _RANK_VALUE[rank0]
+    lanes_of = [  # each card's lanes: its rank's, and its suit's windows holding it
+        sum(
+            1 << (9 + 3 * j)
+            for j in [i % 13]
+            + [13 + 11 * (i // 13) + w for w in range(i % 13 - 2, i % 13 + 1) if 0 <= w <= 10]
+        )
+        for i in range(52)
+    ]
+    cards = {
+        i: 1 << (_HAND_AT + 16 * (i // 13) + i % 13) | lanes_of[i] | _RANK_VALUE[i % 13]
+        for i in range(52)
+    }
+    cards11 = {
+        i: 1 << (_HAND_AT11 + 16 * (i // 13) + i % 13)
+        | lanes_of[i] << 52
+        | 1 << (9 + 4 * (i % 13) + 3 - i // 13)
+        | _RANK_VALUE[i % 13]
+        for i in range(52)
+    }
     for col, group in _index_groups.items():
         _group_packed[col] = sum(cards[i] for i in group)
-    _index_list.extend([cards[i] for i in range(52)])
+        _group_packed11[col] = sum(cards11[i] for i in group)
+    one = [  # each group: its mask, rank, value, packed cards, and itself
+        (col, group[0] % 13, len(group) * _RANK_VALUE[group[0] % 13], _group_packed11[col], group)
+        for col, group in _index_groups.items()
+    ]
+    for col, rank0, value, packed, group in one:
+        _groups10[col] = (value, (group,))
+        _groups11[col] = (packed, (group,))
+        for col2, rank2, value2, packed2, group2 in one:
+            if rank2 > rank0:  # the lower rank first
+                _groups10[col | col2] = (value + value2, (group, group2))
+                _groups11[col | col2] = (packed + packed2, (group, group2))
+    run_parts = [runs for runs in set(part) if 0 < runs.bit_count() <= _MOST_CARDS]
+    for s, runs_s in enumerate((_runs0, _runs1, _runs2, _runs3)):
+        for runs in run_parts:
+            key = (runs & runs >> 1 & runs >> 2) << 16 * s
+            named_runs = runs_s[runs]
+            value = 0
+            packed = 0
+            for run in named_runs:
+                for i in run:
+                    value += _RANK_VALUE[i % 13]
+                    packed += cards11[i]
+            _runs10[key] = (value, named_runs)
+            _runs11[key] = (packed, named_runs)
+    _index_cards11.update(cards11)
+    _index_cards.update(cards)  # last: the card-index calls' sign that the tables are built
 
 
-_MOST_CARDS: Final = 11
-"""The most cards the card-index calls take: a gin hand (10) with the card drawn (11). More
-cards are no gin hand, and the group search of a hand holding many ranks in ≥3 suits grows
-with every such rank (all 52 cards: more choices than memory holds), so they are refused."""
-_TOO_MANY: Final = "a gin hand holds at most 11 cards (10, and the card drawn)"
+_TWICE: Final = "a card appears twice; gin is played with one 52-card deck"
 
 
-def _index_sum(indexes: Sequence[int]) -> int:
-    """The sum of the packed cards (:data:`_index_cards`) of ``indexes``: the card-index calls'
-    sum for a count of cards other than 10 and 11, on first use, or on a bad index.
+def _index_sum(indexes: Sequence[int], eleven: bool = False) -> int:
+    """The sum of the packed cards (:data:`_index_cards`; :data:`_index_cards11` when
+    ``eleven``) of ``indexes``: the card-index calls' sum for a count of cards other than 10
+    and 11, on first use, or on a bad index.
 
     Raises:
         ValueError: an index is not a card index, or an index appears twice.
     """
-    if not _index_list:
+    if not _index_cards:
         _index_tables()
     try:
-        x: int = sum(map(_index_cards.__getitem__, indexes))
+        x: int = sum(map((_index_cards11 if eleven else _index_cards).__getitem__, indexes))
     except (KeyError, TypeError):
         raise ValueError("a card index is a whole number from 0 to 51") from None
     if len(set(indexes)) != len(indexes):  # many repeats could carry from field to field
-        raise ValueError("a card appears twice; gin is played with one 52-card deck")
+        raise ValueError(_TWICE)
     return x
 
 
@@ -1049,29 +1183,36 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
         ValueError: more than 11 indexes, an index is not a whole number 0–51, or a card
             appears twice.
     """
-    n = len(indexes)
-    if n == 10:  # the packed cards added by name: twice as fast as sum() over map()
-        t = _index_list
-        try:
-            s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = indexes
-            x = t[s0] + t[s1] + t[s2] + t[s3] + t[s4] + t[s5] + t[s6] + t[s7] + t[s8] + t[s9]
-            if s0 | s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9 < 0:
-                x = _index_sum(indexes)  # raises
-        except (IndexError, TypeError):  # a bad index, or the first use
-            x = _index_sum(indexes)
-    elif n > _MOST_CARDS:
-        raise ValueError(_TOO_MANY)
-    else:
+    try:  # 10 indexes: the packed cards added by name (twice as fast as sum() over map())
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = indexes
+    except ValueError:  # another count
+        n = len(indexes)
+        if n > _MOST_CARDS:
+            raise ValueError(_TOO_MANY) from None
         x = _index_sum(indexes)
-    h = x >> 48
+    else:
+        n = 10
+        t = _index_cards
+        try:
+            x = t[s0] + t[s1] + t[s2] + t[s3] + t[s4] + t[s5] + t[s6] + t[s7] + t[s8] + t[s9]
+        except (KeyError, TypeError):  # a bad index, or the first use
+            x = _index_sum(indexes)
+    h = x >> _HAND_AT
     if h.bit_count() != n:
-        raise ValueError("a card appears twice; gin is played with one 52-card deck")
+        raise ValueError(_TWICE)
+    # the top bit of each lane holding ≥3 cards: a group or a run
+    g = (x + _LANE_ONES) & _LANE_FOURS
+    if not g:  # no run, no rank held in ≥3 suits: no meld; the value of the hand
+        return x & 511, ()
+    g &= _GROUP_FOURS  # the ranks held in ≥3 suits
     r = h & (h >> 1) & (h >> 2)  # the cards starting 3 consecutive ranks of their suit
-    # the top bit of each rank's lane holding ≥3 cards (literals: _LANE_ONES, _LANE_FOURS)
-    g = (x + 0x2492_4924_9200) & 0x9249_2492_4800
     if not g:
-        if not r:  # no run, no rank held in ≥3 suits: no meld; the value of the hand
-            return x & 511, ()
+        try:  # runs in one suit: their value and their runs in one look-up
+            value, runs = _runs10[r]
+        except KeyError:
+            pass
+        else:
+            return (x & 511) - value, runs
         a = h & 0x1FFF
         b = (h >> 16) & 0x1FFF
         c = (h >> 32) & 0x1FFF
@@ -1086,7 +1227,13 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
     if not r:
         # no run: each rank held in ≥3 suits is a group (what _choices10 finds: no card of
         # it is in a block of ≥3 consecutive ranks), the rest is deadwood: the value left
-        # once the groups' packed cards are taken from the sum
+        # once the groups' cards are taken away (one or two ranks: one look-up)
+        try:
+            value, groups_melds = _groups10[h & _COLUMN * tri]
+        except KeyError:
+            pass
+        else:
+            return (x & 511) - value, groups_melds
         packed = _group_packed
         melds: _Runs = ()
         while tri:
@@ -1131,41 +1278,51 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         ValueError: no index or more than 11, an index is not a whole number 0–51, or a card
             appears twice.
     """
-    n = len(indexes)
-    if n == 11:  # as in index_melds
-        t = _index_list
+    # the cards packed as _index_cards11: the hand mask from bit 232, the lanes from bit 61,
+    # the rank-major bits in bits 9-60
+    try:  # 11 indexes: as in index_melds
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = indexes
+    except ValueError:  # another count
+        n = len(indexes)
+        if n > _MOST_CARDS:
+            raise ValueError(_TOO_MANY) from None
+        if not n:
+            raise ValueError("no card to discard") from None
+        x = _index_sum(indexes, True)
+    else:
+        n = 11
+        t = _index_cards11
         try:
-            s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = indexes
             x = t[s0] + t[s1] + t[s2] + t[s3] + t[s4] + t[s5] + t[s6] + t[s7] + t[s8] + t[s9]
             x += t[s10]
-            if s0 | s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9 | s10 < 0:
-                x = _index_sum(indexes)  # raises
-        except (IndexError, TypeError):  # a bad index, or the first use
-            x = _index_sum(indexes)
-    elif n > _MOST_CARDS:
-        raise ValueError(_TOO_MANY)
-    else:
-        x = _index_sum(indexes)
-    h = x >> 48
+        except (KeyError, TypeError):  # a bad index, or the first use
+            x = _index_sum(indexes, True)
+    h = x >> _HAND_AT11
     if h.bit_count() != n:
-        raise ValueError("a card appears twice; gin is played with one 52-card deck")
-    r = h & (h >> 1) & (h >> 2)  # the cards starting 3 consecutive ranks of their suit
-    g = (x + 0x2492_4924_9200) & 0x9249_2492_4800  # as in index_melds
+        raise ValueError(_TWICE)
+    g = (x + _LANE_ONES11) & _LANE_FOURS11  # as in index_melds
     if not g:
-        if not r:
-            if not h:
-                raise ValueError("no card to discard")
-            # no meld in the hand, so none in any hand kept: discard the card of highest
-            # value, then highest rank (the highest rank held: the top lane of the counts),
-            # then suit S H D C
-            rank = ((x & 0xFFFF_FFFF_FFFF).bit_length() - 10) // 3
-            total = x & 511
-            return (
-                total - _RANK_VALUE[rank],
-                _first_suit[(h >> rank) & 0x1_0001_0001_0001] + rank,
-                (),
-                total,
-            )
+        # no meld in the hand, so none in any hand kept: discard the card of highest value,
+        # then highest rank, then suit S H D C: the highest rank-major bit
+        bl = (x & 0x1FFF_FFFF_FFFF_FFFF).bit_length()
+        total = x & 511
+        return total - _top_value[bl], _top_card[bl], (), total
+    g &= _GROUP_FOURS11
+    r = h & (h >> 1) & (h >> 2)  # the cards starting 3 consecutive ranks of their suit
+    if not g:
+        try:  # runs in one suit: the packed sum of their cards and their runs in one look-up
+            packed, melds = _runs11[r]
+        except KeyError:
+            pass
+        else:
+            y = x - packed  # the cards in no run
+            if y >> _HAND_AT11:
+                # a card in no run: discarding it saves its value, discarding a card of a
+                # run saves nothing (it can only break the run), so the discard is the card
+                # in no run of highest value, then rank, then suit: as for no meld
+                bl = (y & 0x1FFF_FFFF_FFFF_FFFF).bit_length()
+                total = y & 511
+                return total - _top_value[bl], _top_card[bl], melds, total
         # runs, no group: the four suits' best drops (as in _discard_search), the runs of the
         # suit the discard leaves from the drop table
         a = h & 0x1FFF
@@ -1196,31 +1353,30 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         else:
             melds = _runs0[a] + _runs1[b] + _runs2[c] + _drop_runs3[d]
         return (key >> 8) + full - 64, _index_discard[low], melds, full
-    tri = _tri_of[g]  # at most 3 such ranks in 11 cards
+    tri = _tri_of11[g]  # at most 3 such ranks in 11 cards
     named = _index_groups
     groups_melds: _Runs = ()
     if not r:
         # no run: what _discard_search finds is every rank held in ≥3 suits as its whole
         # group, and the best drop from the other cards (all deadwood: breaking a group only
         # adds deadwood), found as for a hand with no meld from the packed sum of the others
-        packed = _group_packed
-        y = x
-        ranks = tri
-        while ranks:
-            low = ranks & -ranks
-            ranks ^= low
-            col = h & _COLUMN * low
-            groups_melds += (named[col],)
-            y -= packed[col]
-        if y >> 48:  # some card outside the groups
-            rank = ((y & 0xFFFF_FFFF_FFFF).bit_length() - 10) // 3
+        try:  # one or two ranks: one look-up
+            y, groups_melds = _groups11[h & _COLUMN * tri]
+        except KeyError:
+            in_groups = _group_packed11
+            y = 0
+            ranks = tri
+            while ranks:
+                low = ranks & -ranks
+                ranks ^= low
+                col = h & _COLUMN * low
+                groups_melds += (named[col],)
+                y += in_groups[col]
+        y = x - y  # the packed sum of the cards in no group
+        if y >> _HAND_AT11:  # some card outside the groups
+            bl = (y & 0x1FFF_FFFF_FFFF_FFFF).bit_length()
             total = y & 511
-            return (
-                total - _RANK_VALUE[rank],
-                _first_suit[(y >> 48 + rank) & 0x1_0001_0001_0001] + rank,
-                groups_melds,
-                total,
-            )
+            return total - _top_value[bl], _top_card[bl], groups_melds, total
         groups_melds = ()
     a = h & 0x1FFF
     b = (h >> 16) & 0x1FFF
@@ -1489,7 +1645,11 @@ _second: Final = itemgetter(1)
 
 def arrangement_mask(h: int) -> Arrangement:
     """:func:`best_arrangement` of hand mask ``h``: the melds and deadwood as cards (the 52
-    shared card objects)."""
+    shared card objects).
+
+    Raises:
+        ValueError: a hand holding more than 3 ranks in ≥3 suits (12 cards or more).
+    """
     dw, groups, runs = melds_mask(h)
     return _layout(h, groups, dw, runs)
 
@@ -1497,9 +1657,26 @@ def arrangement_mask(h: int) -> Arrangement:
 # -- Card-level API -----------------------------------------------------------------------------
 
 
+def _hand_mask(cards: Iterable[Card]) -> int:
+    """:func:`encode` of a hand, refusing more than 11 cards (:data:`_MOST_CARDS`).
+
+    Raises:
+        ValueError: a card appears twice, or more than 11 cards.
+    """
+    h = encode(cards)
+    if h.bit_count() > _MOST_CARDS:
+        raise ValueError(_TOO_MANY)
+    return h
+
+
 def hand_deadwood(cards: Iterable[Card]) -> int:
-    """Least deadwood (points) of distinct cards; the number only (fastest Card-level call)."""
-    return deadwood_mask(encode(cards))
+    """Least deadwood (points) of distinct cards (at most 11); the number only (fastest
+    Card-level call).
+
+    Raises:
+        ValueError: a card appears twice, or more than 11 cards.
+    """
+    return deadwood_mask(_hand_mask(cards))
 
 
 def best_arrangement(cards: Iterable[Card]) -> Arrangement:
@@ -1507,7 +1684,7 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
     run goes where it leaves least deadwood).
 
     Args:
-        cards: distinct cards, normally 10 (any count works).
+        cards: distinct cards, normally 10 (0 to 11).
 
     Returns:
         ``(deadwood, melds, unmatched)``. Among equal-deadwood arrangements, the first in a fixed
@@ -1515,20 +1692,21 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
         no group (see :func:`best_arrangements` for all of them).
 
     Raises:
-        ValueError: a card appears twice.
+        ValueError: a card appears twice, or more than 11 cards.
     """
-    h = encode(cards)
+    h = _hand_mask(cards)
     dw, groups, runs = melds_mask(h)
     return _layout(h, groups, dw, runs)
 
 
 def best_arrangements(cards: Iterable[Card]) -> list[Arrangement]:
-    """Every least-deadwood arrangement of a hand (distinct choices of groups; runs maximal).
+    """Every least-deadwood arrangement of a hand of at most 11 cards (distinct choices of
+    groups; runs maximal).
 
     Raises:
-        ValueError: a card appears twice.
+        ValueError: a card appears twice, or more than 11 cards.
     """
-    h = encode(cards)
+    h = _hand_mask(cards)
     _, found = arrangements_mask(h)
     return [_layout(h, g) for g in found]
 
@@ -1537,23 +1715,24 @@ def best_discard(cards: Iterable[Card]) -> Discard:
     """The discard from 11 cards leaving least deadwood (RULES.md §5).
 
     Args:
-        cards: 11 distinct cards (any count ≥1 works).
+        cards: 11 distinct cards (1 to 11).
 
     Returns:
         :class:`Discard`: the card (ties: highest value, then highest rank, then suit S H D C),
         the arrangement of the 10 kept, ``big_gin`` (all 11 melded) and the 11-card arrangement.
 
     Raises:
-        ValueError: no cards, or a card appears twice.
+        ValueError: no cards, more than 11, or a card appears twice.
     """
-    return discard_of_mask(encode(cards))
+    return discard_of_mask(_hand_mask(cards))
 
 
 def discard_of_mask(h: int) -> Discard:
     """:func:`best_discard` of hand mask ``h``, the cards being the 52 shared card objects.
 
     Raises:
-        ValueError: ``h`` is empty.
+        ValueError: ``h`` is empty, or a hand holding more than 3 ranks in ≥3 suits (12 cards
+            or more).
     """
     key, groups, full = _discard_search(h)  # the discard and the groups of the 10 kept at once
     bit = _discard_bits[key & 255]
@@ -1565,15 +1744,15 @@ def best_discards(cards: Iterable[Card]) -> list[Card]:
     """Every discard from 11 cards that leaves the least deadwood (RULES.md §5).
 
     Args:
-        cards: 11 distinct cards (any count ≥1 works).
+        cards: 11 distinct cards (1 to 11).
 
     Returns:
         The cards, in the tie-break order of :func:`best_discard` (its choice first).
 
     Raises:
-        ValueError: no cards, or a card appears twice.
+        ValueError: no cards, more than 11, or a card appears twice.
     """
-    h = encode(cards)
+    h = _hand_mask(cards)
     if not h:
         raise ValueError("no card to discard")
     _, cands, _ = discards_mask(h)
@@ -1610,7 +1789,7 @@ def best_layoffs(defender: Iterable[Card], knocker_melds: Sequence[Sequence[Card
     group card (exact).
 
     Args:
-        defender: the defender's distinct cards (normally 10).
+        defender: the defender's distinct cards (normally 10; at most 11).
         knocker_melds: the knocker's melds as laid down (each a gin run or group).
 
     Returns:
@@ -1619,9 +1798,9 @@ def best_layoffs(defender: Iterable[Card], knocker_melds: Sequence[Sequence[Card
 
     Raises:
         ValueError: a knocker meld is not a gin meld, a card appears twice in the defender's hand
-            or in the knocker's melds, or in both.
+            or in the knocker's melds, or in both, or the defender holds more than 11 cards.
     """
-    h = encode(defender)
+    h = _hand_mask(defender)
     knocker = 0
     slots: list[tuple[int, list[int]]] = []  # (meld index, cards in playing order)
     for i, meld in enumerate(knocker_melds):
