@@ -241,7 +241,7 @@ def _dev_labels() -> list[dict[str, object]]:
 @pytest.mark.slow
 @pytest.mark.skipif(not (DEV / "labels.json").is_file(), reason="../shared/photos-dev absent")
 def test_dev_photos_floor() -> None:
-    labelled = known = right = rows_ok = rows = found = 0
+    labelled = known = right = wrong = rows_ok = rows = found = 0
     for entry in _dev_labels():
         data = (DEV / str(entry["file"])).read_bytes()
         try:
@@ -256,15 +256,20 @@ def test_dev_photos_floor() -> None:
         found += min(len(got), len(lab))
         known += len(kn)
         right += sum((Counter(got) & Counter(kn)).values())
+        wrong += sum((Counter(got) - Counter(kn)).values())
         for m in entry.get("melds") or []:  # type: ignore[attr-defined]
             rows += 1
             rows_ok += any(
                 len(m) == len(g) and all(a in ("?", b) for a, b in zip(m, g, strict=True))
                 for g in got_rows
             )
-    # measured (benchmarks/bench_photos.py): 96.2 % read right, 34 of 40 rows, 92.8 % found
-    # (12 of the 194 tiles show no number: at most 93.8 %); floors just below
-    assert right / known >= 0.94
+    # measured (benchmarks/bench_photos.py): 97.3 % read right (178 of the 183 readable
+    # tiles), 33 of 40 rows, 91.8 % found with no tile reported that is not there (12 of the
+    # 194 tiles show no number: at most 93.8 %); floors just below
+    assert right / known >= 0.97
+    # tiles reported that the photos do not show: measured none (3 before: a blurred Y10 read
+    # as R4, a leaned R11 as R1, a tile's edge as Y1)
+    assert wrong <= 1
     assert rows_ok >= 33
     assert found / labelled >= 0.91
 
@@ -508,6 +513,91 @@ def test_a_shallow_waist_is_cut_only_when_asked() -> None:
     assert split_joined(pl, m, (0.0, -1.0)) == []
     cuts = [c for c in split_joined(pl, m, (0.0, -1.0), SHALLOW) if c[2]]
     assert cuts and all(len(parts) == 2 for parts, _w, _own in cuts)
+
+
+def test_a_narrow_eleven_whose_bars_a_blur_joined_is_cut_at_its_gap() -> None:
+    from app.vision.find import split_joined
+
+    # a "11" in a narrow font: two bars 4 px wide and 40 high, 6 px apart, joined at the top
+    # by a blur's bridge; the whole is narrower than one digit (14 of 40 px)
+    img = np.full((400, 400, 3), (60, 50, 40), np.uint8)
+    img[100:300, 120:280] = (225, 232, 238)
+    img[130:170, 180:184] = 30
+    img[130:170, 190:194] = 30
+    img[130:132, 184:190] = 30
+    pl = planes(img)
+    (m,) = tidy(find_marks(pl))
+    cuts = [c for c in split_joined(pl, m, (0.0, -1.0)) if c[2]]
+    assert cuts
+    for parts, _wide, _own in cuts:
+        assert len(parts) == 2 and min(k.long for k in parts) >= 38
+    # a "0" as narrow: its loop's top and bottom leave ink across its middle, no cut there
+    img[100:300, 120:280] = (225, 232, 238)
+    cv2.rectangle(img, (180, 130), (193, 169), (30, 30, 30), 4)
+    pl = planes(img)
+    (m,) = tidy(find_marks(pl))
+    assert [c for c in split_joined(pl, m, (0.0, -1.0)) if c[2]] == []
+
+
+LYING = [(-30, 0), (-14, -8), (14, -8), (30, 0), (14, 8), (-14, 8)]
+
+
+@pytest.mark.parametrize("lying", [True, False])
+def test_only_a_bar_standing_along_the_up_is_taken_for_a_one(lying: bool) -> None:
+    from app.vision.find import orient
+    from app.vision.reader import _classify
+
+    # a bar as long as the photo's numbers (60 px): standing, a 1 whatever the font's flag;
+    # lying across the up it is read in (a tile's edge, the shadow in a gap), no 1
+    img = np.full((300, 400, 3), (60, 50, 40), np.uint8)
+    img[40:260, 60:340] = (225, 232, 238)
+    pts = [(200 + x, 150 + y) if lying else (200 + y, 150 + x) for x, y in LYING]
+    cv2.fillPoly(img, [np.array(pts, np.int32)], (30, 30, 30))
+    pl = planes(img)
+    (m,) = tidy(find_marks(pl), pl)
+    g = orient(pl, [m], (0.0, -1.0))
+    g.up = (0.0, -1.0)
+    text, score, _f, _up = _classify(g, False, 60.0)
+    if lying:
+        assert not (text == "1" and score >= 0.5), (text, score)
+    else:
+        assert text == "1" and score >= 0.8, (text, score)
+
+
+def _blurred(ink: tuple[float, float, float], a: float) -> tuple[float, float, float]:
+    """``ink`` mixed with the white face around it, ``a`` of it left (a blur, glare)."""
+    b, g, r = (a * c + (1 - a) for c in ink)
+    return (b, g, r)
+
+
+def test_a_blurred_orange_keeps_its_hue_and_stays_orange() -> None:
+    from app.vision.find import _warmth, ink_colour, warm_split
+
+    red, orange = (0.12, 0.19, 0.85), (0.1, 0.41, 0.92)  # face-balanced (B, G, R)
+    for a in (0.8, 0.5):
+        assert _warmth(_blurred(orange, a)) == pytest.approx(_warmth(orange))
+        assert _warmth(_blurred(red, a)) == pytest.approx(_warmth(red))
+    # a photo's sharp reds and oranges, and a red and an orange tile out of focus behind
+    # them: (G - B) / R put the blurred orange nearer the reds
+    inks = [red] * 5 + [orange] * 5 + [_blurred(orange, 0.5), _blurred(red, 0.5)]
+    split = warm_split(inks)
+    got = [ink_colour(None, None, split, n)[0] for n in inks]  # type: ignore[arg-type]
+    assert got == ["R"] * 5 + ["Y"] * 5 + ["Y", "R"]
+
+
+def test_a_pinkish_red_is_still_red_beside_another_red() -> None:
+    from app.vision.find import _warmth, ink_colour, warm_split
+
+    # a red with more blue than green in it (a pale, pinkish print): its hue stays within a
+    # sixth of a turn of red, so it does not pull the red/orange boundary past the other red
+    pink, red = (0.61, 0.27, 0.94), (0.36, 0.34, 0.88)
+    oranges = [(0.24, 0.75, 1.08), (0.35, 0.93, 1.11)]
+    w = _warmth(pink)
+    assert w is not None and -1.0 <= w < 0
+    inks = [pink, red, *oranges]
+    split = warm_split(inks)
+    got = [ink_colour(None, None, split, n)[0] for n in inks]  # type: ignore[arg-type]
+    assert got == ["R", "R", "Y", "Y"]
 
 
 def test_a_six_nobody_can_orient_is_marked() -> None:

@@ -612,9 +612,12 @@ def orient(pl: Planes, members: list[Mark], axis: tuple[float, float] | None = N
     return Group(ms, up, sure, cx, cy, height, width)
 
 
-WARM_SPLIT = 0.06
-"""Where red ends and orange begins on the scale ``(G − B) ÷ R`` of face-balanced ink, when a
-photo's warm inks do not show two clusters of their own (see :func:`warm_split`)."""
+WARM_SPLIT = 0.15
+"""Where red ends and orange begins on the hue scale ``(G − B) ÷ (R − min(G, B))`` of
+face-balanced ink (:func:`_warmth`), when a photo's warm inks do not show two clusters of
+their own (see :func:`warm_split`): the rendered inks lie at about −0.06 (red) and 0.5
+(orange); cameras shift both warmer, real reds reaching about 0.13 and real oranges starting
+about 0.17."""
 
 
 def ink_rgb(pl: Planes, g: Group) -> tuple[float, float, float]:
@@ -645,20 +648,24 @@ def ink_rgb(pl: Planes, g: Group) -> tuple[float, float, float]:
 
 
 def _warmth(n: tuple[float, float, float]) -> float | None:
-    """``(G − B) ÷ R`` of a red or orange ink; None for black, blue or no ink."""
+    """The hue of a red or orange ink, ``(G − B) ÷ (R − min(G, B))`` (HSV's hue over 60°: 0
+    for pure red, 1 for yellow, down to −1 for magenta); None for black, blue or no ink. Ink
+    mixed with the white face around it (a blurred or glared number: ``a × ink + (1 − a) ×
+    face``) keeps its hue, while ``(G − B) ÷ R`` falls with the mix, so a blurred orange
+    would pass for red."""
     b, gg, rr = n
     chroma = max(b, gg, rr) - min(b, gg, rr)
     if ((b + gg + rr) / 3 > 0.58 and chroma < 0.3) or chroma < 0.16 or b >= rr:
         return None
-    return (gg - b) / max(rr, 1e-3)
+    return (gg - b) / max(rr - min(gg, b), 1e-3)
 
 
 def warm_split(inks: list[tuple[float, float, float]]) -> float:
     """The red/orange boundary for one photo. The light and the camera shift both inks alike,
     so when the photo's warm inks fall into two clear clusters (far apart for their spread and
     at least 0.18 apart, the upper one orange by the fixed boundary too) the boundary lies
-    between them; otherwise :data:`WARM_SPLIT`. (Printed red and orange differ by about 0.45
-    on this scale; ink jitter among reds alone stays well under 0.18.)"""
+    between them; otherwise :data:`WARM_SPLIT`. (Printed red and orange differ by about 0.3
+    to 0.5 on this scale; ink jitter among reds alone stays well under 0.18.)"""
     w = sorted(x for x in (_warmth(n) for n in inks) if x is not None)
     if len(w) < 2:
         return WARM_SPLIT
@@ -703,7 +710,7 @@ def ink_colour(
     if b >= rr:
         return "B", min(1.0, 0.5 + (b - rr) / 0.2)
     # orange has much more green than blue; red about as much (or less)
-    ratio = (gg - b) / max(rr, 1e-3)
+    ratio = (gg - b) / max(rr - min(gg, b), 1e-3)
     if ratio < split:
         return "R", min(1.0, 0.5 + (split - ratio) / 0.1)
     return "Y", min(1.0, 0.5 + (ratio - split) / 0.1)
@@ -892,6 +899,12 @@ into the next digit's top leaves one. Whether a cut is a number is for the class
 and the reader trusts such cuts less."""
 
 
+EMPTY_GAP = 0.08
+"""The waist at which :func:`split_joined` cuts a mark no wider than one digit: next to no ink
+across the reading direction, as a share of the lower peak on either side (the gap between a
+"11"'s two bars, which a blur joined at one end)."""
+
+
 def split_joined(
     pl: Planes, m: Mark, axis: tuple[float, float], valley: float = 0.4
 ) -> list[tuple[list[Mark], float, bool]]:
@@ -902,7 +915,9 @@ def split_joined(
     (the number's up axis, sign arbitrary) and for the axis across it (a joined pair's own
     shape gives no reliable axis). Whether a cut really is a two-digit number is for the
     classifier to say. ``valley``: the deepest waist cut, as a share of the lower peak on
-    either side (:data:`SHALLOW`)."""
+    either side (:data:`SHALLOW`); a mark no wider than one digit (narrower than 0.6 of its
+    height: a "11" in a narrow font, whose bars a blur joined at one end) is cut only at an
+    empty gap (:data:`EMPTY_GAP`)."""
     ys, xs = np.nonzero(m.mask)
     if len(ys) < 40 or m.members:
         return []
@@ -915,8 +930,12 @@ def split_joined(
         height = float(u.max() - u.min()) + 1
         t0 = float(t.min())
         length = float(t.max()) - t0 + 1
-        if length < 0.6 * height:
-            continue  # no wider than one digit
+        # no wider than one digit: cut only at an empty gap (two bars, a "11" whose strokes
+        # a blur joined at one end; one digit's loop or bars always have ink between them)
+        narrow = length < 0.6 * height
+        if length < 0.25 * height:
+            continue  # one bar
+        deepest = EMPTY_GAP if narrow else valley
         nb = int(math.ceil(length))
         # each ink pixel counts by its strength: where two digits' ink ran together through
         # a blur, the bridge is paler than the strokes
@@ -931,7 +950,7 @@ def split_joined(
             for k in range(lo, hi)
             if hist[k] <= hist[k - 1]
             and hist[k] <= hist[k + 1]
-            and hist[k] <= valley * min(hist[:k].max(), hist[k + 1 :].max())
+            and hist[k] <= deepest * min(hist[:k].max(), hist[k + 1 :].max())
         ]
         valleys.sort(key=lambda k: hist[k])
         tried: list[int] = []

@@ -144,6 +144,12 @@ NO_DIGIT = 0.95
 in that frame (:data:`TURNS`): turned far enough, a suit sign or a letter looks like a 1."""
 
 
+BAR_ALONG = math.cos(math.radians(35))
+"""How far (cosine) a bare bar's long axis may lie from the up it is read in to be taken for a
+1 (:func:`_classify`): the turns tried (:data:`TURNS`) and a steep view's lean stay within
+35°; a bar lying across the up is a tile's edge or the shadow in a gap."""
+
+
 def _turned(up: tuple[float, float], deg: float) -> tuple[float, float]:
     a = math.radians(deg)
     c, s = math.cos(a), math.sin(a)
@@ -177,9 +183,11 @@ def _classify(
         if deg == 0 and float(probs[:, _DIG["X"]].max()) >= NO_DIGIT:
             no_digit.add(k)  # no digit in this frame: not turned until it looks like one
         for i, m in enumerate(ms):
-            # a bare bar (no foot) is a 1 whatever the font's flag looks like
+            # a bare bar (no foot) standing along the up read is a 1 whatever the font's
+            # flag looks like (a bar lying across it is a tile's edge or shadow)
             if (
-                2.5 * m.short <= m.long <= 4.8 * m.short
+                abs(m.axis[0] * up[0] + m.axis[1] * up[1]) >= BAR_ALONG
+                and 2.5 * m.short <= m.long <= 4.8 * m.short
                 and m.area >= 0.5 * m.long * m.short
                 and m.ring_face >= 0.6
                 and 0.7 * typical <= m.long <= 1.4 * typical
@@ -201,9 +209,8 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
     typical = float(np.median([m.long for m in marks])) if marks else 0.0
     paired = pair_digits(marks)
     leans: dict[int, tuple[float, float]] = {}  # each group's up as first oriented
-    groups += _slanted_pairs(pl, paired, typical, leans)
-    taken = {id(m) for g in groups for m in g.marks}
-    paired = [ms for ms in paired if not any(id(m) in taken for m in ms)]
+    slanted_pairs, paired = _slanted_pairs(pl, paired, typical, leans)
+    groups += slanted_pairs
     for members, axis in zip(paired, smooth_axes(paired), strict=True):
         g = orient(pl, members, axis)
         leans[id(g)] = g.up
@@ -230,6 +237,9 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
                 w2 = s2 * (3.0 if deep and own and wide > 0.95 and text != "JK" else 1.0)
                 if w2 > best_w:
                     g, text, score, up, best_w = g2, t2, s2, up2, w2
+                sl = _slanted_cut(pl, parts, ax, typical, leans) if own else None
+                if sl is not None and sl.confidence > best_w:
+                    g, text, score, up, best_w = sl, sl.token, sl.confidence, sl.up, sl.confidence
         if len(members) == 2 and score < 0.02:
             # not a two-digit number after all: two single marks
             for m in members:
@@ -287,19 +297,31 @@ number may lie seen in a steep view (:func:`_slanted_pairs`); square on, it lies
 
 def _slanted_pairs(
     pl: Planes, paired: list[list[Mark]], typical: float, leans: dict[int, tuple[float, float]]
-) -> list[Group]:
+) -> tuple[list[Group], list[list[Mark]]]:
     """Two-digit numbers that a steep view slanted, read in their slanted frame.
 
-    Two single marks of about one height close side by side (as
+    Two marks of about one height close side by side (as
     :func:`app.vision.find.pair_digits` wants them) whose offset runs slanted to the thinner
     one's axis (:data:`SLANTED_PAIR`: a leaned "1" beside its "0") are read in the frame of
     that axis and their line (:func:`app.vision.features.upright_frame`); a pair that reads
-    as a number 10–13 with a score of 0.6 or more is one group. Returns those groups (up
-    set, read, in reading order)."""
-    singles = [ms[0] for ms in paired if len(ms) == 1 and not ms[0].members]
+    as a number 10–13 with a score of 0.6 or more is one group. The two digits of a number
+    lie closer together than a digit and the next tile's (a tile's margin lies between), so
+    such a pair competes with the pairs ``paired`` made square on by closeness (the distance
+    over the digits' height): a leaned "11" beside a "12" is the two 1s of the 11, not the
+    11's second 1 with the 12's 1, which a steep view may line up square to their lean.
+    Returns those groups (up set, read, in reading order) and ``paired`` without the pairs
+    they broke (a broken pair's other mark left on its own)."""
+    marks = [m for ms in paired for m in ms if not m.members]
+    pair_of: dict[int, list[Mark]] = {id(m): ms for ms in paired if len(ms) == 2 for m in ms}
+
+    def closeness(a: Mark, b: Mark) -> float:
+        return math.hypot(b.cx - a.cx, b.cy - a.cy) / max(a.long, b.long)
+
     cand: list[tuple[float, Mark, Mark]] = []
-    for i, a in enumerate(singles):
-        for b in singles[i + 1 :]:
+    for i, a in enumerate(marks):
+        for b in marks[i + 1 :]:
+            if pair_of.get(id(a)) is pair_of.get(id(b)) is not None:
+                continue  # already a pair square on
             if not 0.72 < a.long / b.long < 1.39:
                 continue
             dx, dy = b.cx - a.cx, b.cy - a.cy
@@ -309,8 +331,15 @@ def _slanted_pairs(
                 continue
             ax = a.axis if a.short / a.long < b.short / b.long else b.axis
             along = abs(dx * ax[0] + dy * ax[1]) / d
-            if SLANTED_PAIR[0] < along <= SLANTED_PAIR[1]:
-                cand.append((d / h, a, b))
+            if not SLANTED_PAIR[0] < along <= SLANTED_PAIR[1]:
+                continue
+            # only where it is closer than the square-on pair of either mark
+            if any(
+                (ms := pair_of.get(id(m))) is not None and closeness(ms[0], ms[1]) <= d / h
+                for m in (a, b)
+            ):
+                continue
+            cand.append((d / h, a, b))
     cand.sort(key=lambda c: c[0])
     used: set[int] = set()
     out: list[Group] = []
@@ -318,23 +347,64 @@ def _slanted_pairs(
         if id(a) in used or id(b) in used:
             continue
         ax = a.axis if a.short / a.long < b.short / b.long else b.axis
-        g = orient(pl, [a, b], ax)
-        lean = g.up
-        dx, dy = b.cx - a.cx, b.cy - a.cy
-        d = math.hypot(dx, dy) or 1.0
-        line = (dx / d, dy / d)
-        if line[0] * -g.up[1] + line[1] * g.up[0] < 0:
-            line = (-line[0], -line[1])
-        text, score, flipped, up = _classify(g, True, typical, SLANT_TURNS, line)
-        if len(text) == 2 and score >= 0.6:
+        g = _read_slanted(pl, [a, b], ax, typical, leans)
+        if g is not None:
             used.update((id(a), id(b)))
-            r = line if not flipped else (-line[0], -line[1])
-            g.up = up
-            g.marks.sort(key=lambda k: k.cx * r[0] + k.cy * r[1])
-            g.token, g.confidence = text, score
-            leans[id(g)] = lean
             out.append(g)
-    return out
+    rest: list[list[Mark]] = []
+    for ms in paired:
+        if not any(id(m) in used for m in ms):
+            rest.append(ms)
+        elif len(ms) == 2:  # a pair broken by a closer slanted one: its other mark alone
+            rest += [[m] for m in ms if id(m) not in used]
+    return out, rest
+
+
+def _read_slanted(
+    pl: Planes,
+    parts: list[Mark],
+    axis: tuple[float, float],
+    typical: float,
+    leans: dict[int, tuple[float, float]],
+) -> Group | None:
+    """Two digit marks read in the frame of ``axis`` (their lean) and their line; the group
+    (up set, read, marks in reading order, its lean kept in ``leans``) when it reads as a
+    number 10–13 with a score of 0.6 or more, else None."""
+    a, b = parts
+    g = orient(pl, [a, b], axis)
+    lean = g.up
+    dx, dy = b.cx - a.cx, b.cy - a.cy
+    d = math.hypot(dx, dy) or 1.0
+    line = (dx / d, dy / d)
+    if line[0] * -g.up[1] + line[1] * g.up[0] < 0:
+        line = (-line[0], -line[1])
+    text, score, flipped, up = _classify(g, True, typical, SLANT_TURNS, line)
+    if len(text) != 2 or score < 0.6:
+        return None
+    r = line if not flipped else (-line[0], -line[1])
+    g.up = up
+    g.marks.sort(key=lambda k: k.cx * r[0] + k.cy * r[1])
+    g.token, g.confidence = text, score
+    leans[id(g)] = lean
+    return g
+
+
+def _slanted_cut(
+    pl: Planes,
+    parts: list[Mark],
+    axis: tuple[float, float],
+    typical: float,
+    leans: dict[int, tuple[float, float]],
+) -> Group | None:
+    """The two parts of a mark cut across its ``axis`` (two digits whose ink a blur joined),
+    read as :func:`_slanted_pairs` reads two marks (:func:`_read_slanted`) when their line
+    runs slanted to the lean (:data:`SLANTED_PAIR`); None otherwise or unread."""
+    a, b = parts
+    dx, dy = b.cx - a.cx, b.cy - a.cy
+    d = math.hypot(dx, dy)
+    if d == 0 or not SLANTED_PAIR[0] < abs(dx * axis[0] + dy * axis[1]) / d <= SLANTED_PAIR[1]:
+        return None
+    return _read_slanted(pl, parts, axis, typical, leans)
 
 
 EDGE_FACE = 0.6

@@ -249,9 +249,9 @@ class Phone:
         loc.wait_for(timeout=timeout, state="attached")
         return loc
 
-    def dialog(self, title: str) -> None:
+    def dialog(self, title: str, timeout: float = 15_000) -> None:
         """Wait for a dialog and for its opening animation (a tap during it is lost)."""
-        self.wait_text(title)
+        self.wait_text(title, timeout=timeout)
         time.sleep(0.6)
 
     def labels(self) -> list[str]:

@@ -106,7 +106,7 @@ def test_round_entry_from_a_photo(phone: Phone, tmp_path: Path) -> None:
     enter_round(phone, 1)
     phone.chip("Ala")
     choose_photo(phone, photo)
-    phone.dialog("Tiles on the photo")
+    phone.dialog("Tiles on the photo", timeout=90_000)  # a photo is sent, then read
     # a rack's rows are rows, not melds
     shown(phone, "Tiles read, row 1", "red 5", "red 6", "red 7", timeout=60)
     green, spread = photo_drawn(phone)
@@ -151,7 +151,7 @@ def test_meld_checker_from_a_photo_and_a_file_that_is_no_picture(
     photo = tmp_path / "run.jpg"
     photo.write_bytes(meld_jpeg(["B11", "B12", "B13"], seed=5))
     choose_photo(phone, photo)
-    phone.dialog("Tiles on the photo")
+    phone.dialog("Tiles on the photo", timeout=90_000)  # a photo is sent, then read
     shown(phone, "Tiles read, row 1", "blue 11", "blue 12", "blue 13", timeout=60)
     assert not any("Valid run" in label for label in phone.labels())  # nothing used yet
     green, spread = photo_drawn(phone)
@@ -172,7 +172,7 @@ def test_a_real_phone_photo_in_the_opening_checker_then_cancel(phone: Phone) -> 
     not_secure(phone)
     press(phone, re.compile("^Check an opening"))
     choose_photo(phone, DEV / "christophrus-1.jpg")
-    phone.dialog("Tiles on the photo")
+    phone.dialog("Tiles on the photo", timeout=90_000)  # a photo is sent, then read
     shown(phone, "Tiles read, meld 3", timeout=90)
     green, spread = photo_drawn(phone)
     phone.shot("photo-07-real-photo-review")
@@ -194,7 +194,7 @@ def test_meld_checker_asks_which_row_of_a_table_photo(phone: Phone) -> None:
     phone.open("/check/meld?variant=tile_rummy")
     not_secure(phone)
     choose_photo(phone, DEV / "christophrus-1.jpg")
-    phone.dialog("Tiles on the photo")
+    phone.dialog("Tiles on the photo", timeout=90_000)  # a photo is sent, then read
     shown(phone, "The photo shows 4 rows of tiles.", "choose the row to check", timeout=90)
     shown(phone, "Tiles read, row 2:")
     (row2,) = {
