@@ -15,7 +15,9 @@ import logging
 import os
 import re
 import threading
+import time
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any, Final
 
 __all__ = [
@@ -25,12 +27,9 @@ __all__ = [
     "redact",
     "remember_names",
     "remember_secret",
+    "wait_for_compile",
 ]
 
-_secrets: set[str] = set()
-_names: set[str] = set()
-_pattern: re.Pattern[str] | None = None
-_pattern_lock = threading.Lock()
 _PARAM = re.compile(r"(?i)\b((?:code|key)=)[^&\s\"'#]+")
 MASK: Final = "***"
 LIBRARY_LOGGERS: Final = (
@@ -46,43 +45,116 @@ LIBRARY_LOGGERS: Final = (
     "uvicorn.access",
     "websockets",
 )
+MAX_NAMES: Final = 2000
+"""Player names kept masked; past this the longest-unseen are forgotten (a phone with a code can
+join under new names without end: the mask's cost must not grow with them)."""
+BATCH: Final = 32
+"""New words are masked one by one until this many wait; then one pattern of all the words is
+compiled again, on a thread of its own (compiling thousands of names takes a fraction of a
+second: never on the event loop)."""
+
+_secrets: dict[str, None] = {}  # join codes and the host key: few, never forgotten
+_names: dict[str, None] = {}  # insertion order = least recently seen first
+_lock = threading.Lock()
+"""Held by writers only. :func:`redact` takes no lock: it runs inside every log record, also
+one made while a writer holds the lock on the same thread (the garbage collector, run while a
+pattern is compiled, can make asyncio log a destroyed task), so a lock there deadlocks."""
+_compiling = False
+_state: tuple[re.Pattern[str] | None, tuple[str, ...]] = (None, ())
+"""(the pattern of every word compiled so far, the words added since: masked one by one,
+longest first). Replaced whole, never changed in place, so a reader sees one consistent pair."""
+
+
+@lru_cache(maxsize=4 * BATCH)
+def _cached_word_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(word) + r"(?!\w)")
+
+
+def _all_words() -> list[str]:
+    return sorted({*_secrets, *_names}, key=len, reverse=True)
+
+
+def _add(new: list[str]) -> None:
+    """Mask ``new`` from now on (called with the lock held)."""
+    global _state, _compiling
+    base, pending = _state
+    more = set(new)
+    # a longer known word holding a new one is masked first, whole ("Ala Kowalska" before "Ala")
+    for known in _all_words():
+        if known not in more and any(w in known and w != known for w in new):
+            more.add(known)
+    waiting = sorted({*pending, *more}, key=len, reverse=True)
+    _state = (base, tuple(waiting))
+    if len(waiting) > BATCH and not _compiling:
+        _compiling = True
+        threading.Thread(target=_compile, args=(_all_words(),), daemon=True).start()
+
+
+def _compile(words: list[str]) -> None:
+    """Compile one pattern of ``words`` (off the event loop) and make it the base."""
+    global _state, _compiling
+    try:
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)")
+    except Exception:  # noqa: BLE001 - keep masking word by word
+        with _lock:
+            _compiling = False
+        return
+    done = set(words)
+    with _lock:
+        _, pending = _state
+        _state = (pattern, tuple(w for w in pending if w not in done))
+        _compiling = False
+        if len(_state[1]) > BATCH:
+            _compiling = True
+            threading.Thread(target=_compile, args=(_all_words(),), daemon=True).start()
 
 
 def remember_secret(code: str | None) -> None:
     """Mask ``code`` in every later log record."""
-    global _pattern
     if code and code not in _secrets:
-        with _pattern_lock:
-            _secrets.add(code)
-            _pattern = None
+        with _lock:
+            if code not in _secrets:
+                _secrets[code] = None
+                _add([code])
 
 
 def remember_names(names: Iterable[str]) -> None:
-    """Mask these player names in every later log record."""
-    global _pattern
-    new = {n for n in names if n and len(n.strip()) >= 2 and n not in _names}
-    if new:
-        with _pattern_lock:
-            _names.update(new)
-            _pattern = None
+    """Mask these player names in every later log record (the :data:`MAX_NAMES` most recently
+    seen)."""
+    seen = [n for n in names if n and len(n.strip()) >= 2]
+    if not seen:
+        return
+    with _lock:
+        new = []
+        for n in seen:
+            if n in _names:
+                del _names[n]  # seen again: the most recent now
+            else:
+                new.append(n)
+            _names[n] = None
+        while len(_names) > MAX_NAMES:
+            del _names[next(iter(_names))]
+        if new:
+            _add(new)
 
 
-def _secret_pattern() -> re.Pattern[str] | None:
-    global _pattern
-    with _pattern_lock:
-        if _pattern is None and (_secrets or _names):
-            words = sorted(_secrets | _names, key=len, reverse=True)
-            _pattern = re.compile(
-                r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)"
-            )
-        return _pattern
+def wait_for_compile(timeout: float = 10.0) -> None:
+    """Wait until no pattern is being compiled (for tests)."""
+    deadline = time.monotonic() + timeout
+    while _compiling and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def redact(text: str) -> str:
-    """``text`` with ``code=…`` parameters, known join codes and known player names masked."""
+    """``text`` with ``code=…`` parameters, known join codes and known player names masked.
+
+    Takes no lock and compiles at most one small pattern per new word (cached)."""
     text = _PARAM.sub(lambda m: m.group(1) + MASK, text)
-    pattern = _secret_pattern()
-    return pattern.sub(MASK, text) if pattern is not None else text
+    base, pending = _state
+    for word in pending:
+        if word in text:
+            text = _cached_word_pattern(word).sub(MASK, text)
+    return base.sub(MASK, text) if base is not None else text
 
 
 def _redact_value(v: Any) -> Any:

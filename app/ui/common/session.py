@@ -51,6 +51,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app")
 
+CLIENT_TIMEOUT: Final = 10.0
+"""Seconds to wait for the browser's answer to a call (its storage) before going on without."""
+
+
+async def ask_client(call: Awaitable[Any], timeout: float | None = None) -> Any:
+    """Await a call the browser answers (``ft.SharedPreferences().get(…)`` …) for at most
+    ``timeout`` seconds (default :data:`CLIENT_TIMEOUT`) and return its answer.
+
+    A browser that left never answers; a task left waiting for it forever is dropped with its
+    session and asyncio logs it as destroyed while pending (a flood of closed connections
+    filled the log that way). Raises:
+        TimeoutError: no answer in time; any error of the call itself.
+    """
+    return await asyncio.wait_for(call, CLIENT_TIMEOUT if timeout is None else timeout)
+
 
 class StoreLike(Protocol):
     """What the UI uses of :class:`app.store.Store`."""

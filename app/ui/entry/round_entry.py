@@ -29,6 +29,7 @@ from app.error_text import describe, round_problem
 from app.i18n import _, ngettext
 from app.ui.common.frame import frame
 from app.ui.common.labels import FINISH_NAMES, OPENED_NAMES
+from app.ui.common.session import ask_client
 from app.ui.common.titles import when
 from app.ui.common.widgets import (
     MUTED,
@@ -336,7 +337,7 @@ class RoundEntry:
         """Read this game's draft from the browser and restore it, or drop one whose round
         was saved since."""
         try:
-            got = await ft.SharedPreferences().get(self.draft_key)
+            got = await ask_client(ft.SharedPreferences().get(self.draft_key))
         except Exception:  # noqa: BLE001 - storage refused, tab closed: start empty
             log.debug("cannot read the round draft", exc_info=True)
             return
@@ -364,9 +365,11 @@ class RoundEntry:
                 self._draft_out.clear()
                 try:
                     if draft is None:
-                        await prefs.remove(self.draft_key)
+                        await ask_client(prefs.remove(self.draft_key))
                     else:
-                        await prefs.set(self.draft_key, json.dumps(draft, ensure_ascii=False))
+                        await ask_client(
+                            prefs.set(self.draft_key, json.dumps(draft, ensure_ascii=False))
+                        )
                 except Exception:  # noqa: BLE001 - storage full or refused: the screen goes on
                     log.debug("cannot keep the round draft", exc_info=True)
         finally:

@@ -24,7 +24,7 @@ import flet as ft
 from app import i18n
 from app.i18n import _
 from app.ui.common.frame import frame
-from app.ui.common.session import DEVICE_KEY
+from app.ui.common.session import DEVICE_KEY, ask_client
 from app.ui.common.widgets import ChoiceChips, card, heading, icon_button, muted
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def restore_theme(app: App) -> None:
 
     async def read() -> None:
         try:
-            kept = await ft.SharedPreferences().get(THEME_KEY)
+            kept = await ask_client(ft.SharedPreferences().get(THEME_KEY))
         except Exception:  # noqa: BLE001 - a browser that refuses storage
             return
         if kept in THEMES and kept != theme_choice(app):
@@ -221,7 +221,7 @@ class SettingsScreen:
 
         async def remember() -> None:
             try:
-                await ft.SharedPreferences().set(browser_key, value)
+                await ask_client(ft.SharedPreferences().set(browser_key, value))
             except Exception:  # noqa: BLE001 - a browser that refuses storage
                 log.debug("cannot keep the %s in the browser", setting, exc_info=True)
 

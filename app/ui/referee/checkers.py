@@ -53,7 +53,7 @@ from app.ui.common.pieces import (
     piece_name,
     piece_view,
 )
-from app.ui.common.session import VIEW_FIELDS
+from app.ui.common.session import VIEW_FIELDS, ask_client
 from app.ui.common.widgets import (
     ERROR_COLOUR,
     GOOD_COLOUR,
@@ -534,7 +534,7 @@ def remember_variant(app: App, variant: str) -> None:
 
     async def keep() -> None:
         try:
-            await ft.SharedPreferences().set(VARIANT_PREF, variant)
+            await ask_client(ft.SharedPreferences().set(VARIANT_PREF, variant))
         except Exception:  # noqa: BLE001 - a browser that refuses storage
             log.debug("cannot keep the referee variant", exc_info=True)
 
@@ -632,7 +632,7 @@ class CheckHome:
     async def load_remembered(self) -> None:
         """Read this device's referee variant from the browser and show it (once a session)."""
         try:
-            kept = await ft.SharedPreferences().get(VARIANT_PREF)
+            kept = await ask_client(ft.SharedPreferences().get(VARIANT_PREF))
         except Exception:  # noqa: BLE001 - storage refused: keep the default
             log.debug("cannot read the referee variant", exc_info=True)
             return

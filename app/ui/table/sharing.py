@@ -40,6 +40,7 @@ from app.lan import lan_address
 from app.live import AccessError, Change, Merge, SessionStore
 from app.store import StoreError
 from app.ui.common.frame import MessageScreen, frame
+from app.ui.common.session import ask_client
 from app.ui.common.titles import game_title
 from app.ui.common.widgets import (
     MUTED,
@@ -118,7 +119,7 @@ def remember_joins(app: App) -> None:
 
     async def keep() -> None:
         with contextlib.suppress(Exception):  # a browser that refuses storage: code again
-            await ft.SharedPreferences().set(live.JOINS_PREF, tokens)
+            await ask_client(ft.SharedPreferences().set(live.JOINS_PREF, tokens))
 
     with contextlib.suppress(Exception):
         page.run_task(keep)
