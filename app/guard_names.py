@@ -150,9 +150,17 @@ drawn over the neighbours ("zalgo")."""
 _REPLACEMENTS: Final = frozenset("\ufffc\ufffd")
 """The object replacement character and the replacement character: a box, not a letter."""
 _KEYCAP_BASES: Final = frozenset("0123456789#*")
-_FLAG_TAGS: Final = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
-"""A subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿): the black flag, tag letters, the cancel tag. Tag characters are
-allowed only so."""
+_FLAG_TAGS: Final = re.compile(
+    "\U0001f3f4[\U000e0061-\U000e007a]{2}[\U000e0061-\U000e007a\U000e0030-\U000e0039]{1,4}"
+    "\U000e007f"
+)
+"""A well-formed subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿, UTS #51 tag sequence): the black flag U+1F3F4, the
+subdivision code as tags (2 lowercase tag letters of the region, 1–4 lowercase tag letters or
+tag digits: ``gbsct``, ``gbeng``, ``gbwls``, ``usca``), the cancel tag U+E007F. At most 8 code
+points. Tag characters are allowed only so, in at most :data:`MAX_FLAGS` flags of a name."""
+MAX_FLAGS: Final = 4
+"""Subdivision flags one name may hold (each shows as one character): the tag characters of any
+further flag are refused like stray ones (a flag hides up to 6 letters of invisible text)."""
 _KEYCAP: Final = re.compile("[0-9#*]\ufe0f?\u20e3")
 JOINING_SCRIPTS: Final = frozenset(
     {
@@ -186,10 +194,49 @@ def _script(c: str) -> str:
     return unicodedata.name(c, "").split(" ", 1)[0]
 
 
+def _flags(name: str) -> list[re.Match[str]]:
+    """The first :data:`MAX_FLAGS` well-formed subdivision flags of ``name``."""
+    out: list[re.Match[str]] = []
+    for m in _FLAG_TAGS.finditer(name):
+        if len(out) == MAX_FLAGS:
+            break
+        out.append(m)
+    return out
+
+
 def flag_tags(name: str) -> str:
-    """``name`` without the tag characters of its subdivision flags (:data:`_FLAG_TAGS`):
-    what the general player-name check sees (stray tag characters are kept, and refused)."""
-    return _FLAG_TAGS.sub(lambda m: m.group(0)[0], name)
+    """``name`` without the tag characters of its subdivision flags (the first
+    :data:`MAX_FLAGS` well-formed ones, :data:`_FLAG_TAGS`): what the general player-name check
+    sees, a flag as one character (``"Ala 🏴󠁧󠁢󠁳󠁣󠁴󠁿"`` → ``"Ala 🏴"``). Stray tag characters (capital
+    tag letters, tag spaces and punctuation, a code too short or too long, no cancel tag, a
+    fifth flag) are kept, and refused."""
+    flags = _flags(name)
+    if not flags:
+        return name
+    parts: list[str] = []
+    at = 0
+    for m in flags:
+        parts.append(name[at : m.start() + 1])
+        at = m.end()
+    parts.append(name[at:])
+    return "".join(parts)
+
+
+def symbol_skeleton(text: str) -> str:
+    """What a name without letters or digits (emoji) looks like, for comparing such names:
+    NFKC, casefolded, only its symbols (categories ``S*``: emoji, skin tones) and keycaps'
+    parts (``#``, ``*``, U+20E3: ``"#️⃣"`` and ``"*️⃣"`` stay apart). Dropped, as
+    :func:`skeleton` drops them: variation selectors (U+FE00–FE0F, U+E0100–E01EF), tag
+    characters (a subdivision flag is its black flag: the flags of Scotland, England and the
+    black flag alone meet, as a phone that draws no such flag shows them), zero-width joiners
+    and other format characters, spaces, punctuation, combining marks, blank fillers.
+
+    ``"😀\\ufe0f"`` → ``"😀"``; ``"😀\\u200d😀"`` → ``"😀😀"``; ``"👍🏽"`` → ``"👍🏽"``.
+    Decision: ``"👨‍👩‍👧"`` (one family) and ``"👨👩👧"`` meet (phones without the joined
+    picture draw three people).
+    """
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(c for c in text if unicodedata.category(c)[0] == "S" or c in "#*\u20e3")
 
 
 def _pictograph(c: str) -> bool:
@@ -212,7 +259,7 @@ def name_problem(name: str, max_length: int) -> str | None:
     - ``"long"``: more than ``max_length`` characters once normalised (NFKC: one U+FDFA is
       18 letters).
     """
-    tags = {i for m in _FLAG_TAGS.finditer(name) for i in range(m.start() + 1, m.end())}
+    tags = {i for m in _flags(name) for i in range(m.start() + 1, m.end())}
     for i, c in enumerate(name):
         if c in _REPLACEMENTS:
             return "unreadable"
@@ -244,4 +291,13 @@ def name_problem(name: str, max_length: int) -> str | None:
     return None
 
 
-__all__ = ["JOINING_SCRIPTS", "MAX_MARKS", "flag_tags", "name_problem", "skeleton", "warm"]
+__all__ = [
+    "JOINING_SCRIPTS",
+    "MAX_FLAGS",
+    "MAX_MARKS",
+    "flag_tags",
+    "name_problem",
+    "skeleton",
+    "symbol_skeleton",
+    "warm",
+]

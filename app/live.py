@@ -52,7 +52,7 @@ from typing import Any, Final, Literal
 
 from app import games, i18n
 from app.games import Game, GameSummary
-from app.guard_names import name_problem, skeleton
+from app.guard_names import name_problem, skeleton, symbol_skeleton
 from app.log_hygiene import remember_names, remember_secret
 from app.store import ConflictError, StoreError
 
@@ -571,12 +571,16 @@ def host_words() -> frozenset[str]:
 
 def _name_key(name: str) -> str:
     """What two joined phones' names are compared by: the skeleton, or for a name without
-    letters or digits (emoji) the name itself, casefolded."""
+    letters or digits (emoji) its symbols without what does not show (variation selectors,
+    tag characters, joiners: :func:`app.guard_names.symbol_skeleton`), else the name itself,
+    casefolded."""
     if not name:
         return ""
     import unicodedata
 
-    return _skeleton(name) or unicodedata.normalize("NFKC", name).casefold()
+    return (
+        _skeleton(name) or symbol_skeleton(name) or unicodedata.normalize("NFKC", name).casefold()
+    )
 
 
 def check_joined_name(name: object) -> str:

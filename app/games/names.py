@@ -62,7 +62,9 @@ def _check_name(name: Any) -> str:
     name = " ".join(name.split())
     if not name:
         raise GameError("a player name may not be empty", "bad_player_name")
-    shown = flag_tags(name)  # a subdivision flag counts as one character, like any emoji
+    # a well-formed subdivision flag counts as one character, like any emoji (at most
+    # MAX_FLAGS = 4 of them, 8 code points each: a name is at most 68 code points long)
+    shown = flag_tags(name)
     if len(shown) > MAX_NAME:
         raise GameError(
             f"player name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters",
@@ -70,9 +72,11 @@ def _check_name(name: Any) -> str:
             {"name": name[:MAX_NAME], "max": MAX_NAME},
         )
     # emoji sequences use the zero-width joiner and variation selectors (format characters):
-    # those are fine, and so are the tag characters of a subdivision flag (🏴 + tag letters +
-    # cancel tag, :func:`app.guard_names.flag_tags`); control, surrogate, private-use,
-    # unassigned and blank filler characters (_NAME_BLANK) are not, nor a stray tag character
+    # those are fine, and so are the tag characters of a well-formed subdivision flag (🏴 +
+    # region and subdivision as lowercase tag letters and digits + cancel tag, "gbsct",
+    # :func:`app.guard_names.flag_tags`); control, surrogate, private-use, unassigned and blank
+    # filler characters (_NAME_BLANK) are not, nor any other tag character (capital tag letters,
+    # tag spaces: invisible text; a code too short or too long; a fifth flag)
     bad = [
         c
         for c in shown
