@@ -520,3 +520,132 @@ def test_rack_photo_calls_its_rows_rows(app: App) -> None:
     ]
     review.confirm()
     assert rest.read() == {"hand": ["R5", "B7", "JK"]}
+
+
+# -- checking the unsure tiles -------------------------------------------------------------------
+ORANGE, GREEN = (0, 140, 255), (0, 200, 0)
+
+
+def box_colour(src: Any, y: int, x: int) -> tuple[int, int, int]:
+    """The colour (BGR) of the preview ``src`` (base64 text of a JPEG) at ``y``, ``x``: the
+    nearest of orange, green or neither (the photo's wood)."""
+    img = cv2.imdecode(np.frombuffer(base64.b64decode(src), np.uint8), cv2.IMREAD_COLOR)
+    assert img is not None
+    px = img[y, x].astype(int)
+    best = min((ORANGE, GREEN), key=lambda c: int(np.abs(px - np.array(c)).sum()))
+    assert int(np.abs(px - np.array(best)).sum()) < 90, (tuple(px), y, x)
+    return best
+
+
+def unsure_review(unit: str = "meld") -> tuple[PhotoReview, list[list[list[str]]]]:
+    """A review of R5 R6 R7? / B2? / K9 K10? (``?``: read unsure), drawn on plain wood."""
+    from app.vision import LOW_CONFIDENCE, Reading, TileRead
+
+    sure, unsure = LOW_CONFIDENCE + 0.3, LOW_CONFIDENCE - 0.2
+    tiles = [
+        TileRead("R5", (100, 100, 80, 110), sure),
+        TileRead("R6", (200, 100, 80, 110), sure),
+        TileRead("R7", (300, 100, 80, 110), unsure),
+        TileRead("B2", (100, 300, 80, 110), unsure),
+        TileRead("K9", (100, 500, 80, 110), sure),
+        TileRead("K10", (200, 500, 80, 110), unsure),
+    ]
+    reading = Reading(tiles, [[0, 1, 2], [3], [4, 5]], 0.1, (900, 700))
+    wood = np.full((700, 900, 3), (60, 110, 160), np.uint8)
+    preview = photo_worker.draw_preview(wood, 1.0, reading, ".jpg")
+    clean = cv2.imencode(".png", wood)[1].tobytes()
+    got: list[list[list[str]]] = []
+    review = PhotoReview("tile_rummy", reading, preview, got.append, unit=unit, photo=clean)
+    return review, got
+
+
+def test_a_corrected_unsure_tile_is_no_longer_named_nor_boxed_orange() -> None:
+    review, got = unsure_review()
+    first = review.image.src
+    assert review.summary.value == (
+        "6 tiles found. Check these: red 7 (meld 1, tile 3), blue 2 (meld 2, tile 1),"
+        " black 10 (meld 3, tile 2)"
+    )
+    assert box_colour(first, 100, 340) == ORANGE and box_colour(first, 100, 140) == GREEN
+    review.editor.select(0)
+    review.editor.keyboard.backspace()  # R7 was really a B9
+    review.editor.keyboard.add("B9")
+    assert review.unsure == [(2, 1, "B2"), (3, 2, "K10")]
+    assert review.summary.value == (
+        "6 tiles found. Check these: blue 2 (meld 2, tile 1), black 10 (meld 3, tile 2)"
+    )
+    assert review.summary.color == ERROR_COLOUR
+    now = review.image.src
+    assert now != first  # drawn again: R7's box is green now, the others as they were
+    assert box_colour(now, 100, 340) == GREEN and box_colour(now, 300, 140) == ORANGE
+    assert box_colour(now, 500, 240) == ORANGE and box_colour(now, 100, 140) == GREEN
+    review.confirm()  # one tap: the player has seen the marks
+    assert got == [[["R5", "R6", "B9"], ["B2"], ["K9", "K10"]]]
+
+
+def test_a_tile_tapped_again_or_deleted_is_checked_and_then_the_line_goes() -> None:
+    review, got = unsure_review(unit="row")
+    review.editor.select(2)
+    review.editor.keyboard.backspace()  # K10 taken back ...
+    assert review.unsure == [(1, 3, "R7"), (2, 1, "B2")]
+    review.editor.keyboard.add("K10")  # ... and tapped again: the player says it is K10
+    assert review.unsure == [(1, 3, "R7"), (2, 1, "B2")]
+    assert "black 10" not in str(review.summary.value)
+    review.editor.select(1)
+    review.editor.remove_meld()  # B2 was no tile at all: its row deleted
+    # the rows below move up, and the line names them where they are now
+    assert review.unsure == [(1, 3, "R7")]
+    assert review.summary.value == "6 tiles found. Check these: red 7 (row 1, tile 3)"
+    review.editor.select(0)
+    review.editor.keyboard.type_text("R5 R6 R7")  # typed as it was: nothing changed
+    assert review.unsure == [(1, 3, "R7")]
+    review.editor.keyboard.type_text("R5 R6")
+    review.editor.keyboard.type_text("R5 R6 R7")  # R7 typed again
+    assert review.unsure == [] and review.summary.value == "6 tiles found."
+    assert review.summary.color != ERROR_COLOUR
+    src = review.image.src
+    for y, x in ((100, 340), (300, 140), (500, 240), (100, 140)):
+        assert box_colour(src, y, x) == GREEN, (y, x)
+    review.confirm()
+    assert got == [[["R5", "R6", "R7"], ["K9", "K10"]]]
+
+
+def test_a_tile_beside_a_typed_correction_stays_unsure() -> None:
+    # the text field: the player types over the middle of a row; the tiles before and after
+    # the change are still the photo's (an unsure one there is still named)
+    from app.vision import LOW_CONFIDENCE, Reading, TileRead
+
+    low = LOW_CONFIDENCE - 0.1
+    tiles = [
+        TileRead("Y3", (100, 100, 80, 110), 0.99),
+        TileRead("Y4", (200, 100, 80, 110), low),
+        TileRead("Y8", (300, 100, 80, 110), 0.99),
+        TileRead("Y6", (400, 100, 80, 110), low),
+    ]
+    review = PhotoReview(
+        "tile_rummy", Reading(tiles, [[0, 1, 2, 3]], 0.1, (900, 700)), b"", lambda r: None
+    )
+    assert review.unsure == [(1, 2, "Y4"), (1, 4, "Y6")]
+    review.editor.select(0)
+    review.editor.keyboard.type_text("Y3 Y4 Y5 Y6")  # Y8 was a Y5
+    assert review.unsure == [(1, 2, "Y4"), (1, 4, "Y6")]
+    review.editor.keyboard.type_text("Y3 Y4 Y5 JK Y6")  # a joker the photo missed
+    assert review.unsure == [(1, 2, "Y4"), (1, 5, "Y6")]
+    assert review.image.src == image_source(b"")  # no photo without boxes: nothing redrawn
+
+
+def test_the_reading_carries_the_photo_without_boxes() -> None:
+    res = read_safely(meld_jpeg(["R5", "R6", "R7"]), ".jpg")
+    assert res["ok"] and res["photo"][:3] == b"\xff\xd8\xff" and res["scale"] >= 1
+    clean = cv2.imdecode(np.frombuffer(res["photo"], np.uint8), cv2.IMREAD_COLOR)
+    boxed = cv2.imdecode(np.frombuffer(res["preview"], np.uint8), cv2.IMREAD_COLOR)
+    assert clean is not None and boxed is not None and clean.shape == boxed.shape
+    green = (clean[..., 1] > 150) & (clean[..., 0] < 90) & (clean[..., 2] < 90)
+    assert green.sum() < 20  # no boxes on it
+    # drawn again from it with no tile unsure: the same boxes as the worker's preview
+    again = photo_worker.draw_preview(clean, res["scale"], res["reading"], ".png", unsure=[])
+    redrawn = cv2.imdecode(np.frombuffer(again, np.uint8), cv2.IMREAD_COLOR)
+    assert redrawn is not None
+    g1 = (boxed[..., 1] > 150) & (boxed[..., 0] < 90) & (boxed[..., 2] < 90)
+    g2 = (redrawn[..., 1] > 150) & (redrawn[..., 0] < 90) & (redrawn[..., 2] < 90)
+    assert g2.sum() > 300 and (g1 & g2).sum() > 0.8 * (g1 | g2).sum()

@@ -4,9 +4,10 @@ A :class:`PhotoButton` opens the device's file picker (on a phone it offers the 
 works over plain http, the picture travels over the app's own connection). The photo is read
 in a worker process (:mod:`app.ui.camera.photo_worker`), so other players' screens never wait. A
 :class:`PhotoReview` then shows the photo with a box on every tile found (orange where the
-reading is unsure) and the tiles read, row by row, in the tile keyboard: tap a row to correct
-it, add a missed tile, delete a false one. Nothing is used until the player taps "Use these
-tiles"; then ``on_confirm(rows)`` gets the rows in notation (``[["R5", "R6", "R7"], ...]``).
+reading is unsure, until the player checks that tile) and the tiles read, row by row, in the
+tile keyboard: tap a row to correct it, add a missed tile, delete a false one. Nothing is used
+until the player taps "Use these tiles"; then ``on_confirm(rows)`` gets the rows in notation
+(``[["R5", "R6", "R7"], ...]``).
 
 Handlers only change control values (no ``.update()``), so the review works in logic tests
 without a page: build it from :func:`read_safely`'s answer and call ``confirm``/``cancel``.
@@ -22,8 +23,14 @@ import flet as ft
 
 from app.guard import HOST_FRAME_MAX, TOO_MANY_PHOTOS
 from app.i18n import _, ngettext
-from app.ui.camera.photo_worker import cancel, read_in_worker, read_safely, warm_up
-from app.ui.common.keyboard import MeldsEditor
+from app.ui.camera.photo_worker import (
+    cancel,
+    draw_preview,
+    read_in_worker,
+    read_safely,
+    warm_up,
+)
+from app.ui.common.keyboard import MeldList, MeldsEditor
 from app.ui.common.pieces import meld_view, piece_name
 from app.ui.common.widgets import ERROR_COLOUR, MUTED
 
@@ -129,6 +136,73 @@ def _portrait(picture: bytes) -> bool:
     return h > w
 
 
+class ReadRows(MeldList):
+    """The rows being checked, each tile knowing whether it is still the one the photo gave.
+
+    Attributes:
+        origins: parallel to :attr:`melds`: for each tile the index into the reading's tiles
+            it was read as, or ``None`` once the player entered it (a corrected tile, one
+            taken back and tapped again, a missed one added).
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.origins: list[list[int | None]] = [[]]
+
+    def set_melds(self, melds: Sequence[Sequence[str]]) -> None:
+        """Show ``melds``, every tile entered by the player (see :meth:`set_read`)."""
+        super().set_melds(melds)
+        self.origins = [[None] * len(m) for m in self.melds]
+
+    def set_read(self, melds: Sequence[Sequence[str]], origins: Sequence[Sequence[int]]) -> None:
+        """Show ``melds`` as read: tile ``k`` of row ``n`` is the reading's tile
+        ``origins[n][k]``."""
+        super().set_melds(melds)
+        self.origins = [list(o) for o in origins] or [[]]
+
+    def set_pieces(self, pieces: Sequence[str]) -> None:
+        """The chosen row is now ``pieces``: the tiles before and after the part that changed
+        stay the photo's; the changed part is the player's.
+
+        The keys take tiles back from the end and add them there, so a tile taken back and
+        tapped again counts as entered by the player (checked), even when it is the same."""
+        old, old_from = self.melds[self.active], self.origins[self.active]
+        new = list(pieces)
+        head = 0
+        while head < min(len(old), len(new)) and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        changed: list[int | None] = [None] * (len(new) - head - tail)
+        kept_tail = old_from[len(old) - tail :] if tail else []
+        self.origins[self.active] = [*old_from[:head], *changed, *kept_tail]
+        super().set_pieces(new)
+
+    def _keep(self, kept: list[int]) -> None:
+        self.origins = [self.origins[i] for i in kept]
+        super()._keep(kept)
+
+    def _append(self) -> None:
+        self.origins.append([])
+        super()._append()
+
+
+class ReviewEditor(MeldsEditor):
+    """The review's rows in the tile keyboard, each tile knowing where it came from
+    (:class:`ReadRows`)."""
+
+    model: ReadRows
+
+    def _new_model(self) -> ReadRows:
+        return ReadRows()
+
+    def set_read(self, melds: Sequence[Sequence[str]], origins: Sequence[Sequence[int]]) -> None:
+        """Show the rows read (the last one is then edited); see :meth:`ReadRows.set_read`."""
+        self.model.set_read(melds, origins)
+        self._load_active()
+
+
 class PhotoReview:
     """The check screen for one reading: photo with boxes, rows in the tile keyboard.
 
@@ -143,6 +217,13 @@ class PhotoReview:
             table), ``"row"`` (rows of a rack or a heap, used as one list: called "Row 1"…)
             or ``"one"`` (the meld checker, which checks one meld: with several rows the
             player picks the row to check, rows are never joined).
+        photo: the photo without boxes (JPEG or PNG bytes, :func:`read_safely`'s ``"photo"``)
+            and ``scale`` from it to the photo's pixels: the boxes are drawn again when the
+            player checks an unsure tile (without it, the first preview stays).
+
+    A tile read with low confidence is unsure (an orange box, named in the red "Check
+    these" line) until the player corrects it, takes it back and taps it again, or deletes
+    it; the line and the boxes follow the rows as they stand.
     """
 
     def __init__(
@@ -154,46 +235,29 @@ class PhotoReview:
         on_close: Callable[[], None] | None = None,
         players: int | None = None,
         unit: str = "meld",
+        photo: bytes | None = None,
+        scale: float = 1.0,
     ) -> None:
-        from app.vision import LOW_CONFIDENCE  # lazy: start-up time (the photo reader)
-
         self.on_confirm = on_confirm
         self.on_close = on_close
         self.reading = reading
         self.unit = unit
+        self.photo = photo
+        self.scale = scale
+        self._drawn: list[int] | None = None  # the tiles boxed orange on the preview shown
         rows = [[reading.tiles[i].tile for i in r] for r in reading.rows]
-        self.editor = MeldsEditor(
+        self.editor = ReviewEditor(
             variant,
             _("Tiles read"),
             players=players,
             rows=unit != "meld",
-            on_change=self._paint_choice,
+            on_change=self._changed,
         )
-        self.editor.set_melds(rows)
-        unsure = [
-            (n + 1, k + 1, reading.tiles[i].tile)
-            for n, r in enumerate(reading.rows)
-            for k, i in enumerate(r)
-            if reading.tiles[i].confidence < LOW_CONFIDENCE
-        ]
-        self.unsure = unsure
-        """The tiles read with low confidence: (meld, place in it, tile), counted from 1."""
-        n = len(reading.tiles)
-        summary = ngettext("{n} tile found.", "{n} tiles found.", n).format(n=n)
-        if unsure:  # named as the rows below are: "red 7 (meld 1, tile 3)"
-            where = (
-                _("{tile} (meld {row}, tile {place})")
-                if unit == "meld"
-                else _("{tile} (row {row}, tile {place})")
-            )
-            check = ", ".join(
-                where.format(tile=piece_name(t, "tiles"), row=row, place=place)
-                for row, place, t in unsure
-            )
-            summary += " " + _("Check these: {tiles}").format(tiles=check)
-        self.summary = ft.Text(
-            summary, size=14, color=ERROR_COLOUR if unsure else MUTED, selectable=False
-        )
+        self.editor.set_read(rows, reading.rows)
+        self.unsure: list[tuple[int, int, str]] = []
+        """The tiles read with low confidence that the player has not checked yet: (meld,
+        place in it, tile), counted from 1, as the rows stand now."""
+        self.summary = ft.Text("", size=14, color=MUTED, selectable=False)
         self.image = ft.Image(
             src=image_source(preview),
             fit=ft.BoxFit.CONTAIN,
@@ -230,7 +294,70 @@ class PhotoReview:
             tight=True,
         )
         self.actions: list[ft.Control] = [self.cancel_button, self.confirm_button]
+        self._paint_unsure()
         self._paint_choice()
+
+    def _changed(self) -> None:
+        self._paint_unsure()
+        self._paint_choice()
+
+    def unsure_tiles(self) -> list[int]:
+        """Indexes (into the reading's tiles) of the tiles read with low confidence that are
+        still in the rows as the photo gave them (not corrected, taken back or deleted)."""
+        from app.vision import LOW_CONFIDENCE  # lazy: start-up time (the photo reader)
+
+        tiles = self.reading.tiles
+        return [
+            i
+            for row in self.editor.model.origins
+            for i in row
+            if i is not None and tiles[i].confidence < LOW_CONFIDENCE
+        ]
+
+    def _paint_unsure(self) -> None:
+        """The "Check these: …" line and the orange boxes, for the tiles still unsure."""
+        from app.vision import LOW_CONFIDENCE  # lazy: start-up time (the photo reader)
+
+        tiles = self.reading.tiles
+        self.unsure = [
+            (n + 1, k + 1, tiles[i].tile)
+            for n, row in enumerate(self.editor.model.origins)
+            for k, i in enumerate(row)
+            if i is not None and tiles[i].confidence < LOW_CONFIDENCE
+        ]
+        n = len(tiles)
+        summary = ngettext("{n} tile found.", "{n} tiles found.", n).format(n=n)
+        if self.unsure:  # named as the rows below are: "red 7 (meld 1, tile 3)"
+            where = (
+                _("{tile} (meld {row}, tile {place})")
+                if self.unit == "meld"
+                else _("{tile} (row {row}, tile {place})")
+            )
+            check = ", ".join(
+                where.format(tile=piece_name(t, "tiles"), row=row, place=place)
+                for row, place, t in self.unsure
+            )
+            summary += " " + _("Check these: {tiles}").format(tiles=check)
+        self.summary.value = summary
+        self.summary.color = ERROR_COLOUR if self.unsure else MUTED
+        orange = sorted(self.unsure_tiles())
+        if self._drawn is None:  # the worker drew the first preview's boxes (draw_preview)
+            self._drawn = [i for i, t in enumerate(tiles) if t.confidence < LOW_CONFIDENCE]
+        if orange != self._drawn and self.photo:
+            picture = self._redraw(orange)
+            if picture:
+                self._drawn = orange
+                self.image.src = image_source(picture)
+
+    def _redraw(self, orange: list[int]) -> bytes:
+        """The preview again from the photo without boxes, ``orange`` boxed orange."""
+        import cv2  # lazy: start-up time (the photo reader)
+        import numpy as np  # lazy: with cv2
+
+        img = cv2.imdecode(np.frombuffer(self.photo or b"", np.uint8), cv2.IMREAD_COLOR)
+        if img is None:
+            return b""
+        return draw_preview(img, self.scale, self.reading, ".jpg", unsure=orange)
 
     def choosing(self) -> bool:
         """Must the player pick one row (the meld checker, several rows on the photo)?"""
@@ -435,6 +562,8 @@ class PhotoButton:
             on_close=lambda: self._close(page),
             players=self.players,
             unit=self.unit,
+            photo=result.get("photo"),
+            scale=result.get("scale", 1.0),
         )
         if page is not None:
             self.dialog = ft.AlertDialog(

@@ -28,7 +28,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
@@ -410,9 +410,12 @@ async def read_in_worker(
 
 
 def read_safely(data: bytes, preview: str = ".png") -> dict[str, Any]:
-    """Read a photo; never raises: ``{"ok": true, "reading": Reading, "preview": bytes}`` (the
-    photo with its boxes, encoded as ``preview``: ``".png"`` or ``".jpg"``, the latter about
-    a tenth of the size, which is what the screen sends to a phone) or ``{"ok": false,
+    """Read a photo; never raises: ``{"ok": true, "reading": Reading, "preview": bytes,
+    "photo": bytes, "scale": float}`` (the preview: the photo with its boxes, encoded as
+    ``preview``: ``".png"`` or ``".jpg"``, the latter about a tenth of the size, which is what
+    the screen sends to a phone; ``photo``: the same picture without boxes, as JPEG, and
+    ``scale`` from it to the photo's pixels, for :func:`draw_preview` to draw the boxes again
+    as the player checks the tiles) or ``{"ok": false,
     "error": code}`` (codes of :class:`app.vision.VisionError`, or ``"internal"``)."""
     from app.vision import VisionError, read_photo  # lazy: photo worker process
     from app.vision.imageio import decode  # lazy: photo worker process
@@ -424,21 +427,39 @@ def read_safely(data: bytes, preview: str = ".png") -> dict[str, Any]:
         return {"ok": False, "error": e.code}
     except Exception:  # noqa: BLE001 - a bad photo must not break the screen
         return {"ok": False, "error": "internal"}
-    return {"ok": True, "reading": reading, "preview": draw_preview(img, scale, reading, preview)}
+    ok, clean = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return {
+        "ok": True,
+        "reading": reading,
+        "preview": draw_preview(img, scale, reading, preview),
+        "photo": clean.tobytes() if ok else b"",
+        "scale": scale,
+    }
 
 
-def draw_preview(img: np.ndarray, scale: float, reading: Any, ext: str = ".png") -> bytes:
+def draw_preview(
+    img: np.ndarray,
+    scale: float,
+    reading: Any,
+    ext: str = ".png",
+    unsure: Collection[int] | None = None,
+) -> bytes:
     """The photo (``img``: the 900 px working copy, already turned upright as its EXIF
     orientation says, ``scale`` from it to the photo's pixels) with a box on every tile of
     ``reading``, green or orange where the reading is unsure, encoded as ``ext``
-    (``".png"``, ``".jpg"``)."""
+    (``".png"``, ``".jpg"``). ``unsure``: the indexes (into ``reading.tiles``) boxed orange
+    (the review's redraw once the player checked some); ``None``: those read with low
+    confidence."""
     from app.vision import LOW_CONFIDENCE  # lazy: photo worker process
 
+    if unsure is None:
+        unsure = [i for i, t in enumerate(reading.tiles) if t.confidence < LOW_CONFIDENCE]
+    orange = set(unsure)
     out = img.copy()
     th = max(2, out.shape[1] // 300)
-    for t in reading.tiles:
+    for i, t in enumerate(reading.tiles):
         pts = np.array(t.corners, np.float32) / scale if t.corners else None
-        colour = (0, 200, 0) if t.confidence >= LOW_CONFIDENCE else (0, 140, 255)
+        colour = (0, 140, 255) if i in orange else (0, 200, 0)
         if pts is not None and len(pts) == 4:
             cv2.polylines(out, [pts.astype(np.int32)], True, colour, th, cv2.LINE_AA)
         else:
