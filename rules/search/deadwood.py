@@ -483,7 +483,10 @@ _Discard = tuple[int, int, int, int, int, int, int, tuple[tuple[int, ...], ...] 
 def _discard_one_rank(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Discard:
     """:func:`_discard_groups` for one rank held in ≥3 suits (``tri``: its bit): every option
     of the rank in the order of :func:`_group_choices` (those :func:`_options11` and the
-    lone-three rule drop are strictly worse, so the first least key is the same)."""
+    lone-three rule drop are strictly worse, so the first least key is the same).
+
+    Unrolled: each suit's run-only deadwood and packed best drop are read once with the rank's
+    card and once without it, and the options are sums and least values of those reads."""
     table = _index_dw or _dw_list()
     z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
     rest = ~tri
@@ -491,38 +494,101 @@ def _discard_one_rank(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Disc
     b2 = b & rest
     c2 = c & rest
     d2 = d & rest
-    best = full = _BIG
+    ua = table[a2]
+    ub = table[b2]
+    uc = table[c2]
+    ud = table[d2]
+    va = table[a]
+    vb = table[b]
+    vc = table[c]
+    vd = table[d]
+    ya = z0[a2]
+    yb = z1[b2]
+    yc = z2[c2]
+    yd = z3[d2]
+    xa = z0[a]
+    xb = z1[b]
+    xc = z2[c]
+    xd = z3[d]
     col = h & _COLUMN * tri
-    groups = ga = gb = gc = gd = 0
-    # the suits whose card goes to the group (bit 0: spades): all; all but S, H, D, C; none
-    for taken in (15, 14, 13, 11, 7, 0) if a & b & c & d & tri else (15, 0):
-        fa = a2 if taken & 1 else a
-        fb = b2 if taken & 2 else b
-        fc = c2 if taken & 4 else c
-        fd = d2 if taken & 8 else d
-        base = table[fa] + table[fb] + table[fc] + table[fd]
-        if base < full:
-            full = base
-        k = z0[fa]
-        y = z1[fb]
-        if y < k:
-            k = y
-        y = z2[fc]
-        if y < k:
-            k = y
-        y = z3[fd]
-        if y < k:
-            k = y
-        k += base << 8
+    # the least packed drops of the suits without the rank's card, by pairs
+    mab = yb if yb < ya else ya
+    mcd = yd if yd < yc else yc
+    base = ua + ub + uc + ud  # the whole group first
+    best = ((base << 8) + mcd) if mcd < mab else ((base << 8) + mab)
+    if a & b & c & d & tri:
+        # the groups of 3 (the card of S, H, D or C stays out), in that order
+        taken = 15
+        full = base
+        v = va + ub + uc + ud
+        if v < full:
+            full = v
+        k = xa if xa < yb else yb
+        if mcd < k:
+            k = mcd
+        k += v << 8
         if k < best:
-            best, groups, ga, gb, gc, gd = k, taken, fa, fb, fc, fd
-    if groups == 15:
-        groups = col
-    elif groups:  # a group of 3 out of 4: the card of the suit left out stays
-        groups = col ^ tri << 16 * (15 ^ groups).bit_length() - 16
-    else:
-        return best, 0, full, ga, gb, gc, gd, ()
-    return best, groups, full, ga, gb, gc, gd, (_index_groups[groups],)
+            best, taken = k, 14
+        v = ua + vb + uc + ud
+        if v < full:
+            full = v
+        k = ya if ya < xb else xb
+        if mcd < k:
+            k = mcd
+        k += v << 8
+        if k < best:
+            best, taken = k, 13
+        v = ua + ub + vc + ud
+        if v < full:
+            full = v
+        k = xc if xc < yd else yd
+        if mab < k:
+            k = mab
+        k += v << 8
+        if k < best:
+            best, taken = k, 11
+        v = ua + ub + uc + vd
+        if v < full:
+            full = v
+        k = yc if yc < xd else xd
+        if mab < k:
+            k = mab
+        k += v << 8
+        if k < best:
+            best, taken = k, 7
+        v = va + vb + vc + vd  # no group
+        if v < full:
+            full = v
+        k = xa if xa < xb else xb
+        y = xc if xc < xd else xd
+        if y < k:
+            k = y
+        k += v << 8
+        if k < best:
+            return k, 0, full, a, b, c, d, ()
+        if taken == 15:
+            return best, col, full, a2, b2, c2, d2, (_index_groups[col],)
+        if taken == 14:
+            col ^= tri
+            return best, col, full, a, b2, c2, d2, (_index_groups[col],)
+        if taken == 13:
+            col ^= tri << 16
+            return best, col, full, a2, b, c2, d2, (_index_groups[col],)
+        if taken == 11:
+            col ^= tri << 32
+            return best, col, full, a2, b2, c, d2, (_index_groups[col],)
+        col ^= tri << 48
+        return best, col, full, a2, b2, c2, d, (_index_groups[col],)
+    v = va + vb + vc + vd  # no group
+    full = v if v < base else base
+    k = xa if xa < xb else xb
+    y = xc if xc < xd else xd
+    if y < k:
+        k = y
+    k += v << 8
+    if k < best:
+        return k, 0, full, a, b, c, d, ()
+    return best, col, full, a2, b2, c2, d2, (_index_groups[col],)
 
 
 def _choices10(
@@ -1000,8 +1066,6 @@ _LANE_ONES11: Final = _LANE_ONES << 52
 _LANE_FOURS11: Final = _LANE_FOURS << 52
 _GROUP_FOURS11: Final = _GROUP_FOURS << 52
 _HAND_AT11: Final = _HAND_AT + 52
-_tri_of11: dict[int, int] = {}
-""":data:`_tri_of` for the lanes of :data:`_index_cards11` (52 bits higher)."""
 _top_card: list[int] = []
 """``bit_length()`` of the low 61 bits of a sum of :data:`_index_cards11` (its highest
 rank-major bit, plus 1) → that card's index: the tie-break's discard when no card is melded."""
@@ -1085,8 +1149,6 @@ def _index_tables() -> None:
             _tri_of[lanes[r1] | lanes[r2]] = 1 << r1 | 1 << r2
             for r3 in range(r2):
                 _tri_of[lanes[r1] | lanes[r2] | lanes[r3]] = 1 << r1 | 1 << r2 | 1 << r3
-    for key in list(_tri_of):
-        _tri_of11[key << 52] = _tri_of[key]
     _top_card.extend([-1] * 62)
     _top_value.extend([0] * 62)
     for i in range(52):
@@ -1307,9 +1369,8 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         bl = (x & 0x1FFF_FFFF_FFFF_FFFF).bit_length()
         total = x & 511
         return total - _top_value[bl], _top_card[bl], (), total
-    g &= _GROUP_FOURS11
     r = h & (h >> 1) & (h >> 2)  # the cards starting 3 consecutive ranks of their suit
-    if not g:
+    if not g & _GROUP_FOURS11:  # no rank held in ≥3 suits
         try:  # runs in one suit: the packed sum of their cards and their runs in one look-up
             packed, melds = _runs11[r]
         except KeyError:
@@ -1353,7 +1414,11 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         else:
             melds = _runs0[a] + _runs1[b] + _runs2[c] + _drop_runs3[d]
         return (key >> 8) + full - 64, _index_discard[low], melds, full
-    tri = _tri_of11[g]  # at most 3 such ranks in 11 cards
+    a = h & 0x1FFF
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
+    d = h >> 48
+    tri = (a & b & (c | d)) | (c & d & (a | b))  # the ranks held in ≥3 suits (at most 3)
     named = _index_groups
     groups_melds: _Runs = ()
     if not r:
@@ -1378,10 +1443,6 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
             total = y & 511
             return total - _top_value[bl], _top_card[bl], groups_melds, total
         groups_melds = ()
-    a = h & 0x1FFF
-    b = (h >> 16) & 0x1FFF
-    c = (h >> 32) & 0x1FFF
-    d = h >> 48
     if tri & (tri - 1):
         key, groups, full, a, b, c, d, names = _discard_groups(h, tri, a, b, c, d, r)
     else:
