@@ -320,6 +320,90 @@ ADVERSARIAL: dict[str, list[str]] = {
             "8H 9H JH QH KH AD AD 2D 3D 3D 4D 5D 5D 6D 6D 7D 8D 9D 9D 10D QD KD AC AC 2C 3C 3C 4C "
             "5C 5C 6C 6C 7C 7C 8C 8C 9C 10C 10C JC JC QC JK JK"
         ),
+        # climbed in round 6 of issue 13 (60 s climbs, three starts) against trial races with
+        # the tails and their filter: all split but the eighth; the race of round 5 took 909,
+        # 712, 73, 713, 1,416, 1,193, 851, 1,184 and 1,349 state expansions on them
+        (
+            "AS 2S 2S 3S 4S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 10S 10S JS QS QS KS AH AH 2H 3H 3H 4H "
+            "5H 5H 6H 7H 7H 8H 9H 10H 10H JH QH KH AD 2D 2D 3D 3D 4D 5D 5D 6D 7D 7D 8D 8D 9D 9D "
+            "10D QD QD KD KD AC AC 2C 3C 4C 4C 5C 6C 6C 7C 7C 8C 8C 9C 10C 10C JC JC QC KC JK"
+        ),
+        (
+            "AS 2S 3S 3S 4S 4S 5S 5S 6S 6S 7S 7S 8S 9S 10S 10S JS QS KS KS AH AH 2H 5H 6H 6H 7H "
+            "7H 8H 9H 9H 10H QH KH AD 2D 2D 3D 3D 4D 5D 6D 6D 7D 8D 9D 9D 10D 10D JD QD QD KD KD "
+            "AC 2C 3C 3C 4C 4C 5C 5C 6C 6C 7C 8C 8C 9C 9C 10C 10C JC JC QC JK"
+        ),
+        (
+            "2S 2S 3S 3S 4S 4S 5S 6S 6S 7S 8S 8S 9S 10S 10S JS QS QS AH AH 2H 3H 3H 4H 5H 5H 7H "
+            "8H 8H 9H 9H 10H 10H JH JH QH QH KH AD AD 3D 4D 5D 6D 7D 7D 8D 8D 9D 9D 10D JD JD QD "
+            "AC 2C 3C 3C 4C 5C 7C 8C 8C 9C 9C 10C JC QC QC KC JK JK"
+        ),
+        (
+            "AS AS 2S 3S 3S 4S 4S 5S 6S 7S 7S 8S 9S 10S JS JS QS KS 3H 3H 4H 4H 5H 5H 6H 6H 7H 7H "
+            "8H 9H 10H 10H JH JH QH KH AD 3D 3D 4D 4D 5D 5D 6D 7D 8D 9D 9D JD QD KD KD AC 3C 3C "
+            "4C 4C 7C 8C 9C 9C JC JC QC QC KC JK JK"
+        ),
+        (
+            "AS 2S 3S 4S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 10S 10S QS QS KS AH 2H 2H 3H 4H 5H 6H 7H "
+            "7H 8H 8H 9H 9H 10H 10H JH QH KH AD AD 3D 5D 5D 6D 7D 7D 8D 9D 10D 10D JD QD QD 2C 3C "
+            "3C 4C 4C 5C 5C 6C 6C 7C 7C 8C 9C 9C 10C 10C JC JC QC QC KC KC JK JK"
+        ),
+        (
+            "AS 2S 2S 3S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 9S 10S 10S JS QS KS KS AH AH 2H 2H 3H 4H "
+            "4H 5H 5H 6H 6H 7H 8H 8H 9H 10H 10H JH QH 2D 2D 3D 5D 5D 6D 6D 7D 7D 8D 9D 9D 10D 10D "
+            "JD QD QD KD AC AC 2C 2C 3C 4C 4C 5C 5C 6C 6C 7C 8C 8C 9C JC QC KC JK JK"
+        ),
+        (
+            "AS 2S 2S 3S 4S 7S 8S 8S 9S 9S 10S JS QS KS AH AH 2H 3H 4H 4H 5H 8H 9H 9H 10H JH QH "
+            "QH KH KH AD AD 2D 4D 4D 5D 6D 6D 7D 8D 9D 10D 10D QD AC 2C 2C 3C 4C 5C 6C 6C 7C 8C "
+            "9C 10C QC KC JK JK"
+        ),
+        (
+            "AS AS 2S 3S 4S 4S 5S 5S 6S 7S 7S 8S 8S 9S 10S JS QS QS KS KS AH 2H 3H 3H 5H 6H 6H 7H "
+            "7H 8H 9H 10H 10H JH QH KH AD 2D 3D 4D 4D 5D 5D 6D 6D 7D 7D 8D 9D 9D 10D 10D JD JD KD "
+            "KD AC AC 2C 2C 3C 4C 4C 5C 6C 7C 7C 8C 9C 10C 10C JC QC QC KC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 3S 3S 4S 5S 5S 6S 7S 7S 8S 9S JS KS AH 3H 3H 5H 5H 6H 6H 7H 7H 8H 8H 9H "
+            "10H JH QH QH KH KH AD AD 2D 2D 3D 4D 5D 5D 6D 6D 7D 7D 8D 9D 9D 10D JD QD QD KD KD "
+            "AC 2C 2C 3C 5C 5C 6C 6C 7C 7C 8C 8C 9C 9C JC JC QC KC KC JK JK"
+        ),
+        # round 6, climbed against the final race (1,740, 1,876 and 952 state expansions;
+        # 1,604, 1,465 and 910 for the race of round 5), then against the race of round 5
+        # (1,829, 1,183 and 2,587; 1,600, 799 and 2,044 for the final race): all split
+        (
+            "2S 2S 4S 5S 6S 7S 7S 8S 8S 9S 9S 10S JS QS QS KS AH AH 2H 2H 3H 3H 4H 4H 5H 5H 6H 6H "
+            "7H 8H 8H 9H 9H 10H 10H JH JH QH QH KH KH 2D 2D 3D 3D 4D 4D 5D 6D 7D 8D 8D 9D 10D 10D "
+            "QD KD KD AC AC 2C 3C 4C 5C 5C 6C 7C 7C 8C 8C 9C 10C JC QC KC KC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 4S 4S 5S 5S 6S 6S 7S 8S 8S 9S 9S 10S 10S JS QS QS AH 2H 2H 3H 3H 4H 5H "
+            "5H 7H 8H 8H 9H 10H 10H JH QH QH KH KH AD AD 2D 2D 3D 4D 4D 5D 5D 6D 7D 7D 8D 8D 9D "
+            "9D 10D 10D JD QD KD KD 2C 2C 3C 4C 4C 5C 5C 6C 7C 7C 8C 8C 9C 9C 10C 10C JC JC QC KC "
+            "KC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 3S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 10S JS JS QS QS KS KS AH AH 2H 3H 3H 4H "
+            "4H 5H 5H 6H 7H 8H 9H 10H JH QH KH KH AD AD 2D 2D 3D 4D 5D 5D 7D 9D 10D 10D JD QD KD "
+            "2C 2C 4C 4C 5C 5C 6C 7C 8C 9C JC JC QC QC KC JK JK"
+        ),
+        (
+            "AS 2S 2S 3S 4S 6S 7S 7S 8S 8S 9S 9S 10S JS QS QS KS KS AH AH 2H 2H 3H 4H 5H 6H 6H 7H "
+            "7H 8H 8H 9H 10H 10H JH JH QH KH 2D 2D 3D 3D 4D 4D 5D 7D 8D 8D 9D 10D 10D JD JD KD KD "
+            "AC AC 2C 3C 4C 4C 6C 7C 7C 8C 8C 9C 9C 10C JC QC KC KC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 3S 4S 4S 5S 5S 6S 7S 7S 8S 9S 9S 10S 10S QS QS KS KS AH AH 2H 2H 3H 4H "
+            "5H 5H 6H 6H 9H 9H 10H JH JH KH KH AD AD 2D 3D 3D 4D 4D 5D 5D 6D 6D 8D 8D 9D 10D 10D "
+            "JD JD QD QD KD KD AC AC 2C 2C 3C 4C 5C 5C 6C 7C 7C 8C 8C 9C 10C 10C JC JC QC QC KC "
+            "KC JK JK"
+        ),
+        (
+            "AS 2S 2S 3S 3S 4S 4S 5S 5S 6S 6S 7S 8S 8S 9S 9S 10S 10S JS QS QS KS KS AH 2H 2H 3H "
+            "3H 4H 5H 6H 6H 8H 9H 9H 10H 10H JH QH QH KH KH AD AD 3D 4D 4D 5D 6D 6D 8D 9D 9D 10D "
+            "10D JD JD QD KD KD AC AC 2C 2C 3C 4C 5C 5C 6C 6C 8C 9C 9C 10C 10C JC JC QC KC KC JK "
+            "JK"
+        ),
     ],
 }
 """The slowest heaps found so far by :func:`climb` (two decks with jokers), kept so that the

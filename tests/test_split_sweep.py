@@ -292,14 +292,19 @@ def per_vector_answers(pieces: list[Piece], rules: MeldRules) -> set[bool]:
 
 @contextmanager
 def tiny_budgets() -> Iterator[None]:
-    """The race with budgets of one state expansion at first (doubling), so that every one of
-    its searches takes turns before one answers, even on small heaps."""
-    old = search._FIRST_BUDGET
-    search._FIRST_BUDGET = 1  # type: ignore[misc]
+    """The race with budgets of one state expansion at first (doubling; with the ace high:
+    the first search and the spot depth-first searches one each, the provers in chunks of
+    one), so that every one of its searches takes turns before one answers, even on small
+    heaps (the tails that can be laid filtering the spot sweeps)."""
+    names = ("_FIRST_BUDGET", "_FIRST_BUDGET_KEPT", "_DFS_BUDGET_CAP", "_SWEEP_CHUNK")
+    old = {name: getattr(search, name) for name in names}
+    for name in names:
+        setattr(search, name, 1)
     try:
         yield
     finally:
-        search._FIRST_BUDGET = old  # type: ignore[misc]
+        for name, value in old.items():
+            setattr(search, name, value)
 
 
 @pytest.mark.slow
@@ -309,9 +314,10 @@ def test_carousel_one_vector_searches_and_race_agree_with_brute_force(
     pieces: list[Piece],
 ) -> None:
     """The one-vector searches (some vector splits the heap exactly when it splits) and the
-    race run from budgets of one expansion (every search of it taking turns: whole-heap and
-    spot depth-first, sweeps; the answer of whichever finishes first) agree with the
-    brute-force oracle."""
+    race run from budgets of one expansion (every search of it taking turns: the whole-heap
+    and spot depth-first searches, then the spot sweeps and the tails, the tails that can be
+    laid filtering the spot sweeps the other way; the answer of whichever finishes first)
+    agree with the brute-force oracle."""
     want = oracle(pieces, CAR)
     assert per_vector_answers(pieces, CAR) == {want}, texts([pieces])
     with tiny_budgets():

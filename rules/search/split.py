@@ -53,12 +53,15 @@ also races with the searches: on many heaps it proves "no" within a hundred or s
 where the sweep from 1 first meets the many ways of laying the aces and the numbers after them.
 
 Search order: the depth-first search from 1 up gets a first small budget alone (most heaps are
-answered there); then the window proofs; then the searches race in turns with budgets of state
-expansions that double: without the ace high, depth-first from 1 up and from 13 down (the
-mirrored heap); with it (Carousel), both ways, the depth-first search over all vectors, the
-one-vector depth-first searches (the likeliest vectors taking turns in slices, for a quick
-"yes"), the windows from 2 to the top (for a quick "no") and, with most of the work, the spot
-sweeps (the narrower, by states at its current number, runs first). All are exact, the
+answered there); then the window proofs. Without the ace high, depth-first from 1 up and from
+13 down (the mirrored heap) then race in turns with budgets of state expansions that double.
+With it (Carousel, :func:`_race_kept`): the spot depth-first searches both ways for a few
+dozen states each (a quick "yes"), then the provers in chunks, each to the one with the
+least work left: the spot sweeps both ways and the windows from 2 to the top both ways (the
+*tails*, a quick "no"). A tail that can be laid proves nothing, but the states it kept at
+each number say which runs a split can have open above that place, so from then on the spot
+sweep the other way keeps only the states one of them can join (meeting in the middle; a heap
+that does not split then needs a few dozen states of it instead of hundreds). All are exact, the
 first to answer wins, and each keeps its memo or states between its turns (the sweeps and
 windows of one direction share their bound and option memos). Every split returned is
 re-checked meld by meld and against the heap before it is handed out. Memos live for one call
@@ -75,7 +78,7 @@ import contextlib
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, permutations, product
 from typing import Final, Literal
 
 from rules.errors import RulesError
@@ -931,38 +934,34 @@ def _race(
         budget *= _BUDGET_GROWTH
 
 
-_SWEEP_SHARE_KEPT: Final = 3
-"""A spot sweep's budget in a turn of :func:`_race_kept` (on average, each direction), as a
-multiple of the turn's budget (tuned on the hill-climbed heaps: the spot sweeps answer both
-"yes" and "no" within a few hundred states on all of them, so they get most of the work; with
-3 against 1, the other shares as they are and the spot sweeps first from the second turn on,
-the worst of the stored heaps went from 2,496 state expansions to 1,248)."""
-_WHOLE_SHARE_KEPT: Final = 0.125
-"""A whole-heap depth-first search's budget in a turn of :func:`_race_kept` (each direction),
-as a multiple of the turn's budget (1 before the spot sweeps, 0.25 before the spot
-depth-first searches: those now find the quick splits; the depth-first searches of one
-kept-back vector at a time left the race with them, as on the hill-climbed heaps they only
-cost: together the stored heaps' least CPU time went from 587 ms to 441 ms)."""
-_SWEEP_CHUNK: Final = 16
-"""State expansions a sweep of :func:`_race_kept` runs before the two sweeps' widths are
-compared again."""
-_SWEEP_SWITCH: Final = 1.5
-"""The chunks go to the other spot sweep of :func:`_race_kept` once its work left looks this
-many times smaller than the running one's (states at its current number times the numbers
-left: on the hill-climbed heaps this cut the worst work by an eighth against comparing the
-states at the current numbers alone, with a factor of 2; both sweeps of a heap are often about
-as wide, and switching back and forth pays for both)."""
-_DFS_SHARE_KEPT: Final = 0.5
-"""A spot depth-first search's budget in a turn of :func:`_race_kept` (each direction), as a
-multiple of the turn's budget (it goes first in every turn: on most hill-climbed heaps that
-split it finds the split in a few dozen states where the spot sweeps need hundreds)."""
+_FIRST_BUDGET_KEPT: Final = 100
+"""The first budget of :func:`_race_kept`: the depth-first search over all kept-back vectors
+alone, from 1 up (on seeded random Carousel heaps of every size 94 % of the answers it gives
+within 100 state expansions come within 20, but with 50 hill-climbing found a heap it answers
+in 73 that then took 1,994)."""
+_WINDOW_MIN_GAPS_KEPT: Final = 5
+"""The windows :func:`_race_kept` tries (:func:`_window_proof`) need this many empty places
+(on the hill-climbed Carousel heaps only windows with 5 proved anything; those with 3 or 4
+cost 50-300 state expansions each for nothing)."""
 _DFS_BUDGET_CAP: Final = 64
-"""The spot depth-first searches of :func:`_race_kept` stop after this many state expansions
-in all, per direction (on a heap with no split they only cost; the splits they find quickly
-they find within this)."""
-_TAIL_SHARE_KEPT: Final = 0.15
-"""A window from 2 to the top's budget in a turn of :func:`_race_kept` (each direction), as a
-multiple of the turn's budget (a quick "no" on some heaps; 0.5 before the spot sweeps)."""
+"""The spot depth-first searches of :func:`_race_kept` run this many state expansions each,
+one way then the other, before the provers (on a heap with no split they only cost; on the
+hill-climbed heaps that split they find the split within 53 states one way or the other on
+all but two)."""
+_SWEEP_CHUNK: Final = 16
+"""State expansions a prover of :func:`_race_kept` runs before their work left is compared
+again."""
+_SWEEP_SWITCH: Final = 1.5
+"""The chunks go to another prover of :func:`_race_kept` once its work left looks this many
+times smaller than the running one's (states at its current number times the numbers left:
+both sweeps of a heap are often about as wide, and switching back and forth pays for both;
+1, 2 and 3 did worse on the hill-climbed heaps)."""
+_TAIL_WEIGHT: Final = 5
+"""A tail's work left counts this many times a spot sweep's in :func:`_race_kept`'s choice of
+the prover to run (a tail answers only "no"; on 28 hill-climbed heaps the worst took 1,976,
+1,632 and 1,217 state expansions with 2, 3 and 5). The whole-heap depth-first searches (all
+kept-back vectors) left the race: given half the provers' work they lowered that to 1,068,
+but heaps climbed against them took up to 2,193 (against 2,044 without them)."""
 _VECTOR_FILTER: Final = True
 """Whether the searches over all kept-back vectors narrow them by :meth:`_Heap.vector_filter`
 (always, but for tests that cross-check the searches without it)."""
@@ -971,101 +970,69 @@ _VECTOR_FILTER: Final = True
 def _race_kept(
     heap: _Heap, pieces: Sequence[Piece], deadline: Deadline | None = None
 ) -> list[SplitMeld] | None:
-    """The race for ace-high heaps (Carousel). Where the aces stand (how many of each suit are
-    kept back for Q-K-A: a vector) splits the problem into independent ones, each as easy as a
-    heap without high aces; a split usually exists for one of the first vectors tried when it
-    exists at all. The depth-first search over all vectors from 1 up gets the first budget
-    alone (most heaps are answered within it); then the window proofs (:func:`_window_proof`,
-    a quick "no"). Then each direction runs four exact searches in turns with budgets that
-    double: the spot depth-first search (:func:`_spot_dfs_steps`, first in every turn; a quick
-    "yes" on most heaps that split; :data:`_DFS_SHARE_KEPT` of the budget, at most
-    :data:`_DFS_BUDGET_CAP` in all), the depth-first search over all vectors at once (phase 1,
-    the vectors narrowed by :meth:`_Heap.vector_filter`; :data:`_WHOLE_SHARE_KEPT` of the
-    budget), the window from 2 to the top
-    (:data:`_TAIL_SHARE_KEPT` of the budget; a "no" when it cannot be laid, out of the race
-    when it can) and the spot sweep (:func:`_spot_sweep_steps`: the aces as spots at the ends
-    of the runs from 2 and to 13, no kept-back vectors; "yes" or "no" within a few hundred
-    states on every hill-climbed heap; each gets :data:`_SWEEP_SHARE_KEPT` times the budget
-    on average: the two spot sweeps share it in chunks of :data:`_SWEEP_CHUNK`, the running
-    one keeping them until the other's work left looks :data:`_SWEEP_SWITCH` times smaller,
-    as a sweep costs the width of its levels and one direction is often much narrower; from
-    the second turn on the spot sweeps go first). The first answer wins. Returns the melds of
-    a split, or ``None``."""
-    first = _searcher(heap, deadline)  # phase 0 first: most heaps are answered at once
+    """The race for ace-high heaps (Carousel), all its searches exact, the first answer
+    winning:
+
+    1. the depth-first search over all kept-back vectors from 1 up (:func:`_searcher`,
+       :data:`_FIRST_BUDGET_KEPT` state expansions; most heaps are answered here);
+    2. the window proofs (:func:`_window_proof`, windows with at least
+       :data:`_WINDOW_MIN_GAPS_KEPT` empty places: a quick "no");
+    3. the spot depth-first searches (:func:`_spot_dfs_steps`), from 2 up then from 13 down,
+       :data:`_DFS_BUDGET_CAP` each: a quick "yes" on most heaps that split;
+    4. the provers, in chunks of :data:`_SWEEP_CHUNK`, each to the one whose work left
+       (states at its number times the numbers left, times :data:`_TAIL_WEIGHT` for a tail)
+       looks least (:data:`_SWEEP_SWITCH`): the spot sweeps each way
+       (:func:`_spot_sweep_steps`: "yes" or "no") and the windows from 2 to the top each way
+       (the tails: :func:`_sweep_steps` from the state that dominates every other, the aces
+       left out: a quick "no" on many heaps that do not split). A tail that can be laid
+       proves nothing and leaves the race, but the states it kept then filter the spot sweep
+       the other way (:func:`_cross_masks`: a state that no state of the tail at the same
+       place can join cannot complete), which on such heaps then needs a few dozen states
+       instead of hundreds.
+
+    Returns the melds of a split, or ``None``."""
+    first = _searcher(heap, deadline)
     try:
-        got = first(_FIRST_BUDGET)
+        got = first(_FIRST_BUDGET_KEPT)
     except _OutOfBudget:
         pass
     else:
         return None if isinstance(got, str) else _build(heap, got)
     dirs = (heap, _Heap(pieces, heap.rules, mirror=True))
-    if _window_proof(heap, dirs[1], deadline):
+    if _window_proof(heap, dirs[1], deadline, _WINDOW_MIN_GAPS_KEPT):
         return None
+    for h in dirs:
+        try:
+            found = _SpotRunner(h, deadline, depth_first=True)(_DFS_BUDGET_CAP)
+        except _OutOfBudget:
+            continue
+        return None if isinstance(found, str) else found
+    # the provers: 0 and 1 the spot sweeps, 2 and 3 the tails (each way)
     sweeps = [_SpotRunner(h, deadline) for h in dirs]
-    dfs = [_SpotRunner(h, deadline, depth_first=True) for h in dirs]
-    dfs_left = [_DFS_BUDGET_CAP, _DFS_BUDGET_CAP]  # per direction, in all
-    # the windows from 2 to the top, each way: the sweep without the aces (at 1 and 14) and
-    # from the state that dominates every other, a quick "no" on many heaps
     tails = [_SweepRunner(h, deadline, start=2) for h in dirs]
-    # the whole-heap depth-first searches, all vectors at once, with the joker bound (phase 1):
-    # from 1 up (the first one, continuing) and from the top down
-    wholes = [first, _searcher(dirs[1], deadline, start_phase=1)]
-    cur = [0]  # the spot sweep running
+    progress = [sweeps[0].progress, sweeps[1].progress, tails[0].progress, tails[1].progress]
+    live = [0, 1, 2, 3]
+    cur = 0
 
-    def sweeps_turn(budget: int) -> list[SplitMeld] | str | None:
-        """The spot sweeps' share of a turn: their answer, or ``None`` (none yet). They
-        share it in chunks, to the one running until the other's work left (states at its
-        number times the numbers left) looks far smaller."""
-        left = 2 * budget * _SWEEP_SHARE_KEPT
-        while left > 0:
-            other, running = sweeps[1 - cur[0]].progress, sweeps[cur[0]].progress
-            if other[1] * (15 - other[0]) * _SWEEP_SWITCH < running[1] * (15 - running[0]):
-                cur[0] = 1 - cur[0]
-            chunk = min(_SWEEP_CHUNK, left)
-            left -= chunk
-            try:
-                return sweeps[cur[0]](chunk)
-            except _OutOfBudget:
-                continue
-        return None
+    def work_left(k: int) -> int:
+        n, width = progress[k]
+        return width * (15 - n) * (_TAIL_WEIGHT if k >= 2 else 1)
 
-    budget = _FIRST_BUDGET
     while True:
-        for d in (0, 1):
-            share = min(int(budget * _DFS_SHARE_KEPT), dfs_left[d])
-            if share <= 0:
-                continue
-            dfs_left[d] -= share
-            try:
-                found = dfs[d](share)
-            except _OutOfBudget:
-                continue
-            return None if isinstance(found, str) else found
-        if budget > _FIRST_BUDGET:
-            # after the first turn the spot sweeps go first: they answer most heaps the
-            # quick depth-first searches of the first turn did not
-            melds = sweeps_turn(budget)
-            if melds is not None:
+        best = min(live, key=work_left)
+        if cur not in live or work_left(best) * _SWEEP_SWITCH < work_left(cur):
+            cur = best
+        try:
+            if cur < 2:
+                melds = sweeps[cur](_SWEEP_CHUNK)
                 return None if isinstance(melds, str) else melds
-        for d in (0, 1):
-            try:
-                got = wholes[d](int(budget * _WHOLE_SHARE_KEPT))
-            except _OutOfBudget:
-                continue
-            return None if isinstance(got, str) else _build(dirs[d], got)
-        for tail in list(tails):
-            try:
-                got = tail(int(budget * _TAIL_SHARE_KEPT))
-            except _OutOfBudget:
-                continue
-            if got == _NO_SPLIT:
+            if tails[cur - 2](_SWEEP_CHUNK) == _NO_SPLIT:
                 return None
-            tails.remove(tail)  # it can be laid: no proof either way
-        if budget == _FIRST_BUDGET:
-            melds = sweeps_turn(budget)
-            if melds is not None:
-                return None if isinstance(melds, str) else melds
-        budget *= _BUDGET_GROWTH
+        except _OutOfBudget:
+            continue
+        # the tail can be laid: no proof, but its states filter the other way's spot sweep
+        live.remove(cur)
+        sweeps[3 - cur].filter_by(tails[cur - 2].history)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1102,7 +1069,12 @@ class _SweepRunner:
     def __init__(self, heap: _Heap, deadline: Deadline | None, start: int = 1) -> None:
         self.progress = [0, 1]
         """The number the sweep is at and how many states it expands there."""
-        self.steps = _sweep_steps(heap, deadline, start=start, progress=self.progress)
+        self.history: list[dict[tuple[int, int, int, int, int], int]] = []
+        """The states the sweep expanded at each number, indexed by number (filled as it
+        goes; complete once a window to the top answered :data:`_NO_PROOF`)."""
+        self.steps = _sweep_steps(
+            heap, deadline, start=start, progress=self.progress, history_out=self.history
+        )
         self.done = 0
         self.start = start
         self.answer: list[_Choice] | str | None = None
@@ -1133,6 +1105,7 @@ def _sweep_steps(
     start: int = 1,
     stop: int = 99,
     progress: list[int] | None = None,
+    history_out: list[dict[tuple[int, int, int, int, int], int]] | None = None,
 ) -> Generator[int, None, list[_Choice] | None]:
     """Decide ``heap`` number by number, keeping at each number every state reachable so far
     except those another reachable state dominates (:func:`_dominates`, family by family, with
@@ -1156,9 +1129,10 @@ def _sweep_steps(
     proves nothing.
 
     Yields the state expansions so far, one by one (so a race can pause it; see
-    :class:`_SweepRunner`), and keeps ``progress`` (if given) at ``[number, states to expand
-    there]``; returns the choices number by number (see :func:`_build`) or
-    ``None`` (no split).
+    :class:`_SweepRunner`), keeps ``progress`` (if given) at ``[number, states to expand
+    there]`` and fills ``history_out`` (if given) with the states expanded at each number
+    (indexed by number; for :func:`_cross_masks`); returns the choices number by number (see
+    :func:`_build`) or ``None`` (no split).
 
     Raises:
         TooComplexError: the deadline passed.
@@ -1246,6 +1220,9 @@ def _sweep_steps(
         states = {(free, free, free, free, J0): full_mask}
     # the states expanded at each number; the way back is found by expanding them again
     history: list[dict[_Key, int]] = [{} for _ in range(last + 2)]
+    if history_out is not None:
+        history_out[:] = history
+        history = history_out
     expansions = 0
     top = last if not ace_high else 13
     for n in range(start, top + 1):
@@ -1454,18 +1431,22 @@ _WINDOW_CAP: Final = 60
 _WINDOW_MIN_GAPS: Final = 3
 """Windows with fewer empty places are not tried: on the hill-climbed Carousel heaps such
 windows never gave a proof within :data:`_WINDOW_CAP` and cost 5–10 ms each (the proofs found
-had 5 empty places or more)."""
+had 5 empty places or more; with the ace high :data:`_WINDOW_MIN_GAPS_KEPT` applies)."""
 
 
-def _window_proof(heap: _Heap, mirrored: _Heap, deadline: Deadline | None = None) -> bool:
+def _window_proof(
+    heap: _Heap,
+    mirrored: _Heap,
+    deadline: Deadline | None = None,
+    min_gaps: int = _WINDOW_MIN_GAPS,
+) -> bool:
     """A quick proof that ``heap`` has no split: some window of :data:`_WINDOW` numbers that
     cannot be laid even with every run it could need arriving from below it, runs left open
     above it, and every joker free for it (:func:`_sweep` from the state that dominates every
     other). Exact as a proof: a split of the heap lays each window that way. Windows with
     the most empty places (colour by number) are tried first, from 1 up and from the top
-    down (only those with :data:`_WINDOW_MIN_GAPS` or more); each stops after
-    :data:`_WINDOW_CAP` state expansions. ``False``: no proof (the
-    heap may or may not split)."""
+    down (only those with ``min_gaps`` or more); each stops after :data:`_WINDOW_CAP` state
+    expansions. ``False``: no proof (the heap may or may not split)."""
     tries: list[tuple[int, int, int]] = []
     for d, h in enumerate((heap, mirrored)):
         top = 13 if h.rules.ace_high else h.last
@@ -1477,7 +1458,7 @@ def _window_proof(heap: _Heap, mirrored: _Heap, deadline: Deadline | None = None
                 for n in range(a, b + 1)
                 if not h.counts[n][f] and any(h.counts[m][f] for m in range(a, b + 1))
             )
-            if gaps >= _WINDOW_MIN_GAPS:
+            if gaps >= min_gaps:
                 tries.append((-gaps, d, a))
     tries.sort()
     for _gaps, d, a in tries[:_WINDOW_TRIES]:
@@ -1673,13 +1654,83 @@ class _Spots:
         return out
 
 
+def _joinable(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Runs of one colour open below a cut (their lengths ``a``, 3 for three or more) and runs
+    open above it (``b``) can be one table there: some runs of ``a`` join runs of ``b`` one to
+    one, each pair three or more long together, and every run left alone is three or more
+    long (it ends, or starts, at the cut)."""
+    for k in range(min(len(a), len(b)) + 1):
+        for ia in permutations(range(len(a)), k):
+            for ib in combinations(range(len(b)), k):
+                if (
+                    all(a[i] + b[j] >= 3 for i, j in zip(ia, ib, strict=True))
+                    and all(a[i] == 3 for i in range(len(a)) if i not in ia)
+                    and all(b[j] == 3 for j in range(len(b)) if j not in ib)
+                ):
+                    return True
+    return False
+
+
+def _with_spot(st: tuple[int, ...], short: int) -> int:
+    """The slot state ``st`` with its runs of length ``short`` one longer (an ace in the spot
+    below a run that starts at 2)."""
+    return _SLOT_INDEX[tuple(sorted(x + 1 if x == short else x for x in st))]
+
+
+_JOINS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
+    c: tuple(
+        tuple(
+            a
+            for a, st in enumerate(_SLOT_STATES)
+            if _joinable(_SLOT_STATES[_with_spot(st, c - 2)] if c in (3, 4) else st, b)
+        )
+        for b in _SLOT_STATES
+    )
+    for c in (3, 4, 5)
+}
+"""``_JOINS[c][b]``: the slot states of a spot sweep's state at ``c`` (runs open at ``c - 1``)
+that runs open above the cut in slot state ``b`` can join (:func:`_joinable`); at 3 and 4 a run
+that starts at 2 counts one longer, as the ace in its spot may stand below it (``c`` 5 for 5
+and above)."""
+
+
+def _cross_masks(
+    tail: dict[tuple[int, int, int, int, int], int], c: int, J0: int
+) -> tuple[list[int], ...]:
+    """For the spot sweep's states at ``c`` (numbers 2..c-1 laid), the states of a tail the
+    other way that laid c..13 (``tail``, keyed like the sweep's states) as bit sets: per suit
+    and slot state, those whose runs of that suit it can join (:data:`_JOINS`), and last, per
+    jokers left, those that used no more jokers than are left. A state none of them can join
+    cannot complete (the tail keeps a state dominating the part of every split above the cut,
+    and the tail's states are those of the sweep from 13 down with every run allowed to come
+    from above)."""
+    joins = _JOINS[min(c, 5)]
+    cols = [[0] * len(_SLOT_STATES) for _ in range(_FAMILIES)]
+    jok = [0] * (J0 + 1)
+    for i, key in enumerate(tail):
+        bit = 1 << i
+        for f in range(_FAMILIES):
+            col = cols[f]
+            for a in joins[key[f]]:
+                col[a] |= bit
+        for J in range(J0 - key[4], J0 + 1):
+            jok[J] |= bit
+    return (*cols, jok)
+
+
 def _spot_sweep_steps(
-    heap: _Heap, deadline: Deadline | None = None, progress: list[int] | None = None
+    heap: _Heap,
+    deadline: Deadline | None = None,
+    progress: list[int] | None = None,
+    tail: list[list[dict[tuple[int, int, int, int, int], int]]] | None = None,
 ) -> Generator[int, None, list[SplitMeld] | None]:
     """The spot sweep of an ace-high heap (see the section's comment): like
     :func:`_sweep_steps` (yields the state expansions so far, keeps ``progress`` at
     ``[number, states to expand there]``), over the numbers 2..13; returns the melds of a
-    split, or ``None`` (no split).
+    split, or ``None`` (no split). Once ``tail`` holds the states of a tail the other way
+    (:func:`_sweep_steps` from 2 on the mirrored heap, laid to the end, each number's states),
+    the new states at each number are only kept where one of its states can join them
+    (:func:`_cross_masks`).
 
     Raises:
         TooComplexError: the deadline passed.
@@ -1830,7 +1881,13 @@ def _spot_sweep_steps(
         by_j = [0] * (J0 + 1)
         doms0, doms1, doms2, doms3 = ([0] * len(_SLOT_STATES) for _ in range(_FAMILIES))
         states = {}
+        # the tail the other way: its states above the cut before n + 1 (at 16 - (n + 1))
+        cut = _cross_masks(tail[0][15 - n], n + 1, J0) if tail and n < 13 else None
         for ck, cm in order:
+            if cut is not None and not (
+                cut[0][ck[0]] & cut[1][ck[1]] & cut[2][ck[2]] & cut[3][ck[3]] & cut[4][ck[4]]
+            ):
+                continue  # no state of the tail joins it
             x = by_j[ck[4]] & doms0[ck[0]] & doms1[ck[1]] & doms2[ck[2]] & doms3[ck[3]]
             while x and cm:
                 low = x & -x
@@ -2053,6 +2110,8 @@ def _spot_children(
     out: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
     per = [sp.options(f, n, key[f], J) for f in range(_FAMILIES)]
     no_tag = (0, 0, 0, 0)
+    at_tag = n == _TAG_AT
+    # the options are cheapest first: a loop stops where the cheapest of the rest cannot fit
     for g0, b0, l0 in per[0]:
         for g1, b1, l1 in per[1]:
             if b0 + b1 > J:
@@ -2065,14 +2124,22 @@ def _spot_children(
                         break
                     row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
                     for c0, s0, j0, _m0, t0 in l0:
+                        if c0 + b1 + b2 + b3 > J:
+                            break
                         for c1, s1, j1, _m1, t1 in l1:
+                            x1 = c0 + c1
+                            if x1 + b2 + b3 > J:
+                                break
                             for c2, s2, j2, _m2, t2 in l2:
+                                x2 = x1 + c2
+                                if x2 + b3 > J:
+                                    break
                                 for c3, s3, j3, _m3, t3 in l3:
-                                    x3 = c0 + c1 + c2 + c3
+                                    x3 = x2 + c3
                                     if x3 > J:
-                                        continue
+                                        break
                                     used = j0 + j1 + j2 + j3
-                                    tv = (t0, t1, t2, t3) if n == _TAG_AT else no_tag
+                                    tv = (t0, t1, t2, t3) if at_tag else no_tag
                                     for jg in row[J - x3]:
                                         tvs = out.setdefault((s0, s1, s2, s3, J - used - jg), [])
                                         if tv not in tvs:
@@ -2162,15 +2229,22 @@ class _SpotRunner:
     once it has answered it gives the same answer again."""
 
     def __init__(self, heap: _Heap, deadline: Deadline | None, depth_first: bool = False) -> None:
+        self.tail: list[list[dict[tuple[int, int, int, int, int], int]]] = []
+        """Once set (:meth:`filter_by`), the states of a tail the other way."""
         self.progress = [0, 1]
         """The number the sweep is at and how many states it expands there."""
         self.steps = (
             _spot_dfs_steps(heap, deadline)
             if depth_first
-            else _spot_sweep_steps(heap, deadline, progress=self.progress)
+            else _spot_sweep_steps(heap, deadline, progress=self.progress, tail=self.tail)
         )
         self.done = 0
         self.answer: list[SplitMeld] | str | None = None
+
+    def filter_by(self, tail: list[dict[tuple[int, int, int, int, int], int]]) -> None:
+        """From the next number on, keep only the states that a state of ``tail`` (the states
+        of a tail the other way, laid to the end, by number) can join (spot sweep only)."""
+        self.tail[:] = [tail]
 
     def __call__(self, budget: int) -> list[SplitMeld] | str:
         if self.answer is not None:
@@ -2490,15 +2564,27 @@ def _sweep_one_way(
 
 
 def _spot_one_way(
-    pieces: Sequence[Piece], rules: MeldRules, mirror: bool, depth_first: bool = False
+    pieces: Sequence[Piece],
+    rules: MeldRules,
+    mirror: bool,
+    depth_first: bool = False,
+    filtered: bool = False,
 ) -> list[SplitMeld] | None:
     """:func:`find_split` by the spot sweep alone (:func:`_spot_sweep_steps`; ace high), or
     its depth-first search (:func:`_spot_dfs_steps`) with ``depth_first``, one way, no quick
-    pre-check: for tests."""
+    pre-check: for tests. With ``filtered`` the tail the other way runs first (``None`` when
+    it proves "no"), and the spot sweep is filtered by its states from the start
+    (:meth:`_SpotRunner.filter_by`)."""
     heap = _Heap(pieces, rules, mirror=mirror)
     if not pieces:
         return []
-    got = _SpotRunner(heap, None, depth_first)(10**9)
+    runner = _SpotRunner(heap, None, depth_first)
+    if filtered:
+        tail = _SweepRunner(_Heap(pieces, rules, mirror=not mirror), None, start=2)
+        if tail(10**9) == _NO_SPLIT:
+            return None
+        runner.filter_by(tail.history)
+    got = runner(10**9)
     if isinstance(got, str):
         return None
     check_split(pieces, got, rules)
