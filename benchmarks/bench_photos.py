@@ -1,15 +1,17 @@
 """Photo reading: how many tiles are found and read right, on synthetic and real photos; time
 and memory. Prints figures, asserts nothing.
 
-    .venv/bin/python benchmarks/bench_photos.py [--synthetic 60] [--varied 40] [--no-real]
-        [--no-time]
+    .venv/bin/python benchmarks/bench_photos.py [--synthetic 60] [--varied 40] [--steep 40]
+        [--no-real] [--no-time]
 
 * Synthetic: photos rendered with seeds, fonts and backgrounds the model was not trained on
   (:data:`app.vision.render.TEST_FONTS`, :data:`~app.vision.render.TEST_BACKGROUNDS`, seeds
   from 5_000_000). A tile is found when a reading's box centre lies on it; read right when its
   colour and number (or joker) are right. Two sets: the plain renders, and the varied ones
   (:class:`app.vision.render.Style`: ivory and cream faces, Okey suit signs, pale inks, steep
-  camera angles), with the same unseen fonts and backgrounds.
+  camera angles), with the same unseen fonts and backgrounds. A third set (``--steep``,
+  :func:`steep_scene`, seeds from 7_000_000): only two-digit tiles (10–13), one side of the
+  picture narrowed by 0.2–0.32 so the tiles lean and their digits crowd together.
 * Real: the labelled photos in ``../shared/photos-dev/`` (read from there, never copied).
   Their labels have no positions, so per photo: *found* = tiles reported ÷ tiles labelled
   (capped at 1; ``extra`` counts reports beyond the labelled tiles), *read right* = the
@@ -47,7 +49,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.vision import VisionError, read_photo  # noqa: E402
-from app.vision.render import TEST_BACKGROUNDS, TEST_FONTS, available, render_scene  # noqa: E402
+from app.vision.render import (  # noqa: E402
+    TEST_BACKGROUNDS,
+    TEST_FONTS,
+    Scene,
+    Style,
+    available,
+    render_scene,
+)
 
 REAL = ROOT.parent / "shared" / "photos-dev"
 TEST_SEED_BASE = 5_000_000
@@ -59,13 +68,40 @@ def jpeg(img: np.ndarray, q: int = 90) -> bytes:
     return buf.tobytes()
 
 
-def synthetic(n: int, varied: bool = False) -> None:
+STEEP_SEED_BASE = 7_000_000
+
+
+def steep_scene(k: int, fonts: list[str]) -> Scene:
+    """A held-out photo of two-digit tiles (10–13) seen steeply: one or two rows of four to
+    seven tiles, one side of the picture narrowed by 0.2–0.32 of its length (so the tiles
+    there lean and narrow), a strong random perspective; fonts, backgrounds and seeds unseen
+    in training."""
+    rng = np.random.default_rng(STEEP_SEED_BASE + k)
+    rows = [
+        [str(rng.choice(list("RBKY"))) + str(int(rng.integers(10, 14))) for _ in range(n)]
+        for n in rng.integers(4, 8, int(rng.integers(1, 3)))
+    ]
+    return render_scene(
+        STEEP_SEED_BASE + k,
+        fonts=fonts,
+        backgrounds=TEST_BACKGROUNDS,
+        tokens_rows=rows,
+        perspective=0.1,
+        style=Style(keystone=float(rng.uniform(0.2, 0.32))),
+    )
+
+
+def synthetic(n: int, varied: bool = False, steep: bool = False) -> None:
     fonts = available(TEST_FONTS)
     tiles = found = right = photos_right = rows_right = 0
     confusions: Counter[tuple[str, str]] = Counter()
     for k in range(n):
-        sc = render_scene(
-            TEST_SEED_BASE + k, fonts=fonts, backgrounds=TEST_BACKGROUNDS, varied=varied
+        sc = (
+            steep_scene(k, fonts)
+            if steep
+            else render_scene(
+                TEST_SEED_BASE + k, fonts=fonts, backgrounds=TEST_BACKGROUNDS, varied=varied
+            )
         )
         try:
             r = read_photo(jpeg(sc.image))
@@ -99,6 +135,8 @@ def synthetic(n: int, varied: bool = False) -> None:
         truth_rows = sorted(tuple(sc.tiles[i].token for i in row) for row in sc.rows)
         rows_right += truth_rows == sorted(tuple(x) for x in rows)
     kind = "varied: cream faces, Okey suits, pale inks, steep views" if varied else "plain"
+    if steep:
+        kind = "steep views of two-digit tiles 10-13"
     print(
         f"synthetic, {kind} ({n} photos, {tiles} tiles; fonts and backgrounds unseen in training)"
     )
@@ -222,6 +260,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--synthetic", type=int, default=60)
     ap.add_argument("--varied", type=int, default=40, help="varied synthetic photos")
+    ap.add_argument("--steep", type=int, default=40, help="steep photos of tiles 10-13")
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--no-time", action="store_true")
     a = ap.parse_args()
@@ -231,6 +270,8 @@ def main() -> None:
         synthetic(a.synthetic)
     if a.varied:
         synthetic(a.varied, varied=True)
+    if a.steep:
+        synthetic(a.steep, steep=True)
     if not a.no_real:
         real()
     if not a.no_time:
