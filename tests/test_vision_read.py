@@ -14,8 +14,8 @@ import pytest
 
 from app.vision import VisionError, classifier, read_photo
 from app.vision.features import DIM, features, upright, upright_frame
-from app.vision.find import Group, Mark
-from app.vision.reader import _row_right
+from app.vision.find import Group, Mark, find_marks, planes, tidy
+from app.vision.reader import ONE_DIGIT_WIDE, _row_right, _wide_cut
 from app.vision.render import (
     TEST_BACKGROUNDS,
     TEST_FONTS,
@@ -209,3 +209,70 @@ def test_the_model_averages_a_sharp_and_a_degraded_perceptron() -> None:
     assert np.allclose(classifier.predict(x), mean, atol=1e-6)
     assert np.allclose(classifier.predict(x).sum(axis=1), 1.0, atol=1e-5)
     assert classifier.predict(x[:0]).shape == (0, len(classifier.CLASSES))
+
+
+# -- a lone mark wider than one digit ----------------------------------------------------------
+INKS = {"R": (45, 35, 205), "K": (35, 30, 30), "B": (185, 95, 25), "Y": (30, 130, 235)}
+
+
+def _tiles_photo(tokens: list[str], overlap: int, stretch: float = 1.0) -> np.ndarray:
+    """Plain tiles on a dark table, each number drawn 64 px high in the first held-out font,
+    its glyphs ``overlap`` px into each other and stretched ``stretch`` times wider."""
+    font = available(TEST_FONTS)[0]
+    img = np.full((400, 120 + 130 * len(tokens), 3), (60, 50, 40), np.uint8)
+    for k, tok in enumerate(tokens):
+        x0 = 60 + 130 * k
+        cv2.rectangle(img, (x0, 100), (x0 + 110, 260), (225, 232, 238), -1)
+        ms = [glyph(font, c) for c in tok[1:]]
+        s = 64 / max(m.shape[0] for m in ms)
+        ms = [
+            cv2.resize(m, (max(1, int(m.shape[1] * s * stretch)), 64), interpolation=cv2.INTER_AREA)
+            for m in ms
+        ]
+        x = x0 + (110 - sum(m.shape[1] for m in ms) + overlap * (len(ms) - 1)) // 2
+        for m in ms:
+            roi = img[120:184, x : x + m.shape[1]]
+            a = (m.astype(np.float32) / 255)[:, :, None]
+            roi[:] = (roi * (1 - a) + np.array(INKS[tok[0]], np.float32) * a).astype(np.uint8)
+            x += m.shape[1] - overlap
+    return img
+
+
+def _steep(img: np.ndarray, shear: float) -> np.ndarray:
+    """The photo seen steeply from its left: the tiles' sides lean, their rows stay level."""
+    h, w = img.shape[:2]
+    m = np.array([[1.0, -shear, shear * h], [0.0, 1.0, 0.0]], np.float32)
+    return cv2.warpAffine(img, m, (int(w + shear * h), h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_digits_run_together_without_a_waist_are_cut_by_width() -> None:
+    # the 1 drawn 9 px into the 2 (the 2's foot runs under it): no waist to cut at, but the
+    # mark is far wider than one digit of its height can be. Without the cut by width, seen
+    # steeply (0.35) it read sideways as a single digit: Y12 -> Y6, R10 -> R9 (measured)
+    tokens = ["Y12", "R10", "K13", "B11"]
+    for shear in (0.0, 0.35):
+        img = _steep(_tiles_photo(tokens, overlap=9), shear)
+        pl = planes(img)
+        marks = tidy(find_marks(pl), pl)
+        assert len(marks) == 4  # each number is one mark
+        got = [t.tile for t in read_photo(jpeg(img)).tiles]
+        assert got == tokens, (shear, got)
+
+
+@pytest.mark.parametrize("token", ["K8", "R4", "B6"])
+def test_a_wide_single_digit_is_not_cut(token: str) -> None:
+    # a digit stretched to 1.3 times its font's width (0.9-1.1 of its height, past the bound)
+    # is still one digit: its halves read as no number 10-13
+    img = _steep(_tiles_photo([token, token], overlap=0, stretch=1.3), 0.2)
+    got = [t.tile for t in read_photo(jpeg(img)).tiles]
+    assert got == [token, token], got
+
+
+@pytest.mark.parametrize("ch", ["0", "8"])
+def test_a_wide_zero_or_eight_has_no_two_digit_cut(ch: str) -> None:
+    img = _tiles_photo(["K" + ch], overlap=0, stretch=1.3)
+    pl = planes(img)
+    (m,) = tidy(find_marks(pl), pl)
+    ys, xs = np.nonzero(m.mask)
+    assert np.ptp(xs) + 1 > ONE_DIGIT_WIDE * (np.ptp(ys) + 1)  # wide enough to be tried
+    assert _wide_cut(pl, m, [(0.0, -1.0)], float(m.long), {}) is None
