@@ -473,6 +473,7 @@ _DEFAULT_STRINGS: Final[dict[str, str]] = {
     "not_in_force": "Not in force",
     "house_rule_off": "house rule off",
     "this_game": "now",
+    "rule_when": "the rule for the value",
     "defaults": "Default rules",
     "on": "on",
     "off": "off",
@@ -601,8 +602,9 @@ def mark_section(
 
 
 def status_text(m: Marked, lang: str) -> str:
-    """The words beside a marked block: "In force", "Not in force (house rule off)",
-    "Not in force (now: knock_max = 10)", or "" for a plain block."""
+    """The words beside a marked block: "In force", "Not in force (house rule off)", "Not in
+    force (the rule for the value 10; now: 9)" (a box that does not apply names its own value,
+    never the sentence of the value in force), or "" for a plain block."""
     s = strings(lang)
     if m.status == "plain":
         return ""
@@ -617,10 +619,21 @@ def status_text(m: Marked, lang: str) -> str:
     if m.why == "house_rule_off":
         return f"{s['not_in_force']} ({s['house_rule_off']})"
     names = {c.name for c in m.failed}
-    with i18n.use_language(lang):  # "Not in force. In this game you may knock with at most 9 …"
-        said = [labels.option_sentence(n, v) for n, v in m.values if n in names]
-    if said and all(said):
-        return f"{s['not_in_force']}. " + " ".join(str(x) for x in said)
+    now_values = dict(m.values)
+    if m.failed and all(c.op == "=" and len(c.values) == 1 for c in m.failed):
+        # the box's own value, never the sentence of the value in force (that is the box
+        # that applies): "Not in force (the rule for the value 10; now: 9)"
+        if len(m.failed) == 1:  # the option is the block's subject: its value is enough
+            rule = value_words(m.failed[0].name, m.failed[0].values[0], lang)
+        else:
+            rule = "; ".join(option_words(c.name, c.values[0], lang) for c in m.failed)
+        now = ", ".join(
+            value_words(c.name, now_values.get(c.name), lang)
+            for c in m.failed
+            if c.name in now_values
+        )
+        tail = f"; {s['this_game']}: {now}" if now else ""
+        return f"{s['not_in_force']} ({s['rule_when']} {rule}{tail})"
     now = ", ".join(option_words(n, v, lang) for n, v in m.values if n in names)
     return f"{s['not_in_force']} ({s['this_game']}: {now})"
 
@@ -653,6 +666,14 @@ def option_words(name: str, value: Any, lang: str) -> str:
         else:
             shown = value_text(value, lang)
         return i18n._("{option}: {value}").format(option=label, value=shown)
+
+
+def value_words(name: str, value: Any, lang: str) -> str:
+    """An option's value alone, as :func:`option_words` says it ("9", "on", "Standard")."""
+    words = option_words(name, value, lang)
+    with i18n.use_language(lang):
+        label = i18n._("{option}: {value}").format(option=labels.option_label(name)[0], value="")
+    return words[len(label) :] if label and words.startswith(label) else words
 
 
 def value_text(value: Any, lang: str) -> str:

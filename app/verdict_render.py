@@ -143,6 +143,17 @@ _MATERIAL: ContextVar[str | None] = ContextVar("verdict_material", default=None)
 """``"tiles"`` or ``"cards"`` while an answer of a known variant is rendered."""
 
 
+_JOKERS: ContextVar[bool | None] = ContextVar("verdict_jokers", default=None)
+"""Whether the variant being rendered plays with jokers (``None``: not known)."""
+
+_NO_JOKER_TEMPLATES: Final[dict[str, str]] = {
+    "token.not_a_card": N_("a card is a rank A 2–10 J Q K and a suit S H D C (♠ ♥ ♦ ♣)"),
+}
+"""The app's wording of a notation line for a variant without jokers (gin): the engine's
+English names the joker for every card variant, the player's screen says it only where the
+variant has one (asked of the variant: its ``meld_rules.jokers``)."""
+
+
 @contextmanager
 def material_of_request(request: Mapping[str, Any] | None) -> Iterator[None]:
     """Render with the request's material (tiles or cards) known: "the hand" of Rummy 101
@@ -153,10 +164,13 @@ def material_of_request(request: Mapping[str, Any] | None) -> Iterator[None]:
         material = about(variant).rules.material
     elif isinstance(variant, str):  # not a variant's name: as before, tiles
         material = "tiles"
+    jokers = about(variant).rules.meld_rules.jokers if is_variant(variant) else _JOKERS.get()
     token = _MATERIAL.set(material or _MATERIAL.get())
+    jokers_token = _JOKERS.set(jokers)
     try:
         yield
     finally:
+        _JOKERS.reset(jokers_token)
         _MATERIAL.reset(token)
 
 
@@ -345,6 +359,8 @@ def render_key(key: str, params: Mapping[str, Any]) -> str:
 def _render_key(key: str, params: Mapping[str, Any]) -> str:
     """:func:`render_key`; a meld of the table (``turn.meld``) as :class:`Inflected`."""
     template = MESSAGES[key]
+    if _JOKERS.get() is False and key in _NO_JOKER_TEMPLATES:
+        template = _NO_JOKER_TEMPLATES[key]
     values = {k: _with_cases(_param(key, k, v)) for k, v in params.items()}
     if isinstance(template, Plural):
         count = values[template.count]
@@ -480,10 +496,15 @@ ERRORS: frozenset[str] = frozenset(ERROR_HEADLINES)
 """Every ``error`` code of an ``ok: false`` answer this module words."""
 
 
-def error_text(error: Any, position: int | None = None) -> str:
+def error_text(error: Any, position: int | None = None, variant: str | None = None) -> str:
     """A :class:`rules.errors.RulesError` raised while reading typed pieces, in the player's
     words (its ``line``; the English message when it has none). ``position``: the 1-based
-    place of the token in what was typed (the error was raised on that token alone)."""
+    place of the token in what was typed (the error was raised on that token alone);
+    ``variant``: the variant the pieces were typed for (its material and jokers in the
+    wording; ``None``: as :func:`material_of_request` in force says)."""
+    if variant is not None:
+        with material_of_request({"variant": variant}):
+            return error_text(error, position)
     ln = getattr(error, "line", None)
     if ln is None:
         return str(getattr(error, "message", error))

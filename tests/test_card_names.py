@@ -19,6 +19,7 @@ import flet as ft
 import pytest
 
 from app import verdict_render
+from app.games.variants import about
 from app.i18n import _, use_language
 from app.ui.common import labels
 from app.ui.entry import breakdown
@@ -43,15 +44,15 @@ def raw_codes(text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("lang", "code", "want"),
     [
-        ("pl", "7H", "7 kier"),
-        ("pl", "10S", "10 pik"),
-        ("pl", "QC", "Q trefl"),
-        ("pl", "AD", "A karo"),
+        ("pl", "7H", "7\u00a0kier"),
+        ("pl", "10S", "10\u00a0pik"),
+        ("pl", "QC", "Q\u00a0trefl"),
+        ("pl", "AD", "A\u00a0karo"),
         ("pl", "JK", "joker"),
-        ("sk", "7H", "7 srdce"),
-        ("sk", "KS", "K pik"),
-        ("sk", "AD", "A káro"),
-        ("sk", "10C", "10 tref"),
+        ("sk", "7H", "7\u00a0srdce"),
+        ("sk", "KS", "K\u00a0pik"),
+        ("sk", "AD", "A\u00a0káro"),
+        ("sk", "10C", "10\u00a0tref"),
         ("sk", "JK", "žolík"),
         ("en", "7H", "7H"),
         ("en", "QC", "QC"),
@@ -67,16 +68,16 @@ def test_a_card_reads_in_the_language(lang: str, code: str, want: str) -> None:
 
 def test_pieces_in_a_sentence() -> None:
     with use_language("pl"):
-        assert labels.pieces_words("7H 8H JK") == "7 kier, 8 kier, joker"
-        assert labels.pieces_words(["AS", "2S", "3S"]) == "A pik, 2 pik, 3 pik"
-        assert labels.pieces_words("7H, 7D") == "7 kier, 7 karo"
+        assert labels.pieces_words("7H 8H JK") == "7\u00a0kier, 8\u00a0kier, joker"
+        assert labels.pieces_words(["AS", "2S", "3S"]) == "A\u00a0pik, 2\u00a0pik, 3\u00a0pik"
+        assert labels.pieces_words("7H, 7D") == "7\u00a0kier, 7\u00a0karo"
         assert labels.pieces_words("JK", "cards") == "joker"
         assert labels.pieces_words("JK") == "JK"  # a tile joker (nothing says cards)
         assert labels.pieces_words("R4 R5 JK") == "R4 R5 JK"  # tiles keep the notation
         assert labels.pieces_words("R4, B4") == "R4, B4"
         assert labels.pieces_words("Ala") == "Ala"
     with use_language("sk"):
-        assert labels.pieces_words("10S JS QS JK") == "10 pik, J pik, Q pik, žolík"
+        assert labels.pieces_words("10S JS QS JK") == "10\u00a0pik, J\u00a0pik, Q\u00a0pik, žolík"
     with use_language("en"):
         assert labels.pieces_words("7H 8H JK") == "7H 8H JK"
         assert labels.pieces_words(["AS", "2S"]) == "AS 2S"
@@ -160,7 +161,7 @@ def test_a_joker_fault_names_the_cards_of_the_melds() -> None:
     line = {"key": "joker.moved_away", "params": params}
     with use_language("pl"):
         text = verdict_render.render(line)
-    assert "9 kier" in text and "7 kier, 8 kier, joker" in text
+    assert "9\u00a0kier" in text and "7\u00a0kier, 8\u00a0kier, joker" in text
     assert raw_codes(text) == []
 
 
@@ -210,7 +211,7 @@ def test_the_round_breakdown_names_cards(lang: str, request_: dict[str, Any]) ->
     assert raw_codes("\n".join(lines)) == []
     if request_ is GIN_ROUND:
         word = "kier" if lang == "pl" else "srdce"
-        assert f"7 {word}" in shown  # Ola lays off the 7 of hearts
+        assert f"7\u00a0{word}" in shown  # Ola lays off the 7 of hearts
         assert ("Martwe karty" if lang == "pl" else "Mŕtve karty") in shown
 
 
@@ -227,7 +228,7 @@ def test_a_reordered_card_run_names_its_cards() -> None:
     assert answer["valid"] and answer["kind"] == "run", answer
     with use_language("pl"):
         text = checkers.reordered_text(answer, ["9H", "JK", "7H"], "cards")
-    assert raw_codes(text) == [] and "9 kier" in text, text
+    assert raw_codes(text) == [] and "9\u00a0kier" in text, text
 
 
 # -- the turn screen says tiles or cards, as the variant plays -----------------------------------
@@ -312,7 +313,7 @@ def test_every_piece_field_has_its_genitive(lang: str, variant: str | None) -> N
         (
             "sk",
             {"check": "meld", "variant": "carousel", "meld": "7H 7H 7H 7H 7H"},
-            "5 × 7 srdce (týka sa zostavy)",
+            "5 × 7\u00a0srdce (týka sa zostavy)",
         ),
         ("pl", {"check": "opening", "variant": "rummy101", "melds": [["R1", "Q7"]]}, None),
     ],
@@ -335,9 +336,13 @@ def test_the_checkers_jokers_read_as_the_engines_lines() -> None:
     answer = judge.answer({"check": "meld", "variant": "carousel", "meld": "10S JK QS"})
     assert answer["valid"] and answer["jokers"] == ["JS"], answer
     with use_language("pl"):
-        assert checkers.jokers_line(answer["tiles"], answer["jokers"], "cards") == "Joker = J pik"
+        assert (
+            checkers.jokers_line(answer["tiles"], answer["jokers"], "cards") == "Joker = J\u00a0pik"
+        )
     with use_language("sk"):
-        assert checkers.jokers_line(answer["tiles"], answer["jokers"], "cards") == "Žolík = J pik"
+        assert (
+            checkers.jokers_line(answer["tiles"], answer["jokers"], "cards") == "Žolík = J\u00a0pik"
+        )
     with use_language("en"):
         assert checkers.jokers_line(answer["tiles"], answer["jokers"], "cards") == (
             "Joker = jack of spades"
@@ -350,7 +355,65 @@ def test_a_saved_rounds_summary_names_the_hands() -> None:
     carousel = {"knocker": "Ala", "players": [{"name": "Ala", "hand": ["AS", "2S"]}]}
     tiles = {"players": [{"name": "Ola", "winner": True, "hand": []}]}
     with use_language("pl"):
-        assert entry_summary(carousel, "cards") == ["Stuka: Ala", "Ala: A pik, 2 pik"]
+        assert entry_summary(carousel, "cards") == ["Stuka: Ala", "Ala: A\u00a0pik, 2\u00a0pik"]
         assert entry_summary(tiles, "tiles")[-1] == "Ola: kończy rundę, pusty stojak"
     with use_language("en"):
         assert entry_summary(carousel, "cards")[-1] == "Ala: AS 2S"
+
+
+# -- a card's name never breaks between its rank and its suit (helper "words", round 2) ------
+@pytest.mark.parametrize("lang", ["pl", "sk"])
+def test_rank_and_suit_are_joined_by_a_no_break_space(lang: str) -> None:
+    """ "9 / trefl" split across two lines of a narrow screen: the rank and the suit word are
+    one name, joined by U+00A0 (NO-BREAK SPACE), in every sentence that names cards."""
+    with use_language(lang):
+        assert labels.card_words("9C") == "9\u00a0" + _("clubs")
+        assert " " not in labels.card_words("10H")
+        text = labels.pieces_words("QS KS AS")
+    assert text.count("\u00a0") == 3, text
+    assert all(" " not in name for name in text.split(", ")), text
+
+
+# -- bad cards: "na 2. miejscu", and jokers only where the variant has them -------------------
+def _bad_card_line(variant: str, lang: str) -> str:
+    request = {"check": "meld", "variant": variant, "meld": "QS 1X KS"}
+    answer = judge.answer(request)
+    assert not answer["ok"], answer
+    with use_language(lang):
+        return verdict_render.verdict_message(answer, request)
+
+
+@pytest.mark.parametrize(
+    ("lang", "place", "joker"),
+    [("pl", "„1X” na 2. miejscu", "JK (joker)"), ("sk", "„1X“ na 2. mieste", "JK (žolík)")],
+)
+def test_a_bad_card_names_its_place_and_jokers_only_where_played(
+    lang: str, place: str, joker: str
+) -> None:
+    gin = _bad_card_line("gin", lang)
+    carousel = _bad_card_line("carousel", lang)
+    for text in (gin, carousel):
+        assert text.startswith(place), text
+        assert "miejsce 2" not in text and "miesto 2" not in text, text
+    assert about("gin").rules.meld_rules.jokers is False  # what the wording asks
+    assert joker not in gin and "joker" not in gin.lower() and "žolík" not in gin, gin
+    assert joker in carousel, carousel
+    with use_language("en"):
+        english = _bad_card_line("gin", "en")
+    assert "JK" not in english, english
+
+
+@pytest.mark.parametrize("variant", ["gin", "carousel"])
+def test_a_typed_bad_card_asks_the_variant_for_jokers(variant: str) -> None:
+    """The keyboard's own message (a token read alone, its place given): with the variant
+    passed, gin's says no joker, Carousel's does."""
+    from rules.errors import RulesError
+    from rules.notation import parse_pieces
+
+    jokers = about(variant).rules.meld_rules.jokers
+    with pytest.raises(RulesError) as caught:
+        parse_pieces(["1X"], "cards", jokers_allowed=jokers)
+    with use_language("pl"):
+        text = verdict_render.error_text(caught.value, position=2, variant=variant)
+    assert text.startswith("„1X” na 2. miejscu"), text
+    assert ("JK (joker)" in text) is jokers, text

@@ -15,6 +15,7 @@ import pytest
 
 from app import games
 from app.store import Store
+from app.ui.common import labels
 from app.ui.common.frame import MessageScreen
 from app.ui.common.keyboard import MeldsEditor, PieceKeyboard
 from app.ui.common.pieces import face, meld_label, meld_view, piece_name, piece_view
@@ -36,6 +37,7 @@ from app.ui.referee.turn_table import TableModel, place
 from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
 from rules import judge
+from rules.options import JOKER_RULES
 from tests import conftest
 
 
@@ -472,7 +474,7 @@ def test_turn_per_joker_level(app: App, level: int) -> None:
     rack, before, after, valid, words = LEVEL_TURNS[level]
     screen = TurnChecker(app, variant="tile_rummy")
     screen.set_joker_rule(level)
-    assert screen.rules.typed.joker_rule == checkers.JOKER_RULES[level]
+    assert screen.rules.typed.joker_rule == JOKER_RULES[level]
     enter_turn(screen, rack, before, after)
     a = screen.check()
     assert a["valid"] is valid, a
@@ -496,7 +498,9 @@ def test_turn_with_the_game_presets_joker_rule(app: App, store: Store) -> None:
     game = make_game(store, "tile_rummy", ["Ala", "Ola"], preset="rrrummy")
     screen = TurnChecker(app, game)
     assert screen.level is None  # the game's rules are fixed
-    assert "joker rule 3" in screen.summary.value
+    # the level named as the options form names it, never a bare number (28-checker.png)
+    assert "Joker rule: 3 · … and no tile taken from a meld with a joker" in screen.summary.value
+    assert "joker rule 3" not in screen.summary.value
     rack, before, after, _valid, _w = LEVEL_TURNS[3]
     enter_turn(screen, rack, before, after)
     assert screen.check()["reason"] == "joker_rule"
@@ -993,7 +997,7 @@ def test_turn_joker_level_caption_is_a_whole_sentence(app: App, level: int) -> N
     screen.set_joker_rule(level)
     caption = screen.level_text.value
     assert isinstance(caption, str)
-    words = rulebook.JOKER_LEVEL_WORDS[checkers.JOKER_RULES[level]]
+    words = rulebook.JOKER_LEVEL_WORDS[JOKER_RULES[level]]
     assert caption == f"Joker level {level}: {words}."
     assert "…" not in caption
 
@@ -1052,5 +1056,55 @@ def test_the_turn_checker_keeps_table_rack_and_options_past_settings(app: App) -
     assert back is screen
     assert back.before.value == [["R3", "R4", "R5"]] and back.rack.value == ["R6", "B9"]
     assert back.after.value == after
-    assert back.rules.options.get("joker_rule") == checkers.JOKER_RULES[3]
+    assert back.rules.options.get("joker_rule") == JOKER_RULES[3]
     assert "Joker level 3" in " ".join(conftest.visible_texts(back.view))
+
+
+def test_checker_header_names_the_joker_rule_in_words(app: App) -> None:
+    """35-pl-turn: "poziom jokera 2" was a number players cannot read; the header names the
+    level as the options form does, in the player's language; My Rummy's own rule by name."""
+    from app import i18n
+
+    with i18n.use_language("pl"):
+        screen = TurnChecker(app, variant="tile_rummy")
+        shown = screen.summary.value or ""
+        level = screen.rules.typed.joker_rule
+        assert labels.choice_name(level) in shown
+        assert f"{labels.option_label('joker_rule')[0]}: " in shown
+        assert "poziom jokera" not in shown
+        my = TurnChecker(app, variant="my_rummy")
+        mine = my.summary.value or ""
+        assert labels.choice_name("my_rummy") in mine
+        assert labels.option_label("joker_rule")[0] + ":" not in mine  # no choice: its name only
+    screen = TurnChecker(app, variant="tile_rummy")
+    assert "Joker rule: 2 · … with a tile from the rack" in (screen.summary.value or "")
+
+
+@pytest.mark.parametrize("size", ["xs", "s", "m", "l"])
+@pytest.mark.parametrize(
+    ("material", "codes"),
+    [("cards", ["8S", "10H", "?8", "?10", "JK"]), ("tiles", ["R8", "B13", "?7", "JK"])],
+)
+def test_what_is_printed_fits_the_piece(size: Any, material: Any, codes: list[str]) -> None:
+    """51-sk-meld-joker: the "= 8 ?" card under a joker (size xs) was cut off: its rank and
+    "?" lines were taller than the card. Every line has a fixed height (size × LINE)."""
+    import flet as ft
+
+    from app.ui.common import pieces
+
+    for code in codes:
+        drawn = pieces.piece_face(code, material, size)
+        assert drawn.height is not None and drawn.border is not None
+        inner = drawn.height - 2 * (drawn.border.top.width or 0)
+        body = drawn.content
+        lines = body.controls if isinstance(body, ft.Column) else [body]
+        tall = 0.0
+        for line in lines:
+            if isinstance(line, ft.Text):
+                assert line.style is not None and line.style.height == pieces.LINE, code
+                assert line.size is not None
+                tall += line.size * pieces.LINE
+            else:
+                assert isinstance(line, ft.Icon) and line.size is not None
+                tall += line.size
+        assert tall <= inner, (code, size, tall, inner)

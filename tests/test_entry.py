@@ -396,3 +396,49 @@ def test_a_players_steppers_do_not_repeat_a_long_name(app: App) -> None:
         assert text.overflow == ft.TextOverflow.ELLIPSIS
         # the buttons keep the name for a screen reader
         assert stepper.control.controls[3].label == f"{long}: {shown.lower()}: more"
+
+
+# -- the rule line of the breakdown before saving (tester, session 6) ---------------------------
+def test_the_rule_line_before_saving_opens_the_book_and_keeps_the_draft(app: App) -> None:
+    """16-gin-r2-breakdown-pl: "Rules: Gin Rummy › Knocking" was plain text until the round
+    was saved. It is the same button before saving; the rule book's ← comes back to the entry
+    and what was entered is kept as the draft (restored)."""
+    import flet as ft
+
+    from app.ui.common.frame import MessageScreen
+    from app.ui.entry.round_entry import form_state
+    from app.ui.home.rulebook_view import RulebookView
+
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f = gin_deadwood(entry, "Bob", {"Bob": 5, "Ala": 30})
+    f.changed()
+    assert entry.check()
+    buttons = [b for b in walk(entry.preview) if isinstance(b, ft.TextButton)]
+    assert len(buttons) == 1 and buttons[0].icon == ft.Icons.MENU_BOOK
+    words = buttons[0].content
+    assert isinstance(words, ft.Text) and "Rules: Gin Rummy" in (words.value or "")
+    state = form_state(entry.form)
+    entry._draft_out.clear()
+    click: Any = buttons[0].on_click
+    click(None)
+    book = app.screen
+    assert isinstance(book, RulebookView) and not isinstance(book, MessageScreen)
+    assert book.view.route.startswith(f"/game/{sheet.game.id}/rules/")
+    assert entry._draft_out and entry._draft_out[-1] == entry.draft()  # kept before leaving
+    back: Any = book.view.appbar.leading.content  # type: ignore[union-attr]
+    back.on_click(None)
+    again = app.screen
+    assert isinstance(again, RoundEntry) and again is not entry
+    assert app.route == f"/game/{sheet.game.id}/round"
+    assert again.restore(entry._draft_out[-1])
+    assert form_state(again.form) == state and again.draft_note.visible
+    assert again.check()
+
+
+def test_the_rule_book_from_elsewhere_goes_back_to_the_sheet(app: App) -> None:
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    app.go(f"/game/{sheet.game.id}/rules/knock")
+    back: Any = app.screen.view.appbar.leading.content  # type: ignore[union-attr]
+    back.on_click(None)
+    assert isinstance(app.screen, ScoreSheet)

@@ -447,7 +447,7 @@ def test_gin_lines_in_polish() -> None:
     assert lines == [
         "Ala stuka z 2 pkt w martwych kartach.",
         "Ola: 36 pkt w martwych kartach przed dokładaniem.",
-        "Ola dokłada 7 kier do 4 kier, 5 kier, 6 kier.",
+        "Ola dokłada 7\u00a0kier do 4\u00a0kier, 5\u00a0kier, 6\u00a0kier.",
         "Ola: 29 pkt w martwych kartach po dokładaniu.",
         "Ala dostaje 29 − 2 = 27.",
     ]
@@ -639,7 +639,7 @@ def test_a_polish_session_reads_a_polish_meld_verdict(store: Store) -> None:
         screen.keyboard.set_pieces(["R1", "R2", "R5"])
         screen.check()
     shown = " ".join(texts(screen.verdict))
-    assert "Nieprawidłowe" in shown
+    assert "Wbrew zasadom" in shown  # a heading without gender, whatever was checked
     assert "Powód: W serii jest przerwa" in shown
     assert "między 1 a 5 brakuje 2" in shown
 
@@ -728,3 +728,96 @@ def test_variant_names_are_the_ones_players_use() -> None:
             assert labels.variant_name("rummy101") == "Rummy 101"
     with use_language("sk"):
         assert labels.variant_name("carousel") == "Kolotoč"
+
+
+# -- round 2 of the native readers (helper "words") -------------------------------------------
+GENDERED_INVALID = {
+    "pl": ("Nieprawidłowe", "Nieprawidłowa", "Nieprawidłowy"),
+    "sk": ("Neplatné", "Neplatná", "Neplatný"),
+}
+
+
+def _checker_verdict(store: Store, lang: str, route: str, pieces: list[str]) -> str:
+    from app.ui.referee.checkers import MeldChecker
+
+    app = App(store, language=lang)
+    app.show(route)
+    screen = app.screen
+    assert isinstance(screen, MeldChecker)
+    with use_language(app.language):
+        screen.keyboard.set_pieces(pieces)
+        screen.check()
+    return " ".join(texts(screen.verdict))
+
+
+@pytest.mark.parametrize("lang", ["pl", "sk"])
+def test_meld_verdict_headings_agree_in_gender(store: Store, lang: str) -> None:
+    """Q♠ K♠ A♠ in gin is no meld: the heading of the invalid verdict serves a meld, an
+    opening and a turn alike, so it carries no adjective that agrees with one of them
+    ("Nieprawidłowe" beside "Prawidłowa grupa", while "układ" is masculine)."""
+    bad = _checker_verdict(store, lang, "/check/meld?variant=gin", ["QS", "KS", "AS"])
+    assert not any(word in bad for word in GENDERED_INVALID[lang]), bad
+    assert {"pl": "Wbrew zasadom", "sk": "V rozpore s pravidlami"}[lang] in bad
+    good = _checker_verdict(store, lang, "/check/meld?variant=gin", ["QS", "QH", "QC"])
+    # "Prawidłowa grupa" / "Platná zostava: skupina": feminine, as grupa and zostava are
+    assert {"pl": "Prawidłowa grupa", "sk": "Platná zostava: skupina"}[lang] in good, good
+    with use_language(lang):  # every valid heading: the adjective fits its noun
+        assert _("Valid turn") in ("Prawidłowa tura", "Platný ťah")
+        assert _("Valid opening") in ("Prawidłowe otwarcie", "Platné vyloženie")
+        assert _("Valid initial meld") in ("Prawidłowe pierwsze wyłożenie", "Platné prvé vyloženie")
+
+
+@pytest.mark.parametrize(
+    ("lang", "want"),
+    [("pl", "Stół przed turą, układ 1: pusty"), ("sk", "Stôl pred ťahom, zostava 1: nič nezadané")],
+)
+def test_an_empty_meld_is_said_in_agreement(store: Store, lang: str, want: str) -> None:
+    """The spoken name of an empty meld: "układ … pusty" (masculine); Slovak "zostava" is
+    feminine and "rad" masculine, so it says "nič nezadané" (nothing entered) for both."""
+    app = App(store, language=lang)
+    for variant in ("tile_rummy", "carousel"):
+        app.show(f"/check/turn?variant={variant}")
+        shown = screen_texts(app)
+        assert any(s.startswith(want) for s in shown), shown
+        assert not any("zostava 1: prázdne" in s for s in shown)
+
+
+@pytest.mark.parametrize(
+    ("lang", "want"),
+    [
+        ("pl", "Wartość 99999 pola „Punkty do otwarcia układami” jest poza zakresem 1–1000"),
+        ("sk", "Hodnota 99999 poľa „Body na vyloženie zostavami“ je mimo rozsahu 1–1000"),
+        ("en", "The value 99999 of “Points to open by melds” is not allowed; it must be 1 to 1000"),
+    ],
+)
+def test_an_option_error_has_a_singular_subject(lang: str, want: str) -> None:
+    """ "Punkty do otwarcia układami 99999 jest …" paired a plural label with a singular verb:
+    every option template makes the value, or the field, its subject."""
+    request = {"check": "meld", "variant": "rummy101", "meld": "R1 R2 R3"}
+    answer = judge.answer({**request, "options": {"threshold": 99999}})
+    with use_language(lang):
+        assert verdict_render.verdict_message(answer, request) == want
+        for key, params in (
+            ("option.not_int", {"name": "threshold", "value": "'x'"}),
+            ("option.not_bool", {"name": "layoffs", "value": "3"}),
+            ("option.not_choice", {"name": "shutout", "value": "'x'", "choices": "bonus"}),
+        ):
+            text = verdict_render.render_key(key, params)
+            label = verdict_render._option_words(params["name"])
+            assert not text.startswith(label), text  # the label is quoted, not the subject
+            assert f"„{label}" in text or f"“{label}”" in text, text
+
+
+def test_polish_names_a_run_seria_with_the_keys_ranks() -> None:
+    """One Polish word for a run ("seria", as the checker says; the gin book glosses the
+    seed's "sekwens" once), and ranks as the keys print them: "Q-K-A", never "D-K-A"."""
+    with (i18n.LOCALE_DIR / "pl" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    for message in catalog:
+        text = message.string if isinstance(message.string, str) else " ".join(message.string)
+        if not message.id:
+            continue
+        assert "D-K-A" not in text and "D–K–A" not in text, message.id
+        assert "sekwens" not in text.lower() and "sekwencj" not in text.lower(), message.id
+    with use_language("pl"):
+        assert _("run") == "seria"

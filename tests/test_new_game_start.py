@@ -62,3 +62,28 @@ def test_a_refused_form_can_be_fixed_and_started(app: App, store: Store) -> None
     tap(ng)
     tap(ng)
     assert len(store.list_games()) == 1 and ng.started is not None
+
+
+def test_every_bad_field_is_flagged_in_one_press(app: App, store: Store) -> None:
+    """Tester (58-pl-options-bad): a bad option and "xyz" in the agreed rounds; only the
+    option was marked. One press marks both agreed-end fields and the option, starts nothing."""
+    ng = filled_form(app)
+    assert ng.options is not None
+    numbers = [f for f in ng.options.fields.values() if f.kind == "int" and f.text is not None]
+    assert numbers, "rummy101 has a number option"
+    bad = numbers[0]
+    assert bad.text is not None
+    bad.text.value = "abc"
+    ng.end_rounds.value = "xyz"
+    ng.end_target.value = "0"
+    tap(ng)
+    assert ng.started is None and store.list_games() == []
+    assert isinstance(app.screen, NewGame)
+    assert bad.error.visible
+    assert ng.end_rounds.error  # "Enter a whole number, or leave it empty"
+    assert ng.end_target.error  # "Enter a number above 0, …"
+    bad.set(bad.default)
+    ng.end_rounds.value, ng.end_target.value = "5", ""
+    tap(ng)
+    assert ng.started is not None
+    assert store.load_game(ng.started).agreed_rounds == 5

@@ -98,13 +98,18 @@ def test_strings_every_language() -> None:
 
 def test_polish_uses_the_seed_terms() -> None:
     """Polish follows the seeds' words: seria/grupa/para, otwarcie, dokładanie (000), deadwood,
-    knock (stukam), undercut, sekwens/set (002), pierwsze wyłożenie, podstawka (004)."""
+    knock (stukam), undercut, set (002; its "sekwens" only as a gloss of seria, the one Polish
+    word for a run everywhere), pierwsze wyłożenie, podstawka (004)."""
     r101 = " ".join(b.plain for _s, b in rb.all_blocks(rb.load("rummy101", "pl")))
     for word in ("Seria", "Grupa", "Para", "otwarcie", "dokładać", "stojak", "pul"):
         assert word in r101, word
     gin = " ".join(b.plain for _s, b in rb.all_blocks(rb.load("gin", "pl")))
-    for word in ("deadwood", "martwe karty", "stukam", "undercut", "Sekwens", "Set", "gin"):
+    for word in ("deadwood", "martwe karty", "stukam", "undercut", "Seria", "sekwens", "Set"):
         assert word in gin, word
+    for variant in ("gin", "carousel"):  # one Polish term for a run: "seria", as the checker
+        text = " ".join(b.plain for _s, b in rb.all_blocks(rb.load(variant, "pl")))
+        assert "Sekwens" not in text and "sekwencj" not in text.lower(), variant
+        assert "D–K–A" not in text and "D-K-A" not in text, variant  # ranks as the keys: Q
     my = " ".join(b.plain for _s, b in rb.all_blocks(rb.load("my_rummy", "pl")))
     for word in ("pierwsze wyłożenie", "podstawk", "Jokera"):
         assert word in my, word
@@ -252,9 +257,9 @@ def test_tile_rummy_default_jokers() -> None:
         "level3": "not_in_force",
         "level4": "not_in_force",
     }
-    assert (
-        s["level0"][1]
-        == "Not in force (now: joker level 2: a joker is replaced only by that tile, from the rack)"
+    assert s["level0"][1] == (
+        "Not in force (the rule for the value joker level 0: jokers move like any tile;"
+        " now: joker level 2: a joker is replaced only by that tile, from the rack)"
     )
     assert (
         s["level3"][1]
@@ -289,7 +294,7 @@ def test_house_rule_on_and_off() -> None:
     assert s["manipulate_on_initial_turn=true"][0] == "in_force"
     assert s["manipulate_on_initial_turn=false"] == (
         "not_in_force",
-        "Not in force (now: Rearrange in the initial-meld turn: on)",
+        "Not in force (the rule for the value off; now: on)",
     )
     pl = statuses("tile_rummy", "opening", lang="pl")
     assert pl["manipulate_on_initial_turn=true"] == (
@@ -307,7 +312,7 @@ def test_timer_and_winner_collects() -> None:
     assert tr["turn_time!=none"][0] == "in_force"
     assert tr["turn_time=none"] == (
         "not_in_force",
-        "Not in force. A turn lasts 60 seconds in this game.",
+        "Not in force (the rule for the value none; now: 60)",
     )
     my = statuses("my_rummy", "faults")
     assert my["turn_time!=none"][0] == "in_force"
@@ -337,10 +342,25 @@ def test_gin_presets() -> None:
     big gin 31, shutout doubles (RULES.md §5 table)."""
     seed = statuses("gin", "knock")
     assert seed["knock_max=9"][0] == "in_force"
+    assert seed["knock_max=9"][1] == "In force"
+    # the box that does not apply names its own value, never the sentence of the value in
+    # force (that sentence stands above, on the option's paragraph)
     assert seed["knock_max=10"] == (
         "not_in_force",
-        "Not in force. In this game you may knock with at most 9 points of deadwood.",
+        "Not in force (the rule for the value 10; now: 9)",
     )
+    knock = statuses("gin", "knock", lang="pl")
+    assert knock["knock_max=10"] == (
+        "not_in_force",
+        "Nie obowiązuje (dotyczy wartości 10; teraz: 9)",
+    )
+    classic = statuses("gin", "knock", {"preset": "classic"}, lang="sk")
+    assert classic["knock_max=9"] == ("not_in_force", "Neplatí (týka sa hodnoty 9; teraz: 10)")
+    in_this_game = {"en": "In this game", "pl": "W tej grze", "sk": "V tejto hre"}
+    for lang, words in in_this_game.items():  # no box that does not apply says what does
+        for options in (None, {"preset": "classic"}):
+            s = statuses("gin", "knock", options, lang=lang)
+            assert all(words not in text for st, text in s.values() if st == "not_in_force"), s
     modern = {
         **statuses("gin", "knock", {"preset": "modern"}),
         **statuses("gin", "undercut", {"preset": "modern"}),

@@ -78,7 +78,7 @@ def test_bad_token_and_too_many_copies_read_in_polish(phone: Phone) -> None:
     phone.wait_text("Czytaj jako")
     # RULES.md §1: colours are R, B, K, Y: "C12" is no tile; the place is the 2nd token
     type_in(phone, "Układ", "R5 C12")
-    shown(phone, "„C12” (miejsce 2)", "nie ma takiej płytki", "kolor „C” nie istnieje")
+    shown(phone, "„C12” na 2. miejscu", "nie ma takiej płytki", "kolor „C” nie istnieje")
     shown(phone, "R czerwony, B niebieski, K czarny, Y żółty")
     no_english(phone)
     phone.shot("verdicts-pl-01-bad-token")
@@ -216,8 +216,8 @@ def test_a_gin_tie_reads_fully_in_polish(phone: Phone) -> None:
     shown(phone, "W tych zasadach remis nie jest undercutem")
     shown(phone, "nikt jej nie wygrywa")
     # the cards read as Polish sentences name them: the rank as printed, the suit in Polish
-    shown(phone, "Martwe karty: 5 karo")
-    shown(phone, "Układy gracza Ala: A pik, 2 pik, 3 pik")
+    shown(phone, "Martwe karty: 5\u00a0karo")  # rank and suit kept on one line
+    shown(phone, "Układy gracza Ala: A\u00a0pik, 2\u00a0pik, 3\u00a0pik")
     assert absent(phone, "Martwe karty: 5D")
     assert absent(phone, "A tie is not an undercut")
     no_english(phone)

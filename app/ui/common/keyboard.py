@@ -559,7 +559,7 @@ class PieceKeyboard:
         try:
             self._check([*self.pieces, code])
         except RulesError as e:
-            self._say(readable(verdict_render.error_text(e)))
+            self._say(readable(verdict_render.error_text(e, variant=self.variant)))
             return False
         self.pieces.append(code)
         self.field.value = " ".join(self.pieces)
@@ -600,13 +600,15 @@ class PieceKeyboard:
                     variant_name=labels.variant_name(self.variant),
                 )[0]
             except RulesError as e:
-                problem = readable(verdict_render.error_text(e, position=i + 1))
+                problem = readable(
+                    verdict_render.error_text(e, position=i + 1, variant=self.variant)
+                )
                 break
             code = format_pieces([piece])[0]
             try:
                 self._check([*good, code])
             except RulesError as e:
-                problem = readable(verdict_render.error_text(e))
+                problem = readable(verdict_render.error_text(e, variant=self.variant))
                 break
             good.append(code)
         if self.max_pieces is not None and len(good) > self.max_pieces:

@@ -258,6 +258,8 @@ def card_words(code: str) -> str:
     the app's font has no suit symbols (English keeps the notation, ``7H`` = 7 of hearts;
     Polish "7 kier", "Q pik"; Slovak "7 srdce"); the joker as the language calls it. A rank
     letter stays a symbol, so the name needs no grammatical case ("dokłada Q pik do …").
+    Polish and Slovak join the rank and the suit with a no-break space (U+00A0, in the
+    translation), so a name never breaks over two lines ("9 / trefl").
     Anything else (a tile, an open joker ``?7``, a typo) is returned as it is."""
     c = code.strip().upper()
     if c == "JK":

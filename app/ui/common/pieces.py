@@ -88,7 +88,7 @@ class Dim:
 
 
 SIZES: dict[Size, Dim] = {
-    "xs": Dim(22, 30, 13, 11, 4),
+    "xs": Dim(22, 32, 13, 11, 4),  # a card's rank and "?" fit in 30 px inside its border
     "s": Dim(30, 42, 17, 14, 5),
     "m": Dim(38, 54, 22, 18, 6),
     "l": Dim(46, 64, 27, 22, 7),
@@ -183,6 +183,15 @@ def ink(code: str, material: Material) -> str:
     return TILE_COLOURS[f.family] if material == "tiles" else SUIT_COLOURS[f.family]
 
 
+LINE = 1.15
+"""Line height of the text printed on a piece (times its size): fixed, so that a piece's
+lines always fit its height (the joker's small "= 8?" card was cut off, 51-sk-meld-joker)."""
+
+
+def _line() -> ft.TextStyle:
+    return ft.TextStyle(height=LINE)  # one per Text: Flet diffs each control's own values
+
+
 def _body(f: Face, material: Material, d: Dim) -> ft.Control:
     """What is printed on the piece."""
     if f.joker:
@@ -196,10 +205,11 @@ def _body(f: Face, material: Material, d: Dim) -> ft.Control:
             weight=ft.FontWeight.W_800,
             color=colour or TILE_COLOURS[f.family],
             no_wrap=True,
+            style=_line(),
         )
         lines: list[ft.Control] = [text]
         if f.open:
-            lines.append(ft.Text("?", size=d.icon - 2, color=OPEN_INK))
+            lines.append(ft.Text("?", size=d.icon - 2, color=OPEN_INK, style=_line()))
         return ft.Column(
             lines,
             spacing=0,
@@ -213,10 +223,11 @@ def _body(f: Face, material: Material, d: Dim) -> ft.Control:
         weight=ft.FontWeight.W_700,
         color=colour or SUIT_COLOURS[f.family],
         no_wrap=True,
+        style=_line(),
     )
     suit: ft.Control
     if f.open:
-        suit = ft.Text("?", size=d.icon, color=OPEN_INK, weight=ft.FontWeight.W_700)
+        suit = ft.Text("?", size=d.icon, color=OPEN_INK, weight=ft.FontWeight.W_700, style=_line())
     else:
         suit = ft.Icon(SUIT_ICONS[f.family], color=SUIT_COLOURS[f.family], size=d.icon)
     return ft.Column(

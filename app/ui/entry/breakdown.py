@@ -10,7 +10,7 @@ developer's "RULES.md §4, seed 001".
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -296,11 +296,14 @@ def breakdown_panel(
     game: Game | None = None,
     entry: Mapping[str, Any] | None = None,
     app: Any = None,
+    open_rule: Callable[[str], None] | None = None,
 ) -> ft.Container:
     """The whole explanation of a scored round (a valid judge ``round`` answer). With the
     ``game`` and the round's stored ``entry``, a round stored without keys is judged again
     (:func:`current_result`) so its lines read in the player's language. With the ``app``
-    and the ``game``, the rule line is a button to the game's rule book at its section."""
+    and the ``game``, the rule line is a button to the game's rule book at its section;
+    ``open_rule(route)``, when given, opens it instead of ``app.go`` (the round entry keeps
+    its draft first)."""
     result = current_result(result, game, entry)
     scores = result.get("scores", {})
     breakdown = result.get("breakdown")
@@ -322,15 +325,16 @@ def breakdown_panel(
     words = rule_words(result)
     route = rule_route(result, game) if app is not None else None
     if words and route is not None:
+        go: Callable[[str], None] = open_rule if open_rule is not None else app.go
 
-        def open_rule(_e: Any = None) -> None:
-            app.go(route)
+        def open_book(_e: Any = None) -> None:
+            go(route)
 
         controls.append(
             ft.TextButton(
                 content=ft.Text(readable(words), size=13),
                 icon=ft.Icons.MENU_BOOK,
-                on_click=open_rule,
+                on_click=open_book,
             )
         )
     elif words:

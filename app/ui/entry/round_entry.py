@@ -54,6 +54,8 @@ if TYPE_CHECKING:
 
 
 BREAKDOWN_KEY = "breakdown"
+FROM_ENTRY = "entry"
+"""``?from=`` of a rule-book route opened from a round entry's breakdown (← comes back)."""
 DRAFT_PREF = "rummy_referee.draft."
 """Browser storage key prefix of a game's round draft (the game id follows)."""
 DRAFT_VERSION = 1
@@ -446,11 +448,24 @@ class RoundEntry:
             show_error(self.error, message)
             return False
         self.result = result
-        self.preview.controls = [breakdown_panel(result.breakdown, self.game.players)]
+        # the rule line is a link to the rule book when leaving keeps a draft (a new round);
+        # an edit of a saved round keeps none, so there it stays text
+        app = self.app if self.drafts else None
+        self.preview.controls = [
+            breakdown_panel(
+                result.breakdown, self.game.players, self.game, None, app, self.open_rule
+            )
+        ]
         self.save_button.visible = True
         self.check_button.visible = False
         self.app.scroll_to(BREAKDOWN_KEY)
         return True
+
+    def open_rule(self, route: str) -> None:
+        """Open the rule book at ``route`` from the breakdown, keeping what was entered as the
+        draft (restored on coming back: the book's ← returns here)."""
+        self._write_draft(self.draft())
+        self.app.go(f"{route}?from={FROM_ENTRY}")
 
     def save(self, _e: Any = None) -> None:
         """Save the checked round (checking again if needed) and go back to the sheet.

@@ -319,6 +319,17 @@ class NewGame:
             else:
                 seen[name.casefold()] = i
         assert self.options is not None
+        # Every field is checked in the same press, so each bad one is flagged at once.
+        agreed_rounds = agreed_target = None
+        if variants.about(self.variant_key).agreed_end == "game":
+            try:
+                agreed_rounds = self._int_or_none(self.end_rounds)
+            except ValueError:
+                ok = False
+            try:
+                agreed_target = self._int_or_none(self.end_target)
+            except ValueError:
+                ok = False
         try:
             options = self.options.values()
         except ValueError as e:
@@ -327,13 +338,6 @@ class NewGame:
             show_error(self.error, str(e))
             self.error_from_options = True
             return
-        agreed_rounds = agreed_target = None
-        if variants.about(self.variant_key).agreed_end == "game":
-            try:
-                agreed_rounds = self._int_or_none(self.end_rounds)
-                agreed_target = self._int_or_none(self.end_target)
-            except ValueError:
-                ok = False
         if not ok:
             show_error(self.error, _("Please fix the marked fields."))
             return

@@ -86,6 +86,9 @@ def _checker() -> CheckerLinks | None:
     return _CHECKER[0] if _CHECKER else None
 
 
+FROM_ENTRY = "entry"
+"""``?from=`` of a route opened from a round entry's breakdown (the same as
+:data:`app.ui.entry.round_entry.FROM_ENTRY`): ← goes back to the entry, its draft restored."""
 TEXT_SIZE = 17
 """Body text size (px): readable at arm's length on a phone."""
 TOP_KEY = "rb-top"
@@ -334,6 +337,8 @@ class RulebookView:
         if game is not None:
             route = f"/game/{game.id}/rules" + (f"/{target}" if target else "")
             back = f"/game/{game.id}"
+            if getattr(app, "query", {}).get("from") == FROM_ENTRY:
+                back = f"/game/{game.id}/round"  # opened from a round being entered: its draft
         else:
             route = f"/rules/{variant}" + (f"/{target}" if target else "")
             back = "/"

@@ -71,7 +71,7 @@ from app.ui.referee.turn_table import TableEditor
 from app.ui.table.sharing import save_game
 from rules import judge
 from rules.errors import RulesError
-from rules.options import JOKER_RULES, options_for
+from rules.options import options_for
 from rules.variant import Variant
 
 if TYPE_CHECKING:
@@ -485,7 +485,8 @@ class Rules:
         return {"check": check, "variant": self.variant, "options": dict(self.options), **fields}
 
     def summary(self) -> str:
-        """ "Tile Rummy · Rummikub · joker rule 2 · initial meld 30"."""
+        """ "Tile Rummy · Rummikub · initial meld 30 · Joker rule: 2 · … with a tile from the
+        rack"."""
         parts = [labels.variant_name(self.variant)]
         if len(self.about.presets) > 1:
             parts.append(labels.preset_name(self.preset))
@@ -497,17 +498,22 @@ class Rules:
                 parts.append(_("rising threshold"))
         elif has("initial_meld"):  # Tile Rummy, My Rummy
             parts.append(_("initial meld {n}").format(n=t.initial_meld))
-            parts.append(joker_rule_name(t.joker_rule))
+        if has("joker_rule"):  # Tile Rummy's levels 0–4, My Rummy's own
+            choices = self.about.option_choices("joker_rule")
+            parts.append(joker_rule_name(str(t.joker_rule), len(choices or ()) > 1))
         elif has("knock_max"):  # Gin, Carousel
             parts.append(_("knock at {n} or less").format(n=t.knock_max))
         return " · ".join(parts)
 
 
-def joker_rule_name(rule: str) -> str:
-    """ "joker rule 2" (Tile Rummy levels 0–4) or "My Rummy's joker rule"."""
-    if rule in JOKER_RULES:
-        return _("joker rule {n}").format(n=JOKER_RULES.index(rule))
-    return labels.choice_name(rule)
+def joker_rule_name(rule: str, chosen: bool) -> str:
+    """The joker rule in force named as the options form names it: "Joker rule: 2 · … with a
+    tile from the rack" when the variant offers a choice (``chosen``, Tile Rummy's levels 0–4),
+    else the rule's own name ("My Rummy's joker rule")."""
+    name = labels.choice_name(rule)
+    if not chosen:
+        return name
+    return _("{option}: {value}").format(option=labels.option_label("joker_rule")[0], value=name)
 
 
 # -- the referee menu: the variant kept per device, subtitles that fit it (issue 10, point 6) ---
