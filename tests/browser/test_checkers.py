@@ -273,7 +273,7 @@ def test_turn_per_joker_level(phone: Phone, level: int) -> None:
     before, rack, steps, after, verdict = LEVELS[level]
     phone.open("/check/turn?variant=tile_rummy")
     press(phone, f"Joker rule {level}", role="checkbox")
-    shown(phone, f"joker rule {level}")
+    shown(phone, f"Joker rule: {level}")  # the header names the rule in force
     for i, meld in enumerate(before):  # typed: the text field reads the notation
         if i:
             press(phone, "New meld")
