@@ -31,6 +31,7 @@ from urllib.parse import parse_qsl, urlencode
 import flet as ft
 
 from app import guard, i18n, live
+from app.ui.common.session import ask_client
 from app.ui.shell import DEVICE_KEY, App
 from app.ui.table import sharing
 
@@ -48,7 +49,7 @@ ASK_TIMEOUT = 3.0
 async def _ask(make: Callable[[], Awaitable[Any]]) -> Any:
     """A client call that may fail or never answer: its result, or None."""
     try:
-        return await asyncio.wait_for(make(), ASK_TIMEOUT)
+        return await ask_client(make(), ASK_TIMEOUT)
     except Exception:  # noqa: BLE001 - an old client, a closed tab, a refused storage
         log.debug("client call failed", exc_info=True)
         return None

@@ -905,6 +905,23 @@ across the reading direction, as a share of the lower peak on either side (the g
 "11"'s two bars, which a blur joined at one end)."""
 
 
+def cut_mark(
+    pl: Planes, m: Mark, xs: np.ndarray, ys: np.ndarray, t: np.ndarray, cut: float
+) -> list[Mark] | None:
+    """The two marks of ``m``'s ink pixels (``xs``, ``ys``: in the mark's box) on either side
+    of ``cut`` along ``t`` (each pixel's place across the cut, px), or None when a side is no
+    mark or thinner than 3 px."""
+    parts = []
+    for sel in (t < cut, t >= cut):
+        comp = np.zeros(m.mask.shape, np.uint8)
+        comp[ys[sel], xs[sel]] = 1
+        mk = _make_mark(pl, comp, m.x, m.y)
+        if mk is None or mk.short < 3:
+            return None
+        parts.append(mk)
+    return parts
+
+
 def split_joined(
     pl: Planes, m: Mark, axis: tuple[float, float], valley: float = 0.4
 ) -> list[tuple[list[Mark], float, bool]]:
@@ -958,15 +975,7 @@ def split_joined(
             if any(abs(k - j) < 0.1 * nb for j in tried) or len(tried) >= 3:
                 continue
             tried.append(k)
-            cut = t0 + k + 0.5
-            parts = []
-            for sel in (t < cut, t >= cut):
-                comp = np.zeros(m.mask.shape, np.uint8)
-                comp[ys[sel], xs[sel]] = 1
-                mk = _make_mark(pl, comp, m.x, m.y)
-                if mk is None or mk.short < 3:
-                    break
-                parts.append(mk)
-            if len(parts) == 2:
+            parts = cut_mark(pl, m, xs, ys, t, t0 + k + 0.5)
+            if parts is not None:
                 out.append((parts, length / height, own))
     return out

@@ -31,7 +31,7 @@ from app.vision.find import (
     Group,
     Mark,
     Planes,
-    _make_mark,
+    cut_mark,
     find_marks,
     ink_colour,
     ink_rgb,
@@ -738,16 +738,8 @@ def _wide_cut(
         if hi <= lo:
             continue
         k = lo + int(np.argmin(hist[lo:hi]))
-        cut = t0 + k + 0.5
-        parts = []
-        for sel in (t < cut, t >= cut):
-            comp = np.zeros(m.mask.shape, np.uint8)
-            comp[ys[sel], xs[sel]] = 1
-            mk = _make_mark(pl, comp, m.x, m.y)
-            if mk is None or mk.short < 3:
-                break
-            parts.append(mk)
-        if len(parts) != 2:
+        parts = cut_mark(pl, m, xs, ys, t, t0 + k + 0.5)
+        if parts is None:
             continue
         g2 = orient(pl, parts, ax)
         g2.up = ax
