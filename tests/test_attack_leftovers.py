@@ -44,6 +44,7 @@ async def _register_and_leave(srv: Served, delay: float) -> None:
         await asyncio.sleep(delay)
 
 
+@pytest.mark.slow
 def test_a_session_that_leaves_while_it_starts_ends_quietly(served: Served) -> None:
     """The tester's log flood: every session that left while it was starting (asking the
     browser for its storage and languages) left a traceback ('NoneType' object has no
@@ -198,6 +199,7 @@ def test_decode_work_is_pixels_times_scans() -> None:
     assert photo_worker.decode_work(b"not a picture") == 0
 
 
+@pytest.mark.slow
 def test_players_are_read_before_watchers_and_one_read_per_address(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -294,6 +296,7 @@ def test_visitors_steps_take_turns_and_wait_for_the_hosts_handler() -> None:
     assert not [(a, b) for a, b in pairs if a != "tick" and b != "tick"]  # never two in a row
 
 
+@pytest.mark.slow
 def test_the_host_is_answered_while_many_addresses_pulse_the_rule_book(served: Served) -> None:
     """The tester's pulses: many addresses each send one rule-book route change at once (under
     every flood limit). The host's screen still answers (a liveness check, not a timing one)

@@ -172,6 +172,7 @@ def _dead(proc: Any) -> bool:
             return False
 
 
+@pytest.mark.slow
 def test_a_read_that_takes_too_long_ends_its_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     worker = photo_worker.pool()
     monkeypatch.setattr(photo_worker, "READ_SECONDS", 1.0)
@@ -210,6 +211,7 @@ class FakePage:
         self.dialogs.pop()
 
 
+@pytest.mark.slow
 def test_a_session_that_leaves_drops_its_read_and_the_next_phone_is_read(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -269,6 +271,7 @@ def test_a_waiting_read_of_a_session_that_leaves_never_starts(
     assert not photo_worker.cancel("a")  # nothing left to drop
 
 
+@pytest.mark.slow
 def test_one_read_per_session_and_a_few_waiting_in_all(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -327,7 +330,10 @@ def test_busy_and_cancelled_have_a_message_in_each_language() -> None:
 # -- the worker ends with the server -------------------------------------------------------------
 SERVER = textwrap.dedent(
     """
-    import os, sys, time
+    import os, signal, sys, time
+    # Ctrl+C as at a terminal, even when the tests run in a background job (which starts
+    # every child with SIGINT ignored: no KeyboardInterrupt would ever come)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from app.ui.camera import photo_worker
     w = photo_worker.pool()
     w.submit(time.sleep, 3600)  # a read that never finishes

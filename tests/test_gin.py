@@ -1304,6 +1304,7 @@ def test_index_tables_pack_each_card() -> None:
     assert (x + dw._LANE_ONES) & dw._LANE_FOURS == 4 << (9 + 3 * 5)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(DENSE_POOLS).flatmap(lambda p: st.permutations(p)), st.integers(10, 11))
 def test_prop_index_calls_of_full_hands_match_brute_force(order: list[int], n: int) -> None:

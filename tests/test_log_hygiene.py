@@ -62,6 +62,7 @@ def test_many_names_are_compiled_off_the_caller_and_all_stay_masked() -> None:
     assert set(lh.redact(text).split()) == {"***"}
 
 
+@pytest.mark.slow
 def test_names_are_capped_and_the_most_recent_kept() -> None:
     lh.remember_names(["Babcia"])
     for i in range(lh.MAX_NAMES + 50):

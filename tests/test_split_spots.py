@@ -87,6 +87,7 @@ def test_hand_worked_heaps(text: str, splits: bool) -> None:
         assert_valid_split(pieces, [m.pieces for m in got], CAR)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pieces=ace_region_heaps())
 def test_ace_region_heaps_agree_with_brute_force(pieces: list[Piece]) -> None:
@@ -100,6 +101,7 @@ def test_more_ace_region_heaps_agree_with_brute_force(pieces: list[Piece]) -> No
     assert spot_answers(pieces) == {oracle(pieces, CAR)}, texts([pieces])
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_small_heaps_agree_with_brute_force(data: st.DataObject) -> None:
@@ -107,6 +109,7 @@ def test_small_heaps_agree_with_brute_force(data: st.DataObject) -> None:
     assert spot_answers(pieces) == {oracle(pieces, CAR)}, texts([pieces])
 
 
+@pytest.mark.slow  # 37 climbed heaps, each searched four ways: ~18 s
 def test_stored_adversarial_heaps_agree_with_the_other_searches() -> None:
     """The hill-climbed Carousel heaps of benchmarks/bench_split.py: the spot sweep (both
     ways) answers like the race and the depth-first searches."""
@@ -245,6 +248,7 @@ def middle_heaps(draw: st.DrawFn) -> list[Piece]:
     return [pool[i] for i in idx] + [JOKER] * draw(st.integers(0, 2))
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pieces=middle_heaps())
 def test_middle_heaps_agree_with_brute_force(pieces: list[Piece]) -> None:

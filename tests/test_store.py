@@ -124,6 +124,7 @@ def test_every_variant_round_trips_through_the_store(path: Path, variant: str) -
         assert set(s.known_players()) == set(game.players)
 
 
+@pytest.mark.slow
 def test_list_games_newest_first_with_finished_flag(store: Store) -> None:
     a = store.create_game(g.new_game("tile_rummy", ["A", "B"], {"games": 1}))
     time.sleep(1.05)  # timestamps have one-second resolution

@@ -59,21 +59,18 @@ class Server:
         self.log = data.parent / f"server-{self.port}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
+    EXTRA_ARGS: tuple[str, ...] = ()
+    """Options of ``python -m app`` besides the port and data file (a subclass adds some)."""
+    READY = "running at"
+    """The line of the server's log that says it serves."""
+
     def start(self) -> Server:
         env = dict(os.environ, CI="true", PYTHONUNBUFFERED="1")
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        args = [*self.EXTRA_ARGS, "--port", str(self.port), "--data", str(self.data)]
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "app",
-                    "--port",
-                    str(self.port),
-                    "--data",
-                    str(self.data),
-                    "--no-browser",
-                ],
+                [sys.executable, "-m", "app", *args, "--no-browser"],
                 cwd=ROOT,
                 env=env,
                 stdout=out,
@@ -83,7 +80,7 @@ class Server:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the app exited: {self.log.read_text()[-2000:]}")
-            if "running at" in self.log.read_text(errors="replace"):
+            if self.READY in self.log.read_text(errors="replace"):
                 return self
             time.sleep(0.05)
         raise RuntimeError(f"the app did not start in time: {self.log.read_text()[-2000:]}")

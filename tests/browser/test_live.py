@@ -21,10 +21,7 @@ Rummy 101 scores (RULES.md §3): the finisher +101, an opened player minus the p
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PHONE, ROOT, START_TIMEOUT, Phone, Server
+from tests.browser.conftest import PHONE, Phone, Server
 from tests.browser.test_play import enter_round, new_game, nth_chip, show_and_save
 
 pytestmark = pytest.mark.browser
@@ -44,26 +41,8 @@ SEEN_WITHIN = 10.0
 class SharedServer(Server):
     """``python -m app --host 0.0.0.0`` (phones on the network may join)."""
 
-    def start(self) -> SharedServer:
-        env = dict(os.environ, CI="true", PYTHONUNBUFFERED="1")
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-        args = ["--host", "0.0.0.0", "--port", str(self.port), "--data", str(self.data)]
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app", *args, "--no-browser"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the app exited: {self.log.read_text()[-2000:]}")
-            if "Press Ctrl+C" in self.log.read_text(errors="replace"):
-                return self
-            time.sleep(0.05)
-        raise RuntimeError(f"the app did not start in time: {self.log.read_text()[-2000:]}")
+    EXTRA_ARGS = ("--host", "0.0.0.0")
+    READY = "Press Ctrl+C"
 
 
 @pytest.fixture(scope="module")
