@@ -715,10 +715,12 @@ def parse_rule(rule: str) -> RuleRef:
     )
 
 
-SEED_VARIANTS: Final[dict[str, str]] = {
-    about(v).rules.seed.removeprefix("seed "): v for v in VARIANTS
-}
-"""The seed's number (``"001"``) -> the variant it is the rules of (``tile_rummy``)."""
+SEED_VARIANTS: Final[dict[str, str]] = {}
+"""The seed's number (``"001"``) -> the variant it is the rules of (``tile_rummy``): the first
+registered that names it, so a variant built on another's seed (a sixth variant on gin's seed
+002) never takes that variant's old answers."""
+for _v in VARIANTS:
+    SEED_VARIANTS.setdefault(about(_v).rules.seed.removeprefix("seed "), _v)
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeVar, get_args
+from typing import Any, Final, Literal, TypeAlias, TypeVar
 
 from rules.errors import OptionError
 
-VariantName = Literal["rummy101", "tile_rummy", "my_rummy", "gin", "carousel"]
-VARIANTS: Final[tuple[VariantName, ...]] = get_args(VariantName)
+VariantName: TypeAlias = str
+"""The name of a registered variant (``rummy101``, ``tile_rummy``, ``my_rummy``, ``gin``,
+``carousel``, and any variant a module of ``rules/variants/`` describes:
+:data:`rules.variant.REGISTRY`)."""
+VARIANTS: tuple[VariantName, ...] = ()
 """The variant names, in the registry's order (:data:`rules.variant.REGISTRY` is the
-description of each)."""
+description of each; set by :mod:`rules.variant` once the registry is built)."""
 
 JOKER_RULES: Final = (
     "free",
@@ -201,12 +204,12 @@ def option_choices(options: OptionsType | Options, name: str) -> tuple[str, ...]
 
 
 def check_variant(variant: object) -> VariantName:
-    """Return ``variant`` if it names one of the five variants, else raise.
+    """Return ``variant`` if it names a registered variant, else raise.
 
     Raises:
         OptionError: code ``unknown_variant``.
     """
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in _registry.BY_NAME:
         raise OptionError.keyed(
             "option.unknown_variant",
             "unknown_variant",

@@ -7,7 +7,8 @@ answers and the functions answering them (one signature for all: :class:`Variant
 game ends, its penalty draws, whether the first player deals or starts, where its rules
 stand (RULES.md section, seed) and its rule-book sections: the section every answer's
 ``rule_ref`` names (:meth:`Variant.section_for` where the check names none).
-:data:`REGISTRY` holds the five, :func:`find_variant` looks one up by name.
+:data:`REGISTRY` holds the five and any variant a module of ``rules/variants/`` describes;
+:func:`find_variant` looks one up by name.
 
 >>> find_variant("carousel").meld_rules.ace_high
 True
@@ -34,10 +35,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, runtime_checkable
 
+import rules.options as _options
 from rules.errors import OptionError, RequestError
 from rules.options import (
     JOKER_RULES,
-    VARIANTS,
     CarouselOptions,
     GinOptions,
     Options,
@@ -601,8 +602,8 @@ class Variant:
 
     def answer(self, check: str, req: Request) -> dict[str, Any]:
         """The answer to ``check`` (the judge's fields without ``ok``), its ``rule_ref``
-        naming a rule-book section always: the check's own where it names one, else
-        :meth:`rule_ref`.
+        naming this variant and a rule-book section always: the check's own where it names
+        one, else :meth:`rule_ref`.
 
         Raises:
             RulesError: a request the check cannot judge (``unsupported_check`` for a check
@@ -612,6 +613,8 @@ class Variant:
         ref = result.get("rule_ref")
         if ref is None or ref.get("section") is None:
             result["rule_ref"] = self.rule_ref(check, result.get("reason"), result)
+        elif ref.get("variant") is None:  # a check shared by every variant (a meld, a split)
+            result["rule_ref"] = {**ref, "variant": self.name}
         return result
 
     def rule_ref(
@@ -915,8 +918,47 @@ CAROUSEL: Final = Variant(
     ),
 )
 
-REGISTRY: Final[tuple[Variant, ...]] = (RUMMY101, TILE_RUMMY, MY_RUMMY, GIN, CAROUSEL)
-"""Every variant, in the order the judge and the app list them."""
+BUILT_IN: Final[tuple[Variant, ...]] = (RUMMY101, TILE_RUMMY, MY_RUMMY, GIN, CAROUSEL)
+"""The five variants of the rule book (RULES.md §3–§6), described here."""
+
+
+def _described_in_modules(known: tuple[Variant, ...]) -> tuple[Variant, ...]:
+    """The variants described by modules of their own: every module of ``rules/variants/``
+    that defines ``VARIANT`` (a :class:`Variant`), in the order of the modules' names. The
+    modules holding the functions of ``known`` are not imported here (they load on first
+    use, so the judge starts fast); nor are modules whose name starts with ``_``.
+
+    A module found here imports this one while it is being built: the names above (the
+    five, :class:`Variant`, the option types) are there, :data:`REGISTRY` is not yet.
+
+    Raises:
+        ValueError: a described variant takes a name already registered.
+    """
+    import pkgutil
+
+    import rules.variants as package
+
+    loaded = {where.partition(":")[0] for v in known for where in v.functions.values()}
+    names = {v.name for v in known}
+    found: list[Variant] = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        module = f"{package.__name__}.{info.name}"
+        if module in loaded or info.name.startswith("_"):
+            continue
+        got = getattr(importlib.import_module(module), "VARIANT", None)
+        if not isinstance(got, Variant):
+            continue
+        if got.name in names:
+            raise ValueError(f"{module}: a variant named {got.name!r} is registered already")
+        names.add(got.name)
+        found.append(got)
+    return tuple(found)
+
+
+REGISTRY: Final[tuple[Variant, ...]] = (*BUILT_IN, *_described_in_modules(BUILT_IN))
+"""Every variant, in the order the judge and the app list them: the five, then any variant a
+module of ``rules/variants/`` describes (its ``VARIANT``): adding a variant is adding one
+module there (with its rule book, translations and round-entry form in the app)."""
 BY_NAME: Final[Mapping[str, Variant]] = MappingProxyType({v.name: v for v in REGISTRY})
 """name -> variant."""
 
@@ -971,7 +1013,7 @@ def piece_set(variant: str, players: int | None = None) -> PieceSet:
     return find_variant(variant).piece_set(players)
 
 
-assert tuple(BY_NAME) == VARIANTS, "the registry and rules.options.VariantName differ"
+_options.VARIANTS = tuple(BY_NAME)
 
 __all__ = [
     "CAROUSEL",
@@ -980,6 +1022,7 @@ __all__ = [
     "GIN",
     "MY_RUMMY",
     "REASON_SECTIONS",
+    "BUILT_IN",
     "REGISTRY",
     "RUMMY101",
     "TILE_RUMMY",

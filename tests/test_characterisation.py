@@ -19,9 +19,24 @@ from typing import Any
 import pytest
 
 from rules.judge import answer
+from rules.variant import BUILT_IN, REGISTRY
 
 FIXTURE = Path(__file__).parent / "data" / "characterisation.jsonl"
 RECORDS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
+ADDED = tuple(v.name for v in REGISTRY[len(BUILT_IN) :])
+"""Variants a module of rules/variants/ added after the fixture was recorded: the answers that
+list every variant (an unknown variant, a check a variant does not answer) name them last."""
+
+
+def as_recorded(got: Any) -> Any:
+    """``got`` as the fixture's five-variant world says it (the added variants' names left
+    out of the lists of variants)."""
+    if not ADDED:
+        return got
+    text = json.dumps(got, ensure_ascii=False)
+    for name in ADDED:
+        text = text.replace(f", {name}", "")
+    return json.loads(text)
 
 
 def differences(want: Any, got: Any, where: str = "") -> list[str]:
@@ -67,7 +82,7 @@ def test_the_sample_covers_every_check_and_variant() -> None:
 def test_recorded_answers_come_back_unchanged(start: int) -> None:
     problems: list[str] = []
     for rec in RECORDS[start : start + 100]:
-        diff = differences(rec["answer"], answer(rec["request"]))
+        diff = differences(rec["answer"], as_recorded(answer(rec["request"])))
         if diff:
             problems.append(json.dumps(rec["request"], ensure_ascii=False)[:300])
             problems += ["    " + d[:400] for d in diff[:5]]

@@ -130,7 +130,7 @@ def test_numbers_of_rules_md_are_kept() -> None:
     for variant, lang in BOOKS:
         text = " ".join(b.plain for _s, b in rb.all_blocks(rb.load(variant, lang)))
         text = text.replace("–", "-")
-        for n in need[variant]:
+        for n in need.get(variant, ()):  # a variant a module adds: its own book's numbers
             assert n in text, (variant, lang, n)
 
 

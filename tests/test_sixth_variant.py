@@ -1,10 +1,11 @@
 """A sixth variant needs one new module, its rule book, translations and a round-entry form,
 and nothing else in ``app/ui/`` (issue 14, "done when").
 
-A child process registers "Quick Tiles" before the app is imported, the way a sixth entry of
-:data:`rules.variant.REGISTRY` would be: Tile Rummy's pieces and functions, its own name,
-preset (initial meld 25) and seed line. Its "one new module" is :data:`NEW_MODULE`, written to
-a temporary folder; its rule book is :data:`RULE_BOOK`, written beside a copy of
+A child process imports the engine from a copy of ``rules/`` with one file added,
+``rules/variants/quick_tiles.py`` (:data:`NEW_MODULE`): its ``VARIANT`` registers "Quick
+Tiles" (Tile Rummy's pieces and functions, its own name, preset — initial meld 25 — and seed
+line); nothing else of the engine is changed or patched. Its rule book is :data:`RULE_BOOK`,
+written beside a copy of
 ``app/rulebook/``. Then the child drives the app without a page: the judge, the app's adapter,
 the names shown, the new-game form and its options, the checkers (their kinds, a verdict's
 rule button and the book it opens), the round entry, the score sheet. The tests below read
@@ -39,53 +40,21 @@ NAME = "quick_tiles"
 NEW_MODULE = '''"""Quick Tiles: Tile Rummy with an initial meld of 25 (the sixth variant)."""
 import dataclasses
 from types import MappingProxyType
-from typing import Any
 
 from rules.options import TileRummyOptions
-from rules.request import Request
 from rules.variant import TILE_RUMMY
-from rules.variants import tiles
 
-QUICK_TILES = dataclasses.replace(
+VARIANT = dataclasses.replace(
     TILE_RUMMY,
     name="quick_tiles",
     display_name="Quick Tiles",
     meld_rules=dataclasses.replace(TILE_RUMMY.meld_rules, variant="quick_tiles"),
     presets=MappingProxyType({"quick": TileRummyOptions(preset="quick", initial_meld=25)}),
     seed="seed 005",
-    functions=MappingProxyType(
-        {
-            **TILE_RUMMY.functions,
-            "opening": "quick_tiles_variant:opening_answer",
-            "round": "quick_tiles_variant:round_answer",
-            "game": "quick_tiles_variant:game_answer",
-        }
-    ),
 )
-
-
-def opening_answer(req: Request) -> dict[str, Any]:
-    melds = req.melds("melds")
-    rack = req.pieces("rack") if req.has("rack") else None
-    return tiles.check_initial_meld(melds, req.options, variant=req.variant, rack=rack).to_json()
-
-
-def round_answer(req: Request) -> dict[str, Any]:
-    players = [
-        tiles.TilePlayer(p["name"], bool(p.get("winner")), tuple(req.pieces("hand", p["hand"])))
-        for p in req.raw["players"]
-    ]
-    return tiles.score_round(players, req.options, variant=req.variant).to_json()
-
-
-def game_answer(req: Request) -> dict[str, Any]:
-    names = list(req.raw["players"])
-    rounds = [r["scores"] for r in req.raw["rounds"]]
-    return tiles.score_game(names, rounds, req.options, variant=req.variant).to_json()
 '''
-"""The sixth variant's module: its description, and three judge wrappers over Tile Rummy's
-typed functions (Tile Rummy's own wrappers accept only ``tile_rummy`` and ``my_rummy``:
-``rules.variants.tiles._variant``)."""
+"""The sixth variant's module, ``rules/variants/quick_tiles.py``: its description (``VARIANT``,
+which registers it), played by Tile Rummy's functions under its own name and preset."""
 
 SECTIONS = TILE_RUMMY.sections  # Quick Tiles keeps its parent's book layout
 RULE_BOOK = (
@@ -109,20 +78,20 @@ nowhere else in app/ui/ (:func:`test_no_view_names_a_variant`)."""
 
 
 # -- the child process ------------------------------------------------------------------------
-def _register(folder: Path) -> None:
-    """Put the sixth variant in the registry before anything else imports it."""
-    sys.path.insert(0, str(folder))
-    from quick_tiles_variant import QUICK_TILES  # type: ignore[import-not-found]
-
-    import rules.variant as registry
-
-    registry.REGISTRY = (*registry.REGISTRY, QUICK_TILES)  # type: ignore[misc]
-    registry.BY_NAME = {v.name: v for v in registry.REGISTRY}  # type: ignore[misc]
+def _engine(folder: Path) -> Path:
+    """A copy of ``rules/`` with the sixth variant's module added to ``rules/variants/``: the
+    only change to the engine (the child imports the engine from here, the app from ROOT)."""
+    engine = folder / "engine"
+    shutil.copytree(ROOT / "rules", engine / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    (engine / "rules" / "variants" / f"{NAME}.py").write_text(NEW_MODULE, encoding="utf-8")
+    return engine
 
 
 def _scenario(folder: Path) -> dict[str, Any]:
     """Everything the app does with the sixth variant, each step's answer or its error."""
-    _register(folder)
+    import rules
+
+    assert Path(rules.__file__).is_relative_to(folder), rules.__file__  # the copy with it
     import flet as ft
 
     from app import games
@@ -304,8 +273,7 @@ if __name__ == "__main__":
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("sixth")
-    (folder / "quick_tiles_variant.py").write_text(NEW_MODULE, encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(folder)]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(_engine(folder)), str(ROOT)]))
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), str(folder)],
         capture_output=True,

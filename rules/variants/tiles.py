@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 from rules.errors import RequestError, TooManyCopiesError
 from rules.options import TileRummyOptions, VariantName
@@ -64,7 +64,9 @@ PENALTY_TILES: Final[int] = TILE_RUMMY.penalty_tiles or 0
 
 PenaltyReason = Literal["invalid_turn", "timeout"]
 PENALTY_REASONS: Final[tuple[PenaltyReason, ...]] = get_args(PenaltyReason)
-TileVariant = Literal["tile_rummy", "my_rummy"]
+TileVariant: TypeAlias = str
+"""A variant played by Tile Rummy's rules (``tile_rummy``, ``my_rummy``, or one a module of
+``rules/variants/`` builds on them): its options and rule text are looked up by this name."""
 
 
 def _rule(variant: str) -> str:
@@ -586,7 +588,7 @@ def score_game(
 
 def _variant(req: Request) -> TileVariant:
     v: VariantName = req.variant
-    assert v in ("tile_rummy", "my_rummy")
+    assert req.about.meld_rules.material == "tiles", v
     return v
 
 

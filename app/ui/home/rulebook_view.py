@@ -293,7 +293,7 @@ class RulebookView:
         self.options = rb.options_in_force(variant, given)
         self.preset = str(self.options.get("preset", ""))
         if game is None:
-            names = list(presets(variant))  # type: ignore[arg-type]
+            names = list(presets(variant))
             if len(names) > 1:
                 self.preset_chips = ChoiceChips(
                     [(p, labels.preset_name(p)) for p in names], self.preset, self._pick_preset
