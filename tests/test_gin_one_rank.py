@@ -16,6 +16,7 @@ from rules.search.deadwood import (
     discard_melds_mask,
     encode,
     index_discard,
+    index_melds,
     melds_mask,
 )
 
@@ -95,3 +96,47 @@ def test_prop_discard_one_rank_matches_brute_force(ix: list[int]) -> None:
 )
 def test_discard_one_rank_spots(ix: list[int]) -> None:
     check_discard(ix)
+
+
+def check_melds(ix: list[int]) -> None:
+    """Up to 10 of the cards: the card-index call's least deadwood and melds are brute force's
+    and the mask-level call's (the groups and runs of ``melds_mask``), runs by suit first, then
+    the group."""
+    ix = ix[:10]
+    hand = [to_card(i) for i in ix]
+    h = encode(hand)
+    least, groups, runs = melds_mask(h)
+    got, melds = index_melds(ix)
+    assert got == least == brute_force_deadwood(hand)
+    assert encode([to_card(i) for m in melds for i in m]) == groups | runs
+    kinds = ["group" if len({i % 13 for i in m}) == 1 else "run" for m in melds]
+    assert kinds == sorted(kinds, key=lambda k: k == "group")
+    run_suits = [m[0] // 13 for m, k in zip(melds, kinds, strict=True) if k == "run"]
+    assert run_suits == sorted(run_suits) and all(len(m) >= 3 for m in melds)
+
+
+@settings(max_examples=200, deadline=None)
+@given(one_rank_hands())
+def test_prop_melds_one_rank_matches_brute_force(ix: list[int]) -> None:
+    check_melds(ix)
+
+
+@pytest.mark.parametrize(
+    "ix",
+    [
+        # four 5s, 3-4 spades and 6-7 hearts: the group of 3 without 5S or 5H, or all four
+        [4, 17, 30, 43, 2, 3, 18, 19, 33, 34],
+        # three queens (S H D), J-Q-K hearts and spades: the queens grouped or in runs
+        [11, 24, 37, 10, 12, 23, 25, 5, 20, 35],
+        # four 7s, 5-6 of every suit but clubs: a choice in every suit
+        [6, 19, 32, 45, 4, 5, 17, 18, 30, 31],
+        # four 5s, the 3 and 4 of one suit (S, H, D, C in turn), 9H JD KC 8S: the group of 3
+        # leaves that suit's 5 to its run (deadwood 37 against 44 for the group of 4)
+        [4, 17, 30, 43, 2, 3, 21, 36, 51, 7],
+        [4, 17, 30, 43, 15, 16, 21, 36, 51, 7],
+        [4, 17, 30, 43, 28, 29, 21, 36, 51, 7],
+        [4, 17, 30, 43, 41, 42, 21, 36, 51, 7],
+    ],
+)
+def test_melds_one_rank_spots(ix: list[int]) -> None:
+    check_melds(ix)

@@ -48,8 +48,11 @@ same object every time; results hold the 52 shared card objects). Laying out the
 cards reads a small dict of the melds met so far and small tables for the canonical order of
 the deadwood cards. The mask-level functions (:func:`deadwood_mask`, :func:`melds_mask`,
 :func:`discard_mask`, :func:`discard_melds_mask`, :func:`encode`) are the fast calls, with the
-melds as masks; the Card-level ones build the melds as tuples of cards (:func:`arrangement_mask`
-and :func:`discard_of_mask` from a hand mask). The card-index calls add up the cards *packed*
+melds as masks (a hand with no run takes every rank held in ≥3 suits as its whole group, the
+one choice the search would keep, with no search; :func:`discard_melds_mask` discards the card
+of highest rank of a hand with no meld, as the best-drop tables would); the Card-level ones
+build the melds as tuples of cards (:func:`arrangement_mask` and :func:`discard_of_mask` from a
+hand mask). The card-index calls add up the cards *packed*
 (:data:`_index_cards`: the hand-mask bit, the value, and a count in the lane of the card's rank
 and in the lanes of the windows of 3 consecutive ranks of its suit that hold it; for 11 cards,
 :data:`_index_cards11`, also the card's bit in rank-major order; 10 or 11 cards added by name,
@@ -61,11 +64,11 @@ answered by one look-up of its run starts (:data:`_runs10`, :data:`_runs11`: the
 their value or packed cards), a hand of groups of one or two ranks and no run by one look-up of
 the groups' cards (:data:`_groups10`, :data:`_groups11`); for 11 cards the discard is then the
 card in no meld of the highest rank-major bit (discarding a melded card cannot lower the
-deadwood). The others go to the suit tables and the searches above, and lay out the melds from
-per-suit tables of the runs of every 13-bit suit mask (:data:`_runs0` …; with the best single
-drop removed: :data:`_drop_runs0` …) and the 65 groups, as tuples of card indexes (all built
-on first use, about 40 ms). Nothing is built at import, and no answer is kept from one call to
-the next.
+deadwood). The others go to the suit tables and the searches above, and lay out the melds
+from per-suit tables of the runs of every 13-bit suit mask (:data:`_runs0` …; with the best
+single drop removed: :data:`_drop_runs0` …) and the 65 groups, as tuples of card indexes
+(all built on first use, about 40 ms). Nothing is built at import, and no answer is kept from
+one call to the next.
 
 Discard tie-break (a choice of this module, the rules being silent): among discards leaving the
 same least deadwood, discard the card of highest value, then of highest rank (K before Q before J
@@ -706,6 +709,20 @@ def melds_mask(h: int) -> tuple[int, int, int]:
         if not r:  # no meld
             return table[a] + table[b] + table[c] + table[d], 0, 0
         return table[a] + table[b] + table[c] + table[d], 0, h & (r | (r << 1) | (r << 2))
+    if not h & (h >> 1) & (h >> 2) and tri.bit_count() <= 3:
+        # no run: every rank held in ≥3 suits is its whole group (the one option _choices10
+        # leaves), the rest is deadwood
+        groups = h & _COLUMN * tri
+        f = h ^ groups
+        table = _index_dw or _dw_list()
+        return (
+            table[f & SUIT_MASK]
+            + table[(f >> 16) & SUIT_MASK]
+            + table[(f >> 32) & SUIT_MASK]
+            + table[f >> 48],
+            groups,
+            0,
+        )
     best, groups = _best10(h, tri, a, b, c, d)[:2]
     f = h ^ groups
     r = f & (f >> 1) & (f >> 2)
@@ -899,12 +916,23 @@ def discard_melds_mask(h: int) -> tuple[int, int, int, int, int]:
     d = h >> 48
     tri = (a & b & (c | d)) | (c & d & (a | b))
     if tri:
-        key, groups, full = _discard_groups(h, tri, a, b, c, d)[:3]
-    elif not h:
-        raise ValueError("no card to discard")
-    else:  # no group: the four suits' best drops (as in _discard_search, no call)
+        r = h & (h >> 1) & (h >> 2)
+        groups = h & _COLUMN * tri
+        if r or groups == h or tri.bit_count() > 3:
+            key, groups, full = _discard_groups(h, tri, a, b, c, d, r)[:3]
+            bit = _discard_bits[key & 255]
+            f = h ^ groups ^ bit
+            r = f & (f >> 1) & (f >> 2)
+            return (key >> 8) - 64, bit, groups, f & (r | (r << 1) | (r << 2)), full
+        # no run: every rank held in ≥3 suits is its whole group (as index_discard finds), the
+        # discard the best drop from the other cards, all deadwood (the suit tables: no run)
+        rest = h ^ groups
         table = _index_dw or _dw_list()
         z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
+        a = rest & SUIT_MASK
+        b = (rest >> 16) & SUIT_MASK
+        c = (rest >> 32) & SUIT_MASK
+        d = rest >> 48
         key = z0[a]
         y = z1[b]
         if y < key:
@@ -916,17 +944,36 @@ def discard_melds_mask(h: int) -> tuple[int, int, int, int, int]:
         if y < key:
             key = y
         full = table[a] + table[b] + table[c] + table[d]
-        bit = _discard_bits[key & 255]
-        r = h & (h >> 1) & (h >> 2)
-        if not r:  # no run in the hand: none in the cards kept
-            return full + (key >> 8) - 64, bit, 0, 0, full
-        f = h ^ bit
-        r = f & (f >> 1) & (f >> 2)
-        return full + (key >> 8) - 64, bit, 0, f & (r | (r << 1) | (r << 2)), full
+        return full + (key >> 8) - 64, _discard_bits[key & 255], groups, 0, full
+    if not h:
+        raise ValueError("no card to discard")
+    table = _index_dw or _dw_list()
+    r = h & (h >> 1) & (h >> 2)
+    if not r:
+        # no meld: discard the card of highest rank (so of highest value), of suit S H D C first
+        top = (a | b | c | d).bit_length() - 1
+        bit = 1 << top
+        if not a & bit:
+            bit <<= 16 if b & bit else 32 if c & bit else 48
+        full = table[a] + table[b] + table[c] + table[d]
+        return full - _RANK_VALUE[top], bit, 0, 0, full
+    # no group: the four suits' best drops (as in _discard_search, no call)
+    z0, z1, z2, z3 = _discard_tables or _build_discard_tables()
+    key = z0[a]
+    y = z1[b]
+    if y < key:
+        key = y
+    y = z2[c]
+    if y < key:
+        key = y
+    y = z3[d]
+    if y < key:
+        key = y
+    full = table[a] + table[b] + table[c] + table[d]
     bit = _discard_bits[key & 255]
-    f = h ^ groups ^ bit
+    f = h ^ bit
     r = f & (f >> 1) & (f >> 2)
-    return (key >> 8) - 64, bit, groups, f & (r | (r << 1) | (r << 2)), full
+    return full + (key >> 8) - 64, bit, 0, f & (r | (r << 1) | (r << 2)), full
 
 
 def _drop(s: int) -> int:
@@ -1370,7 +1417,8 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         total = x & 511
         return total - _top_value[bl], _top_card[bl], (), total
     r = h & (h >> 1) & (h >> 2)  # the cards starting 3 consecutive ranks of their suit
-    if not g & _GROUP_FOURS11:  # no rank held in ≥3 suits
+    g &= _GROUP_FOURS11  # the ranks held in ≥3 suits
+    if not g:
         try:  # runs in one suit: the packed sum of their cards and their runs in one look-up
             packed, melds = _runs11[r]
         except KeyError:
@@ -1414,11 +1462,7 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         else:
             melds = _runs0[a] + _runs1[b] + _runs2[c] + _drop_runs3[d]
         return (key >> 8) + full - 64, _index_discard[low], melds, full
-    a = h & 0x1FFF
-    b = (h >> 16) & 0x1FFF
-    c = (h >> 32) & 0x1FFF
-    d = h >> 48
-    tri = (a & b & (c | d)) | (c & d & (a | b))  # the ranks held in ≥3 suits (at most 3)
+    tri = _tri_of[g >> 52]  # at most 3 such ranks in 11 cards
     named = _index_groups
     groups_melds: _Runs = ()
     if not r:
@@ -1443,6 +1487,10 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
             total = y & 511
             return total - _top_value[bl], _top_card[bl], groups_melds, total
         groups_melds = ()
+    a = h & 0x1FFF
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
+    d = h >> 48
     if tri & (tri - 1):
         key, groups, full, a, b, c, d, names = _discard_groups(h, tri, a, b, c, d, r)
     else:
