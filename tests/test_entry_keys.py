@@ -142,8 +142,9 @@ def test_gin_solo_game_is_played_and_scored(app: App, store: Store) -> None:
     assert isinstance(f, GinSoloForm)
     assert not entry.check()  # nothing chosen: how it ended and the hand are flagged together
     assert f.error.visible and f.hands["Ala"].pieces.field.error
+    assert f.turned.visible and not f.turned.disabled  # there from the start: no jump
     f.result.pick("knock")
-    assert f.turned.visible
+    assert f.turned.visible and not f.turned.disabled
     f.turned.value = "7"
     tap_all(f.hands["Ala"].pieces.keyboard, ALA)
     # RULES.md §5 solo: a knock scores the cards turned (7) to Ala, her deadwood (4) to the joker
@@ -153,7 +154,7 @@ def test_gin_solo_game_is_played_and_scored(app: App, store: Store) -> None:
     entry = open_entry(app, sheet)
     f = entry.form
     f.result.pick("second_joker")
-    assert not f.turned.visible
+    assert f.turned.visible and f.turned.disabled  # not asked for, and nothing moves
     f.mode.pick("deadwood")
     f.deadwood.value = "12"
     sheet = save(app, entry)
@@ -246,17 +247,36 @@ def test_a_duel_checker_records_nothing_for_a_fixed_threshold(app: App, store: S
     assert screen.record_button is None and not screen.record()
 
 
-def test_the_keys_open_on_the_knockers_hand_first(app: App) -> None:
+def test_tapping_the_knocker_leaves_open_keys_where_they_are(app: App) -> None:
+    # a card tapped right after the knocker lands on the keys the player sees: they do not
+    # move to the other hand (tests/browser/test_entry_race.py taps it 0.2 s later)
     sheet = start_game(app, "gin", ["Ala", "Bob"])
     entry = open_entry(app, sheet)
     f: Any = entry.form
     ala, bob = f.hands["Ala"].pieces.keyboard, f.hands["Bob"].pieces.keyboard
-    f.knocker.pick("Bob")  # Bob knocked: his cards come first
+    assert ala.keys_box.visible and not bob.keys_box.visible
+    f.knocker.pick("Bob")
+    assert ala.keys_box.visible and not bob.keys_box.visible
+    tap_all(ala, ALA)  # Ala's tenth card hands the keys to Bob's empty hand
     assert bob.keys_box.visible and not ala.keys_box.visible
-    tap_all(bob, BOB)  # his tenth card hands the keys to Ala's empty hand
-    assert ala.keys_box.visible and not bob.keys_box.visible
-    f.knocker.pick("Ala")  # changing one's mind after Bob's hand is in: Ala's (empty) opens
-    assert ala.keys_box.visible and not bob.keys_box.visible
-    tap_all(ala, ALA[:3])
-    f.knocker.pick("Bob")  # Bob's hand is full: the keys stay where the typing is
+    f.knocker.pick("Ala")  # changing one's mind: the keys stay on Bob's hand
+    assert bob.keys_box.visible and not ala.keys_box.visible
+    tap_all(bob, BOB)  # every hand full: the keys close
+    assert not ala.keys_box.visible and not bob.keys_box.visible
+    sheet = save(app, entry)
+    assert totals(sheet)["Ala"] == "29" and totals(sheet)["Bob"] == "0"  # RULES.md §5
+
+
+def test_with_no_keys_open_the_knockers_empty_hand_gets_them(app: App) -> None:
+    sheet = start_game(app, "gin", ["Ala", "Bob"])
+    entry = open_entry(app, sheet)
+    f: Any = entry.form
+    ala, bob = f.hands["Ala"].pieces.keyboard, f.hands["Bob"].pieces.keyboard
+    f.keys.open(None)  # nothing open (as after every hand was full and one was cleared)
+    f.knocker.pick("Bob")
+    assert bob.keys_box.visible and not ala.keys_box.visible
+    f.keys.open(None)
+    tap_all(bob, BOB[:3])
+    f.knocker.pick("Bob")  # not empty: nothing opens
+    f.knocker.pick("Ala")  # empty: Ala's keys open
     assert ala.keys_box.visible and not bob.keys_box.visible

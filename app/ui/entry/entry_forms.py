@@ -130,19 +130,26 @@ class KeyGroup:
     def add(self, item: PiecesInput) -> None:
         """Take ``item`` in (its keys start closed unless it is the first of the group)."""
         self.inputs.append(item)
-        item.keyboard.show_keys(len(self.inputs) == 1 and item.open_first)
+        item.show_keys(len(self.inputs) == 1 and item.open_first)
 
     def others(self, me: PiecesInput) -> list[str]:
         """The pieces of every other input in use."""
         return [c for i in self.inputs if i is not me and i.in_use() for c in i.keyboard.pieces]
 
+    def current(self) -> PiecesInput | None:
+        """The input in use whose keys are open (None: none)."""
+        for i in self.inputs:
+            if i.in_use() and i.keyboard.keys_box.visible:
+                return i
+        return None
+
     def open(self, item: PiecesInput | None) -> None:
         """Open ``item``'s keys (None: none) and close the others'."""
         for i in self.inputs:
             if i is not item:
-                i.keyboard.show_keys(False)
+                i.show_keys(False)
         if item is not None:
-            item.keyboard.show_keys(True)
+            item.show_keys(True)
 
     def advance(self, me: PiecesInput) -> None:
         """``me`` is full: open the next input in use that holds no pieces yet (after ``me``,
@@ -168,6 +175,8 @@ class PiecesInput:
         full_at: after a key tap that brings the pieces to this many, the group's next empty
             input gets the keys (None: never).
         in_use: whether the pieces count now (a rack entered as points does not).
+        on_keys: called with True/False after the keys are shown or hidden (the owner keeps
+            what lies above the keys one height while they are open).
     """
 
     def __init__(
@@ -188,6 +197,7 @@ class PiecesInput:
         self.open_first = open_first
         self.full_at: int | None = None
         self.in_use: Callable[[], bool] = lambda: True
+        self.on_keys: Callable[[bool], None] | None = None
         self.keyboard = PieceKeyboard(
             variant,
             label,
@@ -204,7 +214,13 @@ class PiecesInput:
         if group is not None:
             group.add(self)
         else:
-            self.keyboard.show_keys(True)
+            self.show_keys(True)
+
+    def show_keys(self, visible: bool) -> None:
+        """Show or hide this input's keys (the drawn pieces and the text field stay)."""
+        self.keyboard.show_keys(visible)
+        if self.on_keys is not None:
+            self.on_keys(visible)
 
     def _focused(self, _kb: PieceKeyboard) -> None:
         if self.group is not None:
@@ -226,7 +242,7 @@ class PiecesInput:
         if self.group is not None:
             self.group.open(self)
         else:
-            self.keyboard.show_keys(True)
+            self.show_keys(True)
 
     def tokens(self) -> list[str]:
         """The pieces as typed, one token each."""
@@ -346,7 +362,7 @@ class RestInput:
         if self.mode.value == "tiles":  # the keys open at once: the next tap is a tile
             self.tiles.open()
         else:
-            self.tiles.keyboard.show_keys(False)
+            self.tiles.show_keys(False)
         self.on_change()
 
     def read(self) -> dict[str, Any]:
@@ -790,6 +806,11 @@ class TilesForm(EntryForm):
 
 # -- Gin -----------------------------------------------------------------------------------------
 VOID = "__void__"
+INFO_LINES: Final = 2
+"""Lines the line about a hand (melds, deadwood, may knock) keeps while its keys are open."""
+INFO_HEIGHT: Final = 36
+"""Height (px) of :data:`INFO_LINES` lines of 14 px text: the line's box while the keys are
+open, the same for "" as for two lines."""
 
 
 class HandInput:
@@ -825,11 +846,17 @@ class HandInput:
             self.pieces.full_at = min(sizes)
         self.pieces.field.multiline = True
         # a gin hand takes two lines: both there from the start, so the keys under the field
-        # do not move down when a tapped card starts the second line
-        self.pieces.field.min_lines = 2 if sizes else 1
+        # do not move down when a tapped card starts the second line (other hands: while
+        # their keys are open, :meth:`_keys_shown`)
+        self.min_lines = 2 if sizes else 1
+        self.pieces.field.min_lines = self.min_lines
         self.pieces.field.max_lines = 3
         self.info = ft.Text("", size=14, color=MUTED)
-        self.control = ft.Column([self.info, self.pieces.control], spacing=2)
+        self.info_box = ft.Container(self.info)
+        """Holds :attr:`info`: one height while the keys below are open (:meth:`_keys_shown`)."""
+        self.control = ft.Column([self.info_box, self.pieces.control], spacing=2)
+        self.pieces.on_keys = self._keys_shown
+        self._keys_shown(bool(self.pieces.keyboard.keys_box.visible))
         self.knocker = False
         """This hand is the knocker's (the line then says when it may not knock)."""
         try:
@@ -840,6 +867,16 @@ class HandInput:
     def _changed(self) -> None:
         self.analyse()
         self.on_change()
+
+    def _keys_shown(self, open_: bool) -> None:
+        """While the keys are open nothing above them changes height as cards are tapped, so
+        the next tap lands on the key the finger aims at: the line about the hand keeps
+        :data:`INFO_LINES` lines (longer is cut with "…"; all of it shows once the keys
+        close), the text field two lines. Closed, both take what they need."""
+        self.info.max_lines = INFO_LINES if open_ else None
+        self.info.overflow = ft.TextOverflow.ELLIPSIS if open_ else ft.TextOverflow.CLIP
+        self.info_box.height = INFO_HEIGHT if open_ else None
+        self.pieces.field.min_lines = 2 if open_ else self.min_lines
 
     def analyse(self) -> dict[str, Any] | None:
         """Ask the judge's ``hand`` check about a complete hand and show the answer."""
@@ -1002,11 +1039,18 @@ class GinForm(EntryForm):
         self._refresh(notify=False)
 
     def _knocker_changed(self) -> None:
-        """A knocker tapped: the card keys open on the knocker's hand while it is empty (the
-        knocker's cards are entered first; a full hand hands the keys to the other one)."""
+        """A knocker tapped. Card keys already open stay where they are: the next tap, a
+        fraction of a second later, may be on them, and moving them (closing the keys above
+        the other hand) would drop it on whatever comes to lie under the finger. Only while
+        no keys are open do they open on the knocker's hand, if it is empty."""
         self._refresh()
         hand = self.hands.get(self.knocker.value or "")
-        if hand is not None and hand.pieces.in_use() and not hand.pieces.tokens():
+        if (
+            hand is not None
+            and hand.pieces.in_use()
+            and not hand.pieces.tokens()
+            and self.keys.current() is None
+        ):
             self.keys.open(hand.pieces)
 
     def _refresh(self, notify: bool = True) -> None:
@@ -1213,7 +1257,11 @@ class GinSoloForm(EntryForm):
 
     def _refresh(self, notify: bool = True) -> None:
         cards = self.mode.value != "deadwood"
-        self.turned.visible = self.result.value in ("knock", "gin")
+        # shown from the start and only switched off after the second joker: appearing above
+        # the open card keys on a tap of "knocked" it would move them from under the finger
+        self.turned.disabled = self.result.value == "second_joker"
+        if self.turned.disabled:
+            self.turned.error = None
         self.hands[self.player].control.visible = cards
         self.deadwood.visible = not cards
         if notify:
