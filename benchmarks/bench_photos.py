@@ -2,7 +2,7 @@
 and memory. Prints figures, asserts nothing.
 
     .venv/bin/python benchmarks/bench_photos.py [--synthetic 60] [--varied 40] [--steep 40]
-        [--no-real] [--no-time]
+        [--hard 0] [--no-real] [--no-time]
 
 * Synthetic: photos rendered with seeds, fonts and backgrounds the model was not trained on
   (:data:`app.vision.render.TEST_FONTS`, :data:`~app.vision.render.TEST_BACKGROUNDS`, seeds
@@ -12,6 +12,10 @@ and memory. Prints figures, asserts nothing.
   camera angles), with the same unseen fonts and backgrounds. A third set (``--steep``,
   :func:`steep_scene`, seeds from 7_000_000): only two-digit tiles (10–13), one side of the
   picture narrowed by 0.2–0.32 so the tiles lean and their digits crowd together.
+  ``--hard N`` (:func:`hard_scene`, seeds from 8_000_000): N photos of each hard kind: far
+  tiles on a 12-megapixel photo, out of focus past the training's blur, and cut by the frame
+  through one tile (a number the cut leaves whole must be found; a report on a tile as
+  another one, a cut number included, counts as wrong).
 * Real: the labelled photos in ``../shared/photos-dev/`` (read from there, never copied).
   Their labels have no positions, so per photo: *found* = tiles reported ÷ tiles labelled
   (capped at 1; ``extra`` counts reports beyond the labelled tiles), *read right* = the
@@ -33,6 +37,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -40,6 +45,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -89,6 +95,131 @@ def steep_scene(k: int, fonts: list[str]) -> Scene:
         perspective=0.1,
         style=Style(keystone=float(rng.uniform(0.2, 0.32))),
     )
+
+
+HARD_SEED_BASE = 8_000_000
+HARD_KINDS = ("far", "blur", "edge")
+
+
+def _disc_blur(img: np.ndarray, radius: float) -> np.ndarray:
+    k = int(math.ceil(radius)) * 2 + 1
+    disc = np.zeros((k, k), np.float32)
+    cv2.circle(disc, (k // 2, k // 2), int(round(radius)), 1.0, -1, cv2.LINE_AA)
+    return cv2.filter2D(img, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
+
+
+def _digit_height(sc: Scene) -> float:
+    hs = [
+        float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+        for t in sc.tiles
+        for q in t.digits
+    ]
+    return float(np.median(hs)) if hs else 0.0
+
+
+def hard_scene(kind: str, k: int, fonts: list[str]) -> tuple[np.ndarray, Scene, list[bool]]:
+    """A held-out hard photo (seeds from 8_000_000, the unseen fonts and backgrounds): the
+    picture, its scene (truth in the picture's pixels) and per tile whether it must be found.
+
+    * ``far``: a 12-megapixel photo (4000×3000) of small tiles (18–32 px wide after the
+      reader's downscale: a rack across the room).
+    * ``blur``: out of focus, a disc blur of radius 0.09–0.16 of the digits' height (training
+      goes to 0.075).
+    * ``edge``: the picture cut through one tile by the frame (a random side); a tile whose
+      number the cut leaves whole must be found, one whose number it cuts must not be read
+      as another tile (a report on it counts as wrong unless it reads the whole tile right).
+    """
+    rng = np.random.default_rng(HARD_SEED_BASE + 1000 * HARD_KINDS.index(kind) + k)
+    seed = HARD_SEED_BASE + 1000 * HARD_KINDS.index(kind) + k
+    if kind == "far":
+        sc = render_scene(
+            seed,
+            fonts=fonts,
+            backgrounds=TEST_BACKGROUNDS,
+            size=(4000, 3000),
+            tile_width=int(rng.integers(52, 92)),
+        )
+        return sc.image, sc, [True] * len(sc.tiles)
+    sc = render_scene(seed, fonts=fonts, backgrounds=TEST_BACKGROUNDS)
+    if kind == "blur":
+        radius = float(rng.uniform(0.09, 0.16)) * _digit_height(sc)
+        return _disc_blur(sc.image, max(1.0, radius)), sc, [True] * len(sc.tiles)
+    # edge: cut the frame through a tile's quad, at a random depth into it
+    img = sc.image
+    H, W = img.shape[:2]
+    t = sc.tiles[int(rng.integers(0, len(sc.tiles)))]
+    q = t.tile_quad
+    side = int(rng.integers(0, 4))
+    f = float(rng.uniform(0.15, 0.85))
+    x0, y0, x1, y1 = 0, 0, W, H
+    if side == 0:
+        x0 = int(q[:, 0].min() + f * np.ptp(q[:, 0]))
+    elif side == 1:
+        x1 = int(q[:, 0].min() + f * np.ptp(q[:, 0]))
+    elif side == 2:
+        y0 = int(q[:, 1].min() + f * np.ptp(q[:, 1]))
+    else:
+        y1 = int(q[:, 1].min() + f * np.ptp(q[:, 1]))
+    crop = img[y0:y1, x0:x1].copy()
+    tiles, need = [], []
+    for tt in sc.tiles:
+        off = np.array([x0, y0], np.float32)
+        tq, nq = tt.tile_quad - off, tt.number_quad - off
+        ch, cw = crop.shape[:2]
+        if tq[:, 0].max() < 0 or tq[:, 1].max() < 0 or tq[:, 0].min() > cw or tq[:, 1].min() > ch:
+            continue  # off the picture
+        inside = nq[:, 0].min() >= 1 and nq[:, 1].min() >= 1
+        inside = inside and nq[:, 0].max() <= cw - 2 and nq[:, 1].max() <= ch - 2
+        tiles.append(replace(tt, tile_quad=tq, number_quad=nq))
+        need.append(bool(inside))
+    return crop, Scene(crop, tiles, [], sc.kind), need
+
+
+def hard(n: int, kinds: tuple[str, ...] = HARD_KINDS) -> None:
+    """Found and read right on the hard sets (:func:`hard_scene`); ``wrong``: reports off
+    every tile or reading a tile as another one (a cut number included)."""
+    fonts = available(TEST_FONTS)
+    for kind in kinds:
+        need_n = found = right = wrong = 0
+        confusions: Counter[tuple[str, str]] = Counter()
+        for k in range(n):
+            img, sc, need = hard_scene(kind, k, fonts)
+            try:
+                reads = [(t.tile, t.box) for t in read_photo(jpeg(img)).tiles]
+            except VisionError:
+                reads = []
+            hits: dict[int, int] = {}
+            for j, (_tok, (x, y, w, h)) in enumerate(reads):
+                for i, tt in enumerate(sc.tiles):
+                    q = tt.tile_quad.astype(np.float32)
+                    if (
+                        i not in hits
+                        and cv2.pointPolygonTest(q, (x + w / 2, y + h / 2), False) >= 0
+                    ):
+                        hits[i] = j
+                        break
+                else:
+                    wrong += 1
+            for i, tt in enumerate(sc.tiles):
+                need_n += need[i]
+                if i not in hits:
+                    continue
+                tok = reads[hits[i]][0]
+                found += need[i]
+                if tok == tt.token:
+                    right += need[i]
+                else:
+                    wrong += 1
+                    confusions[(tt.token, tok)] += 1
+        print(
+            f"hard, {kind} ({n} photos, {need_n} tiles to find): found {found / need_n:.1%}  "
+            f"read right {right / need_n:.1%}  wrong reports {wrong}"
+        )
+        if confusions:
+            print(
+                "  most common misreadings:",
+                ", ".join(f"{a}->{b}×{c}" for (a, b), c in confusions.most_common(8)),
+            )
 
 
 def synthetic(n: int, varied: bool = False, steep: bool = False) -> None:
@@ -261,6 +392,7 @@ def main() -> None:
     ap.add_argument("--synthetic", type=int, default=60)
     ap.add_argument("--varied", type=int, default=40, help="varied synthetic photos")
     ap.add_argument("--steep", type=int, default=40, help="steep photos of tiles 10-13")
+    ap.add_argument("--hard", type=int, default=0, help="hard photos of each kind: far, blur, edge")
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--no-time", action="store_true")
     a = ap.parse_args()
@@ -272,6 +404,8 @@ def main() -> None:
         synthetic(a.varied, varied=True)
     if a.steep:
         synthetic(a.steep, steep=True)
+    if a.hard:
+        hard(a.hard)
     if not a.no_real:
         real()
     if not a.no_time:

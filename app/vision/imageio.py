@@ -162,9 +162,13 @@ def _orientation(data: bytes) -> int:
     return 1
 
 
-def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, tuple[int, int]]:
+def decode(
+    data: bytes, work_side: int = WORK_SIDE, keep: bool = True
+) -> tuple[np.ndarray, float, tuple[int, int]]:
     """Decode a photo at about ``work_side`` px on its long side. The same bytes asked again
-    at the same or a smaller side are not decoded again (see :data:`_last`).
+    at the same or a smaller side are not decoded again (see :data:`_last`); ``keep=False``
+    leaves :data:`_last` as it was (a one-off larger decode: the same photo read again gets
+    the same working picture).
 
     Returns:
         (BGR picture, scale from the working picture to the original, original (w, h) as shown
@@ -243,10 +247,11 @@ def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, 
             if o in (6, 8):
                 w, h = h, w
     out = _scaled(img, work_side, (w, h))
-    keep = out[0].copy()
-    keep.flags.writeable = False
-    with _last_lock:
-        _last = (key, keep, (w, h))
+    if keep:
+        kept = out[0].copy()
+        kept.flags.writeable = False
+        with _last_lock:
+            _last = (key, kept, (w, h))
     return out
 
 

@@ -13,7 +13,9 @@ is also read in the slanted frame of its tile's leaned up and its row (:func:`_u
 two digits beside each other slanted past :func:`app.vision.find.pair_digits`'s reach are
 paired in that frame (:func:`_slanted_pairs`). A lone mark wider than one digit can be is cut in
 two at its thinnest column even without a waist, and kept cut only when its halves read surely
-as a number 10–13 (:func:`_wide_cut`: a steep view runs a "12"'s digits into one mark)."""
+as a number 10–13 (:func:`_wide_cut`: a steep view runs a "12"'s digits into one mark).
+A number the picture's frame may cut is left out (:func:`_cut_by_frame`), and far tiles on a
+big photo are read again zoomed in from the photo's own pixels (:func:`_zoomed`)."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from app.vision.find import (
     Mark,
     Planes,
     cut_mark,
+    face_run,
     find_marks,
     ink_colour,
     ink_rgb,
@@ -279,6 +282,7 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
     pl.junk = junk
     _settle_turns(pl, groups)
     _smooth_ups(groups)
+    groups = [g for g in groups if not _cut_by_frame(pl, g)]
     inks = {id(g): ink_rgb(pl, g) for g in groups if g.token != "JK"}
     split = warm_split(list(inks.values()))
     for g in groups:
@@ -438,6 +442,52 @@ def _edge_like(g: Group) -> bool:
     if face < 0.5 and g.confidence < 0.95:
         return True  # any number with face on barely half its sides needs a sure reading
     return g.token in ("1", "JK") and face < EDGE_FACE
+
+
+FRAME_TOUCH = 1
+"""How close (px) a number's ink may come to the picture's frame before it counts as cut by
+it (:func:`_cut_by_frame`)."""
+
+HIDDEN_DIGIT = 0.6
+"""How much room (a share of the number's height) the frame may leave between a lone digit
+and itself, on a tile face running up to it, before a digit of a two-digit number may be
+hidden there (:func:`_cut_by_frame`): a "1" and the gap before the next digit take about
+half a digit's height."""
+
+
+def _to_frame(pl: Planes, x: float, y: float, dx: float, dy: float) -> float:
+    """The distance (px) from (x, y) to the picture's frame along the unit vector (dx, dy)."""
+    H, W = pl.face.shape
+    tx = (W - 1 - x) / dx if dx > 1e-6 else (-x / dx if dx < -1e-6 else math.inf)
+    ty = (H - 1 - y) / dy if dy > 1e-6 else (-y / dy if dy < -1e-6 else math.inf)
+    return min(tx, ty)
+
+
+def _cut_by_frame(pl: Planes, g: Group) -> bool:
+    """Whether the picture's frame may cut ``g``'s number, so that its reading may be another
+    tile's (a cut 8 reads as a 6 or a 3, a "12" cut through its "1" as a 2): its ink reaches
+    the frame (:data:`FRAME_TOUCH`), or it is one digit that may be the visible half of a
+    number 10–13 (a 1, 2 or 3 with the frame just before it, a 1 with the frame just after
+    it: :data:`HIDDEN_DIGIT`) on a tile face that runs on to the frame. Such a tile is left
+    out; the player adds it by hand."""
+    H, W = pl.face.shape
+    for m in g.marks:
+        h, w = m.mask.shape
+        if min(m.x, m.y) <= FRAME_TOUCH or m.x + w >= W - FRAME_TOUCH or m.y + h >= H - FRAME_TOUCH:
+            return True
+    if len(g.marks) != 1 or g.token not in ("1", "2", "3"):
+        return False
+    reading = (-g.up[1], g.up[0])
+    sides = [(-reading[0], -reading[1])] + ([reading] if g.token == "1" else [])
+    for dx, dy in sides:
+        to_frame = _to_frame(pl, g.cx, g.cy, dx, dy)
+        room = to_frame - g.width / 2
+        if room >= HIDDEN_DIGIT * g.height:
+            continue
+        run = face_run(pl, g.cx, g.cy, dx, dy, g.width / 2, to_frame, 0.6 * g.height)
+        if run >= room - max(3.0, 0.1 * g.height):
+            return True
+    return False
 
 
 def _under_a_number(g: Group, groups: list[Group]) -> bool:
@@ -872,6 +922,60 @@ def _settle_turns(pl: Planes, groups: list[Group]) -> None:
             g.token = "9" if g.token == "6" else "6"
 
 
+ZOOM_BELOW = 20.0
+"""The photo's usual number height (px, in the working picture) under which a downscaled photo
+is read again zoomed in on its tiles (:func:`_zoomed`): far tiles, whose digits the downscale
+leaves a few strokes wide."""
+
+ZOOM_TO = 32.0
+"""The number height (px) the zoomed reading aims at (:func:`_zoomed`), as far as the photo's
+own resolution allows."""
+
+ZOOM_PIXELS = 2_400_000
+"""The most pixels of the zoomed picture (:func:`_zoomed`): about 1.6 working pictures, so a
+zoomed 12-megapixel photo takes at most about 2.5 times as long as one read once."""
+
+
+def _zoomed(
+    data: bytes, img: np.ndarray, scale: float, groups: list[Group]
+) -> tuple[list[Group], Planes] | None:
+    """The tiles read again from the photo's own pixels around the tiles found, zoomed so
+    their numbers are about :data:`ZOOM_TO` px high, when the working picture (``img``,
+    ``scale`` from it to the photo) shrank them under :data:`ZOOM_BELOW`; None when the
+    numbers are large enough, the photo has no more pixels to give (at least 1.25 times
+    as many across) or the zoomed reading finds fewer tiles. Boxes are in the photo's
+    pixels."""
+    if not groups or scale < 1.25:
+        return None
+    typical = float(np.median([g.height for g in groups]))
+    if typical >= ZOOM_BELOW:
+        return None
+    quads = np.vstack([g.quad for g in groups if g.quad is not None]) / scale
+    pad = 4.0 * typical
+    H, W = img.shape[:2]
+    x0, y0 = max(0.0, float(quads[:, 0].min()) - pad), max(0.0, float(quads[:, 1].min()) - pad)
+    x1 = min(float(W), float(quads[:, 0].max()) + pad)
+    y1 = min(float(H), float(quads[:, 1].max()) + pad)
+    z = min(ZOOM_TO / typical, scale, math.sqrt(ZOOM_PIXELS / max((x1 - x0) * (y1 - y0), 1.0)))
+    if z < 1.25:
+        return None
+    big, s2, _size = decode(data, int(max(H, W) * z), keep=False)
+    f = big.shape[1] / W  # working picture -> zoomed
+    bx0, by0 = int(x0 * f), int(y0 * f)
+    crop = big[by0 : int(math.ceil(y1 * f)), bx0 : int(math.ceil(x1 * f))]
+    del big
+    groups2, pl2 = read_image(np.ascontiguousarray(crop), s2)
+    if len(groups2) < len(groups):
+        return None
+    off = np.array([bx0 * s2, by0 * s2], np.float32)
+    for g in groups2:
+        if g.quad is not None:
+            g.quad = g.quad + off
+        x, y, w, h = g.box
+        g.box = (x + int(off[0]), y + int(off[1]), w, h)
+    return groups2, pl2
+
+
 def read_photo(data: bytes) -> Reading:
     """Read the tiles on a photo (JPEG, PNG, WebP or BMP bytes).
 
@@ -887,6 +991,9 @@ def read_photo(data: bytes) -> Reading:
     t0 = time.perf_counter()
     img, scale, size = decode(data)
     groups, _pl = read_image(img, scale)
+    zoomed = _zoomed(data, img, scale, groups)
+    if zoomed is not None:
+        groups, _pl = zoomed
     if not groups:
         raise VisionError("no_tiles", "No tiles were found on this photo.")
     if _pl.junk >= 6 and _pl.junk > 1.4 * len(groups):
