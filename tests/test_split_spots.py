@@ -12,17 +12,23 @@ run from the low ace to the high one, aces in a group.
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.notation import parse_pieces
 from rules.pieces import JOKER, Piece, make_piece
+from rules.search import split as search
 from rules.search.split import (
+    _DFS_CHUNK,
     Deadline,
     TooComplexError,
+    _DfsFailed,
     _Heap,
     _OutOfBudget,
+    _spot_dfs_restarts,
     _spot_one_way,
     _SpotRunner,
     find_split,
@@ -38,16 +44,36 @@ def heap(text: str) -> list[Piece]:
     return parse_pieces(text, CAR.material)
 
 
-def spot_answers(pieces: list[Piece]) -> set[bool]:
-    """Whether the spot sweep, its depth-first search and the spot sweep filtered by the
-    tail the other way (from 2 on) split the heap, each way; every split found is checked."""
+def restarting_depth_first(pieces: list[Piece], unit: int) -> bool:
+    """Whether the spot depth-first searches of the race, both ways, restarting in a new
+    order after ``unit`` times the Luby sequence's state expansions and sharing the states
+    found to fail (``_spot_dfs_restarts``), split the heap (a split found is checked)."""
+    dirs = (_Heap(pieces, CAR), _Heap(pieces, CAR, mirror=True))
+    with patch.object(search, "_DFS_UNIT", unit):
+        got = _SpotRunner(dirs[0], None, steps=_spot_dfs_restarts(dirs))(10**9)
+    if isinstance(got, str):
+        return False
+    assert_valid_split(pieces, [m.pieces for m in got], CAR)
+    return True
+
+
+def spot_answers(
+    pieces: list[Piece], orders: tuple[int, ...] = (0, 1, 2), units: tuple[int, ...] = (1, 3)
+) -> set[bool]:
+    """Whether the spot sweep, its depth-first search (alone in each of ``orders``, and
+    restarting after each of ``units`` times the Luby sequence, sharing what fails) and the
+    spot sweep filtered by the tail the other way (from 2 on) split the heap, each way; every
+    split found is checked."""
     answers: set[bool] = set()
+    ways = [(False, False, 0), (False, True, 0)] + [(True, False, o) for o in orders]
     for mirror in (False, True):
-        for depth_first, filtered in ((False, False), (True, False), (False, True)):
-            got = _spot_one_way(pieces, CAR, mirror, depth_first, filtered)
+        for depth_first, filtered, order in ways:
+            got = _spot_one_way(pieces, CAR, mirror, depth_first, filtered, order)
             answers.add(got is not None)
             if got is not None:
                 assert_valid_split(pieces, [m.pieces for m in got], CAR)
+    for unit in units:
+        answers.add(restarting_depth_first(pieces, unit))
     return answers
 
 
@@ -109,7 +135,7 @@ def test_small_heaps_agree_with_brute_force(data: st.DataObject) -> None:
     assert spot_answers(pieces) == {oracle(pieces, CAR)}, texts([pieces])
 
 
-@pytest.mark.slow  # 37 climbed heaps, each searched four ways: ~18 s
+@pytest.mark.slow  # 46 climbed heaps, each searched four ways: ~100 s under load
 def test_stored_adversarial_heaps_agree_with_the_other_searches() -> None:
     """The hill-climbed Carousel heaps of benchmarks/bench_split.py: the spot sweep (both
     ways) answers like the race and the depth-first searches."""
@@ -118,8 +144,42 @@ def test_stored_adversarial_heaps_agree_with_the_other_searches() -> None:
     for text in _bench().ADVERSARIAL["carousel"]:
         pieces = heap(text)
         want = _split_one_way(pieces, CAR, False, 1) is not None
-        assert spot_answers(pieces) == {want}, text
+        assert spot_answers(pieces, orders=(0,), units=()) == {want}, text
         assert (find_split(pieces, CAR) is not None) == want, text
+
+
+@pytest.mark.parametrize(
+    ("text", "splits"),
+    [
+        ("4H 5D 5H 5S 6H 7H", False),  # 5H in the run 4-5-6-7 and in the group of fives
+        ("2D 2S 3D 3S 3S 4S JK", False),  # 2-3-4 of spades, then 3S or 2D left alone
+        ("AS 2S 3S 4S QS KS", True),  # the only ace must go high
+        ("AS AH AD 2S 3S JK", True),  # A-H-D with a joker, A-2-3 of spades
+    ],
+)
+def test_depth_first_orders_share_what_fails(text: str, splits: bool) -> None:
+    """A state that one order found to fail is not searched again by another order sharing
+    the set: after order 0 has said "no", order 1 says it at its first state (every state
+    after 2 is known to fail or beyond the joker bound); where the heap splits, every order
+    still finds a valid split with the set order 0 left, and the same split each run."""
+    pieces = heap(text)
+    for mirror in (False, True):
+        failed: _DfsFailed = set()
+        first = _SpotRunner(_Heap(pieces, CAR, mirror=mirror), None, True, 0, failed)(10**6)
+        assert isinstance(first, str) != splits, text
+        if not splits:
+            assert failed, text
+            again = _SpotRunner(_Heap(pieces, CAR, mirror=mirror), None, True, 1, failed)
+            assert again(2) == first, text  # a second state would run out
+            continue
+        for order in (0, 1, 2, 3):
+            got = [
+                _SpotRunner(_Heap(pieces, CAR, mirror=mirror), None, True, order, shared)(10**6)
+                for shared in (failed, set(failed))
+            ]
+            assert not isinstance(got[0], str), text
+            assert_valid_split(pieces, [m.pieces for m in got[0]], CAR)
+            assert got[0] == got[1], text
 
 
 @pytest.mark.parametrize("depth_first", [False, True])
@@ -131,18 +191,26 @@ def test_spot_sweep_stops_at_its_budget(depth_first: bool) -> None:
     assert err.value.budget_s == 0.0
 
 
-def test_spot_depth_first_finds_a_quick_split_within_its_race_cap() -> None:
-    """Stored heap 22 (the worst for the race before the spot depth-first search: 1,452
-    state expansions): from 13 down, the depth-first search finds a valid split within the
-    race's cap for it, where the spot sweeps need hundreds of states either way."""
-    from rules.search.split import _DFS_BUDGET_CAP
+def test_restarting_depth_first_stops_at_its_budget() -> None:
+    pieces = heap(_bench().ADVERSARIAL["carousel"][0])
+    dirs = (_Heap(pieces, CAR), _Heap(pieces, CAR, mirror=True))
+    deadline = Deadline(0.0)
+    runner = _SpotRunner(dirs[0], deadline, steps=_spot_dfs_restarts(dirs, deadline))
+    with pytest.raises(TooComplexError) as err:
+        runner(10**9)
+    assert err.value.budget_s == 0.0
 
+
+def test_spot_depth_first_finds_a_quick_split_within_four_turns() -> None:
+    """Stored heap 22 (the worst for the race before the spot depth-first search: 1,452
+    state expansions): from 13 down, the depth-first search finds a valid split within four
+    of its turns in the race, where the spot sweeps need hundreds of states either way."""
     pieces = heap(_bench().ADVERSARIAL["carousel"][21])
-    got = _SpotRunner(_Heap(pieces, CAR, mirror=True), None, depth_first=True)(_DFS_BUDGET_CAP)
+    got = _SpotRunner(_Heap(pieces, CAR, mirror=True), None, depth_first=True)(4 * _DFS_CHUNK)
     assert not isinstance(got, str)
     assert_valid_split(pieces, [m.pieces for m in got], CAR)
     with pytest.raises(_OutOfBudget):
-        _SpotRunner(_Heap(pieces, CAR, mirror=True), None)(_DFS_BUDGET_CAP)
+        _SpotRunner(_Heap(pieces, CAR, mirror=True), None)(4 * _DFS_CHUNK)
 
 
 @pytest.mark.parametrize(

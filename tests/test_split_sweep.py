@@ -296,7 +296,7 @@ def tiny_budgets() -> Iterator[None]:
     the first search and the spot depth-first searches one each, the provers in chunks of
     one), so that every one of its searches takes turns before one answers, even on small
     heaps (the tails that can be laid filtering the spot sweeps)."""
-    names = ("_FIRST_BUDGET", "_FIRST_BUDGET_KEPT", "_DFS_BUDGET_CAP", "_SWEEP_CHUNK")
+    names = ("_FIRST_BUDGET", "_FIRST_BUDGET_KEPT", "_DFS_CHUNK", "_SWEEP_CHUNK")
     old = {name: getattr(search, name) for name in names}
     for name in names:
         setattr(search, name, 1)

@@ -55,9 +55,10 @@ where the sweep from 1 first meets the many ways of laying the aces and the numb
 Search order: the depth-first search from 1 up gets a first small budget alone (most heaps are
 answered there); then the window proofs. Without the ace high, depth-first from 1 up and from
 13 down (the mirrored heap) then race in turns with budgets of state expansions that double.
-With it (Carousel, :func:`_race_kept`): the spot depth-first searches both ways for a few
-dozen states each (a quick "yes"), then the provers in chunks, each to the one with the
-least work left: the spot sweeps both ways and the windows from 2 to the top both ways (the
+With it (Carousel, :func:`_race_kept`): the spot depth-first searches both ways, restarting
+in a new order after a growing number of states (a quick "yes"; which order finds a split
+soon varies from heap to heap), alternate with the provers, whose chunks go each to the one
+with the least work left: the spot sweeps both ways and the windows from 2 to the top both ways (the
 *tails*, a quick "no"). A tail that can be laid proves nothing, but the states it kept at
 each number say which runs a split can have open above that place, so from then on the spot
 sweep the other way keeps only the states one of them can join (meeting in the middle; a heap
@@ -75,6 +76,7 @@ can be all jokers, so "each meld holds a real piece" needs no extra state.
 from __future__ import annotations
 
 import contextlib
+import random
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
@@ -943,11 +945,17 @@ _WINDOW_MIN_GAPS_KEPT: Final = 5
 """The windows :func:`_race_kept` tries (:func:`_window_proof`) need this many empty places
 (on the hill-climbed Carousel heaps only windows with 5 proved anything; those with 3 or 4
 cost 50-300 state expansions each for nothing)."""
-_DFS_BUDGET_CAP: Final = 64
-"""The spot depth-first searches of :func:`_race_kept` run this many state expansions each,
-one way then the other, before the provers (on a heap with no split they only cost; on the
-hill-climbed heaps that split they find the split within 53 states one way or the other on
-all but two)."""
+_DFS_UNIT: Final = 16
+"""The spot depth-first searches of :func:`_race_kept` restart in a new order after this many
+state expansions times the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...; :func:`_luby`), one way
+then the other (:func:`_spot_dfs_restarts`)."""
+_DFS_CHUNK: Final = 16
+"""State expansions a spot depth-first search of :func:`_race_kept` runs in its turn."""
+_DFS_SHARE: Final = 0.3
+"""The spot depth-first searches of :func:`_race_kept` together get this many state
+expansions for each one of the provers (they go first). On a heap with no split they only
+cost; on 44 hill-climbed heaps the most state expansions a heap took were 1,279 with 0.3,
+1,268 with 0.2 and 1,471 with 0.5 (a depth-first state costs about twice a sweep's)."""
 _SWEEP_CHUNK: Final = 16
 """State expansions a prover of :func:`_race_kept` runs before their work left is compared
 again."""
@@ -977,18 +985,23 @@ def _race_kept(
        :data:`_FIRST_BUDGET_KEPT` state expansions; most heaps are answered here);
     2. the window proofs (:func:`_window_proof`, windows with at least
        :data:`_WINDOW_MIN_GAPS_KEPT` empty places: a quick "no");
-    3. the spot depth-first searches (:func:`_spot_dfs_steps`), from 2 up then from 13 down,
-       :data:`_DFS_BUDGET_CAP` each: a quick "yes" on most heaps that split;
-    4. the provers, in chunks of :data:`_SWEEP_CHUNK`, each to the one whose work left
-       (states at its number times the numbers left, times :data:`_TAIL_WEIGHT` for a tail)
-       looks least (:data:`_SWEEP_SWITCH`): the spot sweeps each way
-       (:func:`_spot_sweep_steps`: "yes" or "no") and the windows from 2 to the top each way
-       (the tails: :func:`_sweep_steps` from the state that dominates every other, the aces
-       left out: a quick "no" on many heaps that do not split). A tail that can be laid
-       proves nothing and leaves the race, but the states it kept then filter the spot sweep
-       the other way (:func:`_cross_masks`: a state that no state of the tail at the same
-       place can join cannot complete), which on such heaps then needs a few dozen states
-       instead of hundreds.
+    3. then in turns, :data:`_DFS_SHARE` state expansions of (3a) for each one of (3b), (3a)
+       first:
+
+       a. the spot depth-first searches (:func:`_spot_dfs_restarts`: from 2 up and from 13
+          down, each restarting in a new order after a number of states that grows, in
+          turns of :data:`_DFS_CHUNK`): a quick "yes" on most heaps that split, and "no"
+          when one of them has tried everything;
+       b. the provers, in chunks of :data:`_SWEEP_CHUNK`, each to the one whose work left
+          (states at its number times the numbers left, times :data:`_TAIL_WEIGHT` for a tail)
+          looks least (:data:`_SWEEP_SWITCH`): the spot sweeps each way
+          (:func:`_spot_sweep_steps`: "yes" or "no") and the windows from 2 to the top each way
+          (the tails: :func:`_sweep_steps` from the state that dominates every other, the aces
+          left out: a quick "no" on many heaps that do not split). A tail that can be laid
+          proves nothing and leaves the race, but the states it kept then filter the spot sweep
+          the other way (:func:`_cross_masks`: a state that no state of the tail at the same
+          place can join cannot complete), which on such heaps then needs a few dozen states
+          instead of hundreds.
 
     Returns the melds of a split, or ``None``."""
     first = _searcher(heap, deadline)
@@ -1001,12 +1014,8 @@ def _race_kept(
     dirs = (heap, _Heap(pieces, heap.rules, mirror=True))
     if _window_proof(heap, dirs[1], deadline, _WINDOW_MIN_GAPS_KEPT):
         return None
-    for h in dirs:
-        try:
-            found = _SpotRunner(h, deadline, depth_first=True)(_DFS_BUDGET_CAP)
-        except _OutOfBudget:
-            continue
-        return None if isinstance(found, str) else found
+    dfs = _SpotRunner(dirs[0], deadline, steps=_spot_dfs_restarts(dirs, deadline))
+    dfs_work = prover_work = 0
     # the provers: 0 and 1 the spot sweeps, 2 and 3 the tails (each way)
     sweeps = [_SpotRunner(h, deadline) for h in dirs]
     tails = [_SweepRunner(h, deadline, start=2) for h in dirs]
@@ -1019,6 +1028,14 @@ def _race_kept(
         return width * (15 - n) * (_TAIL_WEIGHT if k >= 2 else 1)
 
     while True:
+        if dfs_work <= _DFS_SHARE * prover_work:
+            dfs_work += _DFS_CHUNK
+            try:
+                found = dfs(_DFS_CHUNK)
+            except _OutOfBudget:
+                continue
+            return None if isinstance(found, str) else found
+        prover_work += _SWEEP_CHUNK
         best = min(live, key=work_left)
         if cur not in live or work_left(best) * _SWEEP_SWITCH < work_left(cur):
             cur = best
@@ -1551,6 +1568,12 @@ class _Spots:
         ]
         self.lb_memo: dict[int, int] = {}
         self.fam_memo: dict[int, list[tuple[int, int, list[_SpotOpt]]]] = {}
+        self.dfs_kids: dict[
+            tuple[int, tuple[int, ...], tuple[int, ...]],
+            list[tuple[int, int, tuple[int, int, int, int, int], tuple[int, int, int, int]]],
+        ] = {}
+        """Per state of the spot depth-first search (number, state, tag vector), its children
+        within the joker bound: (jokers to spare, open-run length, state, tag vector)."""
 
     def tag_after(self, f: int, s: int, c: int) -> int:
         """Suit ``f``'s tag when ``c`` of the runs of length 2 of slot state ``s`` stop at 3."""
@@ -1578,13 +1601,14 @@ class _Spots:
         """The fewest jokers suit ``f`` alone needs from ``n`` on, in slot state ``s`` with
         ``tag`` (ignored before :data:`_TAG_AT`): runs and spots; groups count 0 and may take
         the suit's pieces where other suits could make one (as :meth:`_Heap.joker_bound`)."""
-        if n > 13:
-            return self.end_cost(f, s, tag)
         if n <= _TAG_AT:
             tag = 0
         key = ((f << 4 | n) << _STATE_BITS | s) * _TAGS + tag
         v = self.lb_memo.get(key)
         if v is not None:
+            return v
+        if n > 13:
+            v = self.lb_memo[key] = self.end_cost(f, s, tag)
             return v
         ok1, ok2 = self.group_ok[n][f]
         t = self.counts[n][f]
@@ -2123,6 +2147,8 @@ def _spot_children(
                     if b0 + b1 + b2 + b3 > J:
                         break
                     row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
+                    if not row[J - b0 - b1 - b2 - b3]:
+                        continue  # no groups of these pieces with the jokers left
                     for c0, s0, j0, _m0, t0 in l0:
                         if c0 + b1 + b2 + b3 > J:
                             break
@@ -2151,17 +2177,27 @@ _SIZE: Final = tuple(sum(st) for st in _SLOT_STATES)
 """Per slot state, the lengths of its open runs summed (3 for three or more)."""
 
 
+_DfsFailed = set[tuple[int, tuple[int, int, int, int, int], tuple[int, int, int, int]]]
+"""States of the spot depth-first search known to fail: (number, state, tag vector)."""
+
+
 def _spot_dfs_steps(
-    heap: _Heap, deadline: Deadline | None = None
+    heap: _Heap,
+    deadline: Deadline | None = None,
+    order: int = 0,
+    failed: _DfsFailed | None = None,
 ) -> Generator[int, None, list[SplitMeld] | None]:
     """The spot sweep's states (see :func:`_spot_sweep_steps`) searched depth first, each
     state with one tag vector, the suits' joker bounds (:meth:`_Spots.lb`) pruning, the
     states found to fail remembered; the children with the most jokers to spare over their
-    bounds first, then those with the most open-run length (:data:`_SIZE`; on the 13
-    hill-climbed heaps that split, one way or the other found the split within 53 states on
-    all but one, 248; in the sweep's order only 7 within 400). A quick "yes"; exact, but with
-    no dominance it is slow to say "no". Yields the state expansions so far; returns the melds
-    of a split, or ``None``.
+    bounds first, then, by ``order``: 0 those with the most open-run length (:data:`_SIZE`), 1
+    the least, from 2 on in an order shuffled by a generator seeded with ``order`` (the same
+    at every call). On the hill-climbed heaps that split, the states one order needs range
+    from 12 to thousands, and which order wins varies (:func:`_spot_dfs_restarts` runs many).
+    A quick "yes"; exact, but with no dominance it is slow to say "no". ``failed`` shares the
+    states found to fail between searches of the same heap in other orders (a state fails
+    whatever the order: every way on from it was tried). Yields the state expansions so far;
+    returns the melds of a split, or ``None``.
 
     Raises:
         TooComplexError: the deadline passed.
@@ -2173,9 +2209,13 @@ def _spot_dfs_steps(
     size = _SIZE
     _Key = tuple[int, int, int, int, int]
     _Tv = tuple[int, int, int, int]
-    failed: set[tuple[int, _Key, _Tv]] = set()
+    if failed is None:
+        failed = set()
+    tie = random.Random(order).random if order >= 2 else None
+    runs_sign = 1 if order == 1 else -1
     path: list[tuple[_Key, _Tv]] = []  # the states of the current line, from 2
     expansions = 0
+    kids = sp.dfs_kids
 
     def visit(n: int, key: _Key, tv: _Tv) -> Generator[int, None, _SpotEnd | None]:
         nonlocal expansions
@@ -2187,15 +2227,20 @@ def _spot_dfs_steps(
                 deadline.check()
             deadline.expansions += 1
         yield expansions
-        line: list[tuple[int, _Key, _Tv]] = []
-        for ck, tvs in _spot_children(sp, n, key).items():
-            for tv2 in tvs if n == _TAG_AT else (tv,):
-                if (n + 1, ck, tv2) in failed:
-                    continue
-                slack = ck[4] - sum(lb(f, n + 1, ck[f], tv2[f]) for f in range(_FAMILIES))
-                if slack >= 0:
-                    runs = size[ck[0]] + size[ck[1]] + size[ck[2]] + size[ck[3]]
-                    line.append((-100 * slack - runs, ck, tv2))
+        got = kids.get((n, key, tv))
+        if got is None:
+            got = kids[n, key, tv] = []
+            for ck, tvs in _spot_children(sp, n, key).items():
+                for tv2 in tvs if n == _TAG_AT else (tv,):
+                    slack = ck[4] - sum(lb(f, n + 1, ck[f], tv2[f]) for f in range(_FAMILIES))
+                    if slack >= 0:
+                        runs = size[ck[0]] + size[ck[1]] + size[ck[2]] + size[ck[3]]
+                        got.append((slack, runs, ck, tv2))
+        line: list[tuple[float, _Key, _Tv]] = [
+            ((runs_sign * runs if tie is None else tie()) - 100.0 * slack, ck, tv2)
+            for slack, runs, ck, tv2 in got
+            if (n + 1, ck, tv2) not in failed
+        ]
         line.sort(key=lambda e: e[0])
         for _o, ck, tv2 in line:
             if (n + 1, ck, tv2) in failed:
@@ -2222,22 +2267,80 @@ def _spot_dfs_steps(
     return _spot_build(heap, history, final, 2, [tv0, tv_end], end)
 
 
-class _SpotRunner:
-    """:func:`_spot_sweep_steps` (with ``depth_first``, :func:`_spot_dfs_steps`) as a
-    resumable runner like :class:`_SweepRunner`: ``run(budget)`` gives the melds,
-    :data:`_NO_SPLIT`, or raises :class:`_OutOfBudget` after ``budget`` more state expansions;
-    once it has answered it gives the same answer again."""
+def _luby(i: int) -> int:
+    """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...: the
+    restart lengths that lose at most a logarithmic factor against the best fixed length
+    when the time a search needs is unknown (Luby, Sinclair and Zuckerman, 1993)."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
 
-    def __init__(self, heap: _Heap, deadline: Deadline | None, depth_first: bool = False) -> None:
+
+def _spot_dfs_restarts(
+    dirs: tuple[_Heap, _Heap], deadline: Deadline | None = None
+) -> Generator[int, None, list[SplitMeld] | None]:
+    """The spot depth-first searches (:func:`_spot_dfs_steps`) on the heap from 2 up and from
+    13 down (``dirs``: the heap and its mirror), in turns: the ``i``-th turn of each way runs
+    a new search in order ``i - 1`` (0 and 1 fixed, then shuffled) for :data:`_DFS_UNIT`
+    times :func:`_luby` ``(i)`` state expansions, the searches of one way sharing the states
+    found to fail (so a restart does not search them again). How many states one order needs
+    to find a split varies widely from heap to heap and order to order (on 32 hill-climbed
+    heaps that split: from 12 to over 3,000), so many short searches beat a few long ones.
+    Exact: a split found is a split, and a search that ends without one has tried everything
+    (the turns grow without end). Yields the state expansions so far; returns the melds of a
+    split, or ``None``.
+
+    Raises:
+        TooComplexError: the deadline passed.
+    """
+    fails: tuple[_DfsFailed, _DfsFailed] = (set(), set())
+    done = 0
+    i = 1
+    while True:
+        cut = _DFS_UNIT * _luby(i)
+        for way in (0, 1):
+            steps = _spot_dfs_steps(dirs[way], deadline, i - 1, fails[way])
+            start = done
+            try:
+                while done - start < cut:
+                    next(steps)
+                    done += 1
+                    yield done
+            except StopIteration as end:
+                got: list[SplitMeld] | None = end.value
+                return got
+            steps.close()
+        i += 1
+
+
+class _SpotRunner:
+    """:func:`_spot_sweep_steps` (with ``depth_first``, :func:`_spot_dfs_steps`; or the
+    ``steps`` given, such as :func:`_spot_dfs_restarts`) as a resumable runner like
+    :class:`_SweepRunner`: ``run(budget)`` gives the melds, :data:`_NO_SPLIT`, or raises
+    :class:`_OutOfBudget` after ``budget`` more state expansions; once it has answered it
+    gives the same answer again."""
+
+    def __init__(
+        self,
+        heap: _Heap,
+        deadline: Deadline | None,
+        depth_first: bool = False,
+        order: int = 0,
+        failed: _DfsFailed | None = None,
+        steps: Generator[int, None, list[SplitMeld] | None] | None = None,
+    ) -> None:
         self.tail: list[list[dict[tuple[int, int, int, int, int], int]]] = []
         """Once set (:meth:`filter_by`), the states of a tail the other way."""
         self.progress = [0, 1]
         """The number the sweep is at and how many states it expands there."""
-        self.steps = (
-            _spot_dfs_steps(heap, deadline)
-            if depth_first
-            else _spot_sweep_steps(heap, deadline, progress=self.progress, tail=self.tail)
-        )
+        if steps is not None:
+            self.steps = steps
+        elif depth_first:
+            self.steps = _spot_dfs_steps(heap, deadline, order, failed)
+        else:
+            self.steps = _spot_sweep_steps(heap, deadline, progress=self.progress, tail=self.tail)
         self.done = 0
         self.answer: list[SplitMeld] | str | None = None
 
@@ -2569,16 +2672,17 @@ def _spot_one_way(
     mirror: bool,
     depth_first: bool = False,
     filtered: bool = False,
+    order: int = 0,
 ) -> list[SplitMeld] | None:
     """:func:`find_split` by the spot sweep alone (:func:`_spot_sweep_steps`; ace high), or
-    its depth-first search (:func:`_spot_dfs_steps`) with ``depth_first``, one way, no quick
-    pre-check: for tests. With ``filtered`` the tail the other way runs first (``None`` when
-    it proves "no"), and the spot sweep is filtered by its states from the start
-    (:meth:`_SpotRunner.filter_by`)."""
+    its depth-first search (:func:`_spot_dfs_steps`, in ``order``) with ``depth_first``, one
+    way, no quick pre-check: for tests. With ``filtered`` the tail the other way runs first
+    (``None`` when it proves "no"), and the spot sweep is filtered by its states from the
+    start (:meth:`_SpotRunner.filter_by`)."""
     heap = _Heap(pieces, rules, mirror=mirror)
     if not pieces:
         return []
-    runner = _SpotRunner(heap, None, depth_first)
+    runner = _SpotRunner(heap, None, depth_first, order)
     if filtered:
         tail = _SweepRunner(_Heap(pieces, rules, mirror=not mirror), None, start=2)
         if tail(10**9) == _NO_SPLIT:
