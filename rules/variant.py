@@ -611,9 +611,11 @@ class Variant:
         """
         result = self.function(check)(req)
         ref = result.get("rule_ref")
-        if ref is None or ref.get("section") is None:
+        if ref is None or ref.get("section") not in self.sections:
             result["rule_ref"] = self.rule_ref(check, result.get("reason"), result)
-        elif ref.get("variant") is None:  # a check shared by every variant (a meld, a split)
+        elif ref.get("variant") != self.name:
+            # a check shared by every variant (a meld, a split: no variant named), or another
+            # variant's functions serving this one (Rummy 101's name its own book)
             result["rule_ref"] = {**ref, "variant": self.name}
         return result
 
@@ -928,8 +930,11 @@ def _described_in_modules(known: tuple[Variant, ...]) -> tuple[Variant, ...]:
     modules holding the functions of ``known`` are not imported here (they load on first
     use, so the judge starts fast); nor are modules whose name starts with ``_``.
 
-    A module found here imports this one while it is being built: the names above (the
-    five, :class:`Variant`, the option types) are there, :data:`REGISTRY` is not yet.
+    A module found here imports this one while it is being built: every name of this module
+    is there (the five, :class:`Variant`, :func:`find_variant`, ...) but :data:`REGISTRY` and
+    :data:`BY_NAME`; other engine modules may be half built too, so such a module imports
+    :mod:`rules.variant` and :mod:`rules.options` at its top and the rest inside its
+    functions (or under ``TYPE_CHECKING``, as ``Request``).
 
     Raises:
         ValueError: a described variant takes a name already registered.
@@ -954,13 +959,6 @@ def _described_in_modules(known: tuple[Variant, ...]) -> tuple[Variant, ...]:
         found.append(got)
     return tuple(found)
 
-
-REGISTRY: Final[tuple[Variant, ...]] = (*BUILT_IN, *_described_in_modules(BUILT_IN))
-"""Every variant, in the order the judge and the app list them: the five, then any variant a
-module of ``rules/variants/`` describes (its ``VARIANT``): adding a variant is adding one
-module there (with its rule book, translations and round-entry form in the app)."""
-BY_NAME: Final[Mapping[str, Variant]] = MappingProxyType({v.name: v for v in REGISTRY})
-"""name -> variant."""
 
 _LISTED_AS_BEFORE: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
     {
@@ -1012,6 +1010,13 @@ def piece_set(variant: str, players: int | None = None) -> PieceSet:
     """
     return find_variant(variant).piece_set(players)
 
+
+REGISTRY: Final[tuple[Variant, ...]] = (*BUILT_IN, *_described_in_modules(BUILT_IN))
+"""Every variant, in the order the judge and the app list them: the five, then any variant a
+module of ``rules/variants/`` describes (its ``VARIANT``): adding a variant is adding one
+module there (with its rule book, translations and round-entry form in the app)."""
+BY_NAME: Final[Mapping[str, Variant]] = MappingProxyType({v.name: v for v in REGISTRY})
+"""name -> variant."""
 
 _options.VARIANTS = tuple(BY_NAME)
 

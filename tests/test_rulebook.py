@@ -98,8 +98,9 @@ def test_strings_every_language() -> None:
 
 def test_polish_uses_the_seed_terms() -> None:
     """Polish follows the seeds' words: seria/grupa/para, otwarcie, dokładanie (000), deadwood,
-    knock (stukam), undercut, set (002; its "sekwens" only as a gloss of seria, the one Polish
-    word for a run everywhere), pierwsze wyłożenie, podstawka (004)."""
+    knock (stukam), undercut (as the gloss of "podcięcie"), set (002; its "sekwens" only as a
+    gloss of seria, the one Polish word for a run everywhere), pierwsze wyłożenie, podstawka
+    (004)."""
     r101 = " ".join(b.plain for _s, b in rb.all_blocks(rb.load("rummy101", "pl")))
     for word in ("Seria", "Grupa", "Para", "otwarcie", "dokładać", "stojak", "pul"):
         assert word in r101, word
@@ -432,7 +433,10 @@ def reason_codes() -> dict[str, set[str]]:
     files += sorted((ROOT / "rules" / "variants").glob("*.py"))
     files += sorted((ROOT / "rules" / "checks").glob("*.py"))
     for path in files:
-        variants = _EMITTERS.get(path.name, rb.VARIANTS)
+        variants = _EMITTERS.get(path.name)
+        if variants is None:  # a variant's own module (rules/variants/<name>.py) or a check
+            own = path.stem if path.parent.name == "variants" else None
+            variants = (own,) if own in rb.VARIANTS else rb.VARIANTS
         tree = ast.parse(path.read_text(encoding="utf-8"))
         codes: set[str] = set()
         for node in ast.walk(tree):

@@ -307,7 +307,7 @@ def test_the_judge_answers_for_the_sixth_variant(seen: dict[str, Any]) -> None:
 
 def test_the_adapter_and_the_names_come_from_the_description(seen: dict[str, Any]) -> None:
     about = _ok(seen, "about")
-    assert about["keys"][-1] == NAME
+    assert about["keys"][5:].count(NAME) == 1  # after the five
     assert about["players"] == [2, 4] and about["presets"] == ["quick"]
     assert about["turn_times"] == [20, 120] and about["penalty_tiles"] == 3
     assert about["agreed_end"] == "options"
@@ -318,7 +318,7 @@ def test_the_adapter_and_the_names_come_from_the_description(seen: dict[str, Any
 
 def test_its_rule_book_loads_and_verdicts_link_into_it(seen: dict[str, Any]) -> None:
     book = _ok(seen, "book")
-    assert book["variants"][-1] == NAME and book["sections"] == list(SECTIONS)
+    assert book["variants"][5:].count(NAME) == 1 and book["sections"] == list(SECTIONS)
     assert book["problems"] == [] and book["pl_falls_back"] is True
     assert book["opening_link"] == f"/rules/{NAME}/opening"
     screen = _ok(seen, "rule_book_screen")

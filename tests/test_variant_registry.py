@@ -38,7 +38,8 @@ from rules.variant import (
     variants_answering,
 )
 
-NAMES = [v.name for v in REGISTRY]
+NAMES = [v.name for v in BUILT_IN]
+"""The five of the rule book (a variant a module adds has tests of its own)."""
 CARDS = [f"{r}{s}" for s in "SHDC" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K")]
 
 
@@ -48,10 +49,10 @@ def ask(request: dict[str, Any]) -> dict[str, Any]:
 
 # -- the registry itself ---------------------------------------------------------------------
 def test_registry_holds_the_five_variants_in_order() -> None:
-    assert tuple(NAMES) == VARIANTS
-    assert [v.name for v in BUILT_IN] == ["rummy101", "tile_rummy", "my_rummy", "gin", "carousel"]
+    assert tuple(v.name for v in REGISTRY) == VARIANTS
+    assert NAMES == ["rummy101", "tile_rummy", "my_rummy", "gin", "carousel"]
     assert REGISTRY[: len(BUILT_IN)] == BUILT_IN  # a variant a module adds comes after them
-    assert [find_variant(n) for n in NAMES] == list(REGISTRY)
+    assert [find_variant(v.name) for v in REGISTRY] == list(REGISTRY)
     assert len({v.display_name for v in REGISTRY}) == len(REGISTRY)
 
 
@@ -142,10 +143,15 @@ def test_the_variants_function_gives_the_judges_answer() -> None:
 
 
 def test_the_message_lists_turn_and_split_variants_as_it_always_did() -> None:
-    assert variants_answering("turn") == ("tile_rummy", "my_rummy", "carousel", "rummy101")
-    assert variants_answering("split") == ("tile_rummy", "my_rummy", "rummy101", "carousel")
-    assert variants_answering("hand") == ("gin", "carousel")
-    assert variants_answering("opening") == ("rummy101", "tile_rummy", "my_rummy")
+    def five(check: str) -> tuple[str, ...]:  # a variant a module adds is named after them
+        got = variants_answering(check)
+        assert all(n in NAMES for n in got[: len(got) - len(REGISTRY) + len(BUILT_IN)])
+        return tuple(n for n in got if n in NAMES)
+
+    assert five("turn") == ("tile_rummy", "my_rummy", "carousel", "rummy101")
+    assert five("split") == ("tile_rummy", "my_rummy", "rummy101", "carousel")
+    assert five("hand") == ("gin", "carousel")
+    assert five("opening") == ("rummy101", "tile_rummy", "my_rummy")
 
 
 # -- options and presets -----------------------------------------------------------------------
