@@ -306,8 +306,8 @@ def _choice_words(value: Any) -> Any:
     """An option choice, a Rummy 101 finish or a penalty reason as the app names it."""
     if not isinstance(value, str):
         return value
-    if value in labels.CHOICE_NAMES:
-        return labels.choice_name(value)
+    if value in labels.CHOICE_NAMES:  # a joker level as a whole phrase, not "2 · … from …"
+        return labels.choice_phrase(value)
     if value in labels.FINISH_NAMES:
         return _(labels.FINISH_NAMES[value])
     if value in PENALTY_REASON_WORDS:
@@ -520,8 +520,14 @@ MATERIAL_HEADLINES: dict[tuple[str, str], str] = {
     ("tiles", "tile_not_on_rack"): N_("A tile played was not on the rack"),
     ("cards", "tile_not_on_rack"): N_("A card played was not in the hand"),
     ("tiles", "run_wraps"): N_("A run does not go on from 13 to 1"),
+    ("tiles", "ace_after_king"): N_("1 does not follow 13 here"),
+    ("tiles", "run_mixed_colours"): N_("A run keeps one colour"),
+    ("cards", "run_mixed_colours"): N_("A run keeps one suit"),
+    ("tiles", "group_repeated_colour"): N_("A colour repeats in the group"),
+    ("cards", "group_repeated_colour"): N_("A suit repeats in the group"),
 }
-"""Headlines that name the piece: Tile Rummy's tiles on a rack, Carousel's cards in a hand."""
+"""Headlines that name the piece: Tile Rummy's tiles on a rack, Carousel's cards in a hand;
+a tile's 1 and 13 (tiles have no ace or king), a tile's colour and a card's suit."""
 
 
 def headline(reason: str | None, material: str | None = None) -> str:

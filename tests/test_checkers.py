@@ -268,11 +268,11 @@ def test_build_a_valid_meld_by_tapping_in_every_variant(
     ("variant", "pieces", "reason", "headline"),
     [
         # RULES.md §2: 12-13-1 is no run in Rummy 101
-        ("rummy101", "R12 R13 R1", "ace_after_king", "The ace does not follow the king here"),
+        ("rummy101", "R12 R13 R1", "ace_after_king", "1 does not follow 13 here"),
         # same number, other colour: not a pair (§2)
         ("rummy101", "R10 B10", "not_a_pair", "Not a pair"),
         ("tile_rummy", "R5 B6 K7", "not_a_meld", "Neither a run nor a group"),
-        ("my_rummy", "R5 R5 B5", "group_repeated_colour", "A colour or suit repeats"),
+        ("my_rummy", "R5 R5 B5", "group_repeated_colour", "A colour repeats in the group"),
         # gin: the ace is low only, Q-K-A is no run (§2)
         ("gin", "QS KS AS", "ace_after_king", "The ace does not follow the king here"),
         # Carousel: K-A-2 wraps (§2)
@@ -499,7 +499,7 @@ def test_turn_with_the_game_presets_joker_rule(app: App, store: Store) -> None:
     screen = TurnChecker(app, game)
     assert screen.level is None  # the game's rules are fixed
     # the level named as the options form names it, never a bare number (28-checker.png)
-    assert "Joker rule: 3 · … and no tile taken from a meld with a joker" in screen.summary.value
+    assert "Joker rule: level 3 (no split with a joker)" in screen.summary.value
     assert "joker rule 3" not in screen.summary.value
     rack, before, after, _valid, _w = LEVEL_TURNS[3]
     enter_turn(screen, rack, before, after)
@@ -1069,7 +1069,7 @@ def test_checker_header_names_the_joker_rule_in_words(app: App) -> None:
         screen = TurnChecker(app, variant="tile_rummy")
         shown = screen.summary.value or ""
         level = screen.rules.typed.joker_rule
-        assert labels.choice_name(level) in shown
+        assert labels.choice_phrase(level) in shown
         assert f"{labels.option_label('joker_rule')[0]}: " in shown
         assert "poziom jokera" not in shown
         my = TurnChecker(app, variant="my_rummy")
@@ -1077,7 +1077,7 @@ def test_checker_header_names_the_joker_rule_in_words(app: App) -> None:
         assert labels.choice_name("my_rummy") in mine
         assert labels.option_label("joker_rule")[0] + ":" not in mine  # no choice: its name only
     screen = TurnChecker(app, variant="tile_rummy")
-    assert "Joker rule: 2 · … with a tile from the rack" in (screen.summary.value or "")
+    assert "Joker rule: level 2 (match from the rack)" in (screen.summary.value or "")
 
 
 @pytest.mark.parametrize("size", ["xs", "s", "m", "l"])

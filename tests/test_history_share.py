@@ -31,7 +31,7 @@ def test_summary_text_in_three_languages(store: Store, ids: dict[str, str]) -> N
     g2 = store.load_game(ids["g2"])
     with i18n.use_language("pl"):
         text = summary_text(g2)
-    assert text.splitlines()[1:] == ["Ela 12", "Ola 7", "ala \u221219", "Wygrywa: Ela"]
+    assert text.splitlines()[1:] == ["Ela 12", "Ola 7", "ala \u221219", "Zwycięstwo: Ela"]
     assert "2 rundy" in text.splitlines()[0]
     with i18n.use_language("sk"):
         text = summary_text(store.load_game(ids["g5"]))  # unfinished: who leads

@@ -692,7 +692,8 @@ def test_the_browser_language_is_read_from_the_device_info() -> None:
 
 
 def test_a_tie_names_the_winners_in_the_plural() -> None:
-    """Tester report: a tie read "Wygrywa: Ala, Ola"; it is "Wygrywają: …" ("Vyhrávajú: …")."""
+    """Tester report: a tie read "Wygrywa: Ala, Ola"; a finished game's tie reads "Zwycięstwo ex
+    aequo: …" ("Delené víťazstvo: …"), in the past and for a woman or a man (session 7)."""
     from app import games as g
     from app.ui.sheet.share_result import summary_text
     from tests.test_stats import tile
@@ -704,8 +705,8 @@ def test_a_tie_names_the_winners_in_the_plural() -> None:
     one = g.add_round(one, tile("Ala", {"Ola": ["R5"]}))
     for lang, single, plural in (
         ("en", "Winner: Ala", "Winners: Ala, Ola"),
-        ("pl", "Wygrywa: Ala", "Wygrywają: Ala, Ola"),
-        ("sk", "Vyhráva: Ala", "Vyhrávajú: Ala, Ola"),
+        ("pl", "Zwycięstwo: Ala", "Zwycięstwo ex aequo: Ala, Ola"),
+        ("sk", "Víťazstvo: Ala", "Delené víťazstvo: Ala, Ola"),
     ):
         with use_language(lang):
             assert summary_text(tie).splitlines()[-1] == plural

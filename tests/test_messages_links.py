@@ -136,7 +136,7 @@ def test_a_stored_gin_tie_names_its_rule_and_opens_the_games_rule_book(app: App)
         detail = app.screen
         assert isinstance(detail, RoundDetail)
         shown = text(detail.view)
-        assert "W tych zasadach remis nie jest undercutem" in shown, shown
+        assert "W tych zasadach remis nie jest podcięciem" in shown, shown
         assert "Ola nie ma czego dołożyć." in shown
         buttons = [
             b

@@ -277,7 +277,7 @@ def test_in_polish_the_end_buttons_fit_a_phone(chromium: Any, seeded: Seeded) ->
     page.set_default_timeout(20_000)
     try:
         phone = Phone(page, seeded.server.url).open(f"/game/{seeded.ids['gin']}")
-        phone.wait_text("Ala wygrywa!")
+        phone.wait_text("Zwycięstwo: Ala!")
         phone.wait_text("Zagraj znowu w tym składzie")
         no_overlap(phone, "Zagraj znowu w tym składzie", re.compile("^Sędzia"))
         phone.shot("flow-13-pl-finished")

@@ -213,7 +213,7 @@ def test_a_gin_tie_reads_fully_in_polish(phone: Phone) -> None:
     shown(phone, "Ola: 5 pkt w martwych kartach przed dokładaniem.")
     shown(phone, "Ola nie ma czego dołożyć.")
     shown(phone, "Ala dostaje 5 − 5 = 0.")
-    shown(phone, "W tych zasadach remis nie jest undercutem")
+    shown(phone, "W tych zasadach remis nie jest podcięciem")
     shown(phone, "nikt jej nie wygrywa")
     # the cards read as Polish sentences name them: the rank as printed, the suit in Polish
     shown(phone, "Martwe karty: 5\u00a0karo")  # rank and suit kept on one line

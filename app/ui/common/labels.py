@@ -184,6 +184,18 @@ CHOICE_NAMES: dict[str, str] = {
     "solo": N_("Solo"),
 }
 
+JOKER_LEVEL_NAMES: dict[str, str] = {
+    "free": N_("level 0 (free)"),
+    "match": N_("level 1 (match)"),
+    "match_from_rack": N_("level 2 (match from the rack)"),
+    "no_split_with_joker": N_("level 3 (no split with a joker)"),
+    "freed_joker_new_meld": N_("level 4 (freed joker into a new meld)"),
+}
+"""Tile Rummy's joker levels as whole short phrases, the rule book's names of its levels
+(RULES.md §4; no comma inside, so a list of them stays a list), for a line outside the options
+list: the list's "2 · … with a tile from the rack" goes on from the line above it and reads as
+a fragment anywhere else."""
+
 FINISH_NAMES: dict[str, str] = {
     "normal": N_("Normal"),
     "joker": N_("Discarding a joker"),
@@ -231,8 +243,18 @@ def option_sentence(name: str, value: object) -> str | None:
 
 
 def choice_name(value: str) -> str:
-    """Name of an option choice."""
+    """Name of an option choice, as the options list shows it (a joker level may go on from
+    the level above it: "2 · … with a tile from the rack")."""
     return _(CHOICE_NAMES.get(value, value))
+
+
+def choice_phrase(value: str) -> str:
+    """An option choice named on its own, outside the options list: a Tile Rummy joker level
+    by its rule-book name ("level 2 (match from the rack)"), any other choice as
+    :func:`choice_name` names it."""
+    if value in JOKER_LEVEL_NAMES:
+        return _(JOKER_LEVEL_NAMES[value])
+    return choice_name(value)
 
 
 # -- pieces named inside a sentence ------------------------------------------------------------

@@ -106,6 +106,14 @@ def _int_field(field: ft.TextField, lo: int = 0, hi: int = 10_000) -> int:
     return value
 
 
+def field_label(shown: str, named: str) -> ft.Text:
+    """A narrow number field's label: ``shown`` ("Points left"), short enough never to be cut at
+    a phone's 360 px in English, Polish and Slovak, without the player's name, which heads the
+    player's card already (with it, "Zosia: zostávajúce body" was cut to "Zosia: zostávajú…");
+    ``named``, with the name, is what a screen reader (and a browser test) calls the field."""
+    return ft.Text(shown, semantics_label=named)
+
+
 def _headed(stepper: Stepper, shown: str) -> Stepper:
     """Show ``shown`` beside a player's stepper: its label without the player's name (the name
     heads the player's card already; a long one repeated wrapped over four lines), on one line.
@@ -306,12 +314,7 @@ class RestInput:
         )
         self.value = ft.TextField(
             error_max_lines=ERROR_LINES,
-            # one line, cut with "…" for a long name (a wrapped label overlaps the box)
-            label=ft.Text(
-                _("{name}: points left").format(name=name),
-                max_lines=1,
-                overflow=ft.TextOverflow.ELLIPSIS,
-            ),
+            label=field_label(_("Points left"), _("{name}: points left").format(name=name)),
             keyboard_type=ft.KeyboardType.NUMBER,
             on_change=lambda _e=None: on_change(),
             dense=True,
@@ -988,7 +991,7 @@ class GinForm(EntryForm):
         self.deadwood = {
             p: ft.TextField(
                 error_max_lines=ERROR_LINES,
-                label=_("{name}: deadwood").format(name=p),
+                label=field_label(_("Deadwood"), _("{name}: deadwood").format(name=p)),
                 keyboard_type=ft.KeyboardType.NUMBER,
                 dense=True,
                 width=170,
@@ -1003,10 +1006,13 @@ class GinForm(EntryForm):
                 [("knock", _("Knock")), ("gin", _("Gin"))]
                 + ([("big_gin", _("Big gin"))] if big else []),
                 "knock",
-                on_change=lambda _k: self.changed(),
+                on_change=lambda _k: self._refresh(),
             )
             for p in self.players
         }
+        self.gin_zero: set[str] = set()
+        """The players whose deadwood 0 the form filled in for a gin (taken out again when the
+        gin is no longer theirs and the 0 is still there)."""
         self.blocks: dict[str, ft.Container] = {}
         for i, p in enumerate(self.players):
             self.blocks[p] = player_block(
@@ -1063,8 +1069,24 @@ class GinForm(EntryForm):
             self.deadwood[p].visible = not cards
             self.gin_kind[p].control.visible = (not cards) and self.knocker.value == p
             self.hands[p].set_knocker(self.knocker.value == p)
+            self._fill_gin_zero(p, not cards and self.knocker.value == p)
         if notify:
             self.changed()
+
+    def _fill_gin_zero(self, p: str, knocks: bool) -> None:
+        """Gin is deadwood 0 (RULES.md §5): a knocker's gin or big gin fills an empty deadwood
+        field with 0 (a number typed over it is still refused by the referee); a 0 the form
+        filled goes again when the gin goes."""
+        field = self.deadwood[p]
+        gin = knocks and self.gin_kind[p].value in ("gin", "big_gin")
+        if gin and not (field.value or "").strip():
+            field.value = "0"
+            field.error = None
+            self.gin_zero.add(p)
+        elif not gin and p in self.gin_zero:
+            self.gin_zero.discard(p)
+            if (field.value or "").strip() == "0":
+                field.value = ""
 
     def clear_errors(self) -> None:
         super().clear_errors()
@@ -1229,7 +1251,7 @@ class GinSoloForm(EntryForm):
         self.hands[self.player].set_knocker(True)
         self.deadwood = ft.TextField(
             error_max_lines=ERROR_LINES,
-            label=_("{name}: deadwood").format(name=self.player),
+            label=field_label(_("Deadwood"), _("{name}: deadwood").format(name=self.player)),
             keyboard_type=ft.KeyboardType.NUMBER,
             dense=True,
             width=170,

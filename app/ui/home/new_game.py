@@ -49,6 +49,13 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+def usual_players(variant: str) -> int:
+    """The number of players ``variant`` opens with on a new game: :data:`SUGGESTED_PLAYERS`
+    within the variant's range (Gin 2, the others 3), whatever another variant showed before."""
+    lo, hi = variants.about(variant).players
+    return max(lo, min(hi, SUGGESTED_PLAYERS))
+
+
 class NewGame:
     """The new-game form.
 
@@ -76,14 +83,18 @@ class NewGame:
             _("Show all options"), icon=ft.Icons.TUNE, on_click=self._toggle_options
         )
         self.options_visible = False
+        self.wanted_players: int | None = None
+        """The number of players the user chose for this game (the stepper, a seat added by a
+        name chip, or names typed at the seats shown), or None: each variant then opens with
+        its own usual count (:func:`usual_players`)."""
 
         lo, hi = variants.about(last_variant).players
         self.count = Stepper(
             _("Number of players"),
-            max(lo, min(hi, SUGGESTED_PLAYERS)),
+            usual_players(last_variant),
             lo,
             hi,
-            on_change=self._count_changed,
+            on_change=self._count_picked,
         )
         self.names = [
             ft.TextField(
@@ -130,11 +141,12 @@ class NewGame:
         first is handled) creates no second game."""
         self._starting = threading.Lock()  # Flet runs each tap's handler in its own thread
 
+        self.rules_heading = heading(_("Rules"))
         controls: list[ft.Control] = [
             heading(_("Variant")),
             self.variant.control,
             self.variant_blurb,
-            heading(_("Rules")),
+            self.rules_heading,
             self.preset.control,
             self.options_toggle,
             self.options_box,
@@ -167,6 +179,7 @@ class NewGame:
         presets = info.presets
         self.preset.set_choices([(p, labels.preset_name(p)) for p in presets], info.default_preset)
         self.preset.control.visible = len(presets) > 1
+        self.rules_heading.visible = len(presets) > 1  # one preset: no heading over nothing
         self.options = OptionsForm(v, info.default_preset)
         self.options.on_change = self._options_changed
         self._options_changed()
@@ -174,7 +187,10 @@ class NewGame:
         self.options.control.visible = self.options_visible
         lo, hi = info.players
         self.count.lo, self.count.hi = lo, hi
-        self.count.set(self.count.value)
+        if self.wanted_players is None:
+            self.count.set(usual_players(v))
+        else:  # the user's own count, as far as the variant seats it (his names stay typed)
+            self.count.set(self.wanted_players)
         self.count.control.visible = lo != hi
         self.end_box.visible = info.agreed_end == "game"  # kept with the game: asked here
         self.dealer_label.value = (
@@ -215,6 +231,11 @@ class NewGame:
         )
 
     # -- players ------------------------------------------------------------------------------
+    def _count_picked(self, n: int) -> None:
+        """The user changed the number of players: it is his for this game."""
+        self.wanted_players = n
+        self._count_changed(n)
+
     def _count_changed(self, n: int) -> None:
         n = 1 if self.solo() else n
         for i, field in enumerate(self.names):
@@ -234,6 +255,8 @@ class NewGame:
 
     def _names_changed(self, _e: Any = None) -> None:
         names = self.seat_names()
+        if self.wanted_players is None and _e is not None and any(names):
+            self.wanted_players = self.count.value  # names typed at these seats: keep them
         shown = [n or _("Player {n}").format(n=i + 1) for i, n in enumerate(names)]
         current = self.dealer.value if self.dealer.value is not None else "0"
         if int(current) >= len(names):
@@ -262,6 +285,8 @@ class NewGame:
 
     def add_known(self, name: str) -> None:
         """Put an earlier player's name in the first empty seat (adding a seat if needed)."""
+        if self.wanted_players is None:
+            self.wanted_players = self.count.value
         seats = self.names[: self.count.value]
         for f in seats:
             if not (f.value or "").strip():
@@ -270,6 +295,7 @@ class NewGame:
                 return
         if self.count.value < self.count.hi:
             self.count.set(self.count.value + 1)
+            self.wanted_players = self.count.value
             self._count_changed(self.count.value)
             self.names[self.count.value - 1].value = name
             self._names_changed()

@@ -485,8 +485,8 @@ class Rules:
         return {"check": check, "variant": self.variant, "options": dict(self.options), **fields}
 
     def summary(self) -> str:
-        """ "Tile Rummy · Rummikub · initial meld 30 · Joker rule: 2 · … with a tile from the
-        rack"."""
+        """ "Tile Rummy · Rummikub · initial meld 30 · Joker rule: level 2 (match from the
+        rack)"."""
         parts = [labels.variant_name(self.variant)]
         if len(self.about.presets) > 1:
             parts.append(labels.preset_name(self.preset))
@@ -507,10 +507,10 @@ class Rules:
 
 
 def joker_rule_name(rule: str, chosen: bool) -> str:
-    """The joker rule in force named as the options form names it: "Joker rule: 2 · … with a
-    tile from the rack" when the variant offers a choice (``chosen``, Tile Rummy's levels 0–4),
-    else the rule's own name ("My Rummy's joker rule")."""
-    name = labels.choice_name(rule)
+    """The joker rule in force as a whole phrase: "Joker rule: level 2 (match from the rack)"
+    when the variant offers a choice (``chosen``, Tile Rummy's levels 0–4), else the rule's own
+    name ("My Rummy's joker rule")."""
+    name = labels.choice_phrase(rule)
     if not chosen:
         return name
     return _("{option}: {value}").format(option=labels.option_label("joker_rule")[0], value=name)
