@@ -160,7 +160,7 @@ def test_meld_gin(phone: Phone) -> None:
     phone.shot("checkers-06-meld-gin-valid")
     press(phone, "Clear")
     cards(phone, "QS", "KS", "AS")  # the ace is low only in gin (§2)
-    shown(phone, "Not valid", "Reason: 1 does not follow 13 here")
+    shown(phone, "Not valid", "Reason: The ace does not follow the king here")
     phone.shot("checkers-07-meld-gin-invalid")
 
 
