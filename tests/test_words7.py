@@ -19,6 +19,7 @@ from app.i18n import _, ngettext, use_language
 from app.ui.common import labels
 from app.ui.referee.checkers import joker_rule_name, reason_text
 from rules import judge
+from tests.test_card_names import CAROUSEL_ROUND
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET_IDS = {
@@ -85,18 +86,7 @@ def test_polish_says_podciecie_not_undercut() -> None:
         glosses = ["undercut", "undercut"] if variant == "gin" else []  # heading, first use
         assert re.findall(r"undercut\w*", text) == glosses
         assert "podcięcie" in text
-    answer = judge.answer(
-        {
-            "check": "round",
-            "variant": "carousel",
-            "knocker": "Ala",
-            "players": [
-                {"name": "Ala", "hand": ["AS", "2S"]},
-                {"name": "Ola", "hand": ["KD", "QD", "5C"]},
-                {"name": "Ewa", "hand": ["AH"]},
-            ],
-        }
-    )
+    answer = judge.answer(CAROUSEL_ROUND)
     with use_language("pl"):
         lines = {b["name"]: verdict_render.why_line(b, answer) for b in answer["breakdown"]}
     assert "premia za podcięcie +10 → +36" in lines["Ewa"]
