@@ -58,6 +58,13 @@ Usage, from the project root:
     .venv/bin/python benchmarks/peers.py            # gin 3,000 hands per kind, 20 heaps per size
     .venv/bin/python benchmarks/peers.py --quick    # fewer
     .venv/bin/python benchmarks/peers.py --no-install   # fail instead of installing
+    .venv/bin/python benchmarks/peers.py --only gin --tasks melds_index,discard_index \
+        --ab /tmp/deadwood-before.py   # also a copy of the engine from before a change: ours / it
+
+``--ab`` times a second copy of ``rules/search/deadwood.py`` (loaded as a module of its own) in
+the same loop, interleaved with ours and the peers on the same hands (the mask and card-index
+tasks), and prints ours / that copy, cold and warm, and how many answers differ: on a busy machine
+the ratio to the copy is the before/after figure to trust, not two runs' medians.
 """
 
 from __future__ import annotations
@@ -168,7 +175,40 @@ class Timed:
 MELD_TASKS = ("melds", "melds_new", "melds_mask", "melds_index")
 
 
-def gin(count: int, brute_every: int, seed: int, only_tasks: Sequence[str] = ()) -> None:
+AB_CALLS = {
+    "mask": ("deadwood_mask", "mask"),
+    "melds_mask": ("melds_mask", "mask"),
+    "melds_index": ("index_melds", "ix"),
+    "discard_index": ("index_discard", "ix"),
+    "discard_melds": ("discard_melds_mask", "mask"),
+    "discard_mask": ("discard_mask", "mask"),
+}
+"""``--ab``: the tasks timed on the other copy of the engine too (its function, its argument)."""
+
+
+def load_ab(path: Path) -> Any:
+    """Another copy of ``rules/search/deadwood.py`` (``--ab``: a version before a change), loaded
+    as a module of its own, its tables built as ours are."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("deadwood_ab", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod._tables()
+    mod._layout_tables()
+    mod._index_tables()
+    return mod
+
+
+def gin(
+    count: int,
+    brute_every: int,
+    seed: int,
+    only_tasks: Sequence[str] = (),
+    ab_path: Path | None = None,
+) -> None:
     from rules import notation
     from rules.pieces import Card, Suit
     from rules.search import deadwood as dw
@@ -203,6 +243,7 @@ def gin(count: int, brute_every: int, seed: int, only_tasks: Sequence[str] = ())
     dw._tables()
     dw._layout_tables()
     dw._index_tables()
+    ab = load_ab(ab_path) if ab_path is not None else None
     rng = random.Random(seed)
     print(
         f"\ngin: {count} hands per kind; median µs per call, ratio = ours / peer "
@@ -215,6 +256,12 @@ def gin(count: int, brute_every: int, seed: int, only_tasks: Sequence[str] = ())
     header = f"{'task':<37} {'kind':<9} {'ours':>6} {'OpenSp':>6} {'ratio':>5}"
     header += f" {'ours w':>6} {'OpSp w':>6} {'ratio':>5}"
     header += f" {'RLCard':>7} {'ratio':>5}  disagreements (OpenSpiel, RLCard, brute force)"
+    if ab is not None:
+        print(
+            f"--ab {ab_path}: 'A/B' = ours / that copy (cold, warm), called interleaved with the "
+            "others on the same hands; then the count of answers that differ"
+        )
+        header += "   A/B c  A/B w  differ"
     print(header)
     for n in (10, 11):
         for kind, pools in (("uniform", POOLS[:1]), ("meld-rich", POOLS[1:])):
@@ -240,7 +287,8 @@ def gin(count: int, brute_every: int, seed: int, only_tasks: Sequence[str] = ())
             if only_tasks:
                 tasks = [t for t in tasks if t[1] in only_tasks]
             for label, task in tasks:
-                timed = Timed(["ours", "os", "rl"], once=["rl"])
+                timed = Timed(["ours", "os", "rl", "ab"], once=["rl"])
+                ab_bad = 0
                 bad = {"os": 0, "rl": 0, "brute": 0}
                 shown = 0
                 for k, ix in enumerate(hands):
@@ -288,9 +336,18 @@ def gin(count: int, brute_every: int, seed: int, only_tasks: Sequence[str] = ())
                             calls.append(("rl", partial(rl_deadwood, rl_hand)))
                         elif k % 10 == 0:  # RLCard's 11-card answer is slow: one hand in ten
                             calls.append(("rl", partial(rl_discard, rl_hand)))
+                    if ab is not None and task in AB_CALLS:
+                        fname, argname = AB_CALLS[task]
+                        arg = mask if argname == "mask" else ix
+                        # ours and the copy swap places every other pair of hands
+                        calls.insert(
+                            0 if k // 2 % 2 else 1, ("ab", partial(getattr(ab, fname), arg))
+                        )
                     if k % 2:
                         calls.reverse()
                     got = timed.run(calls)
+                    if "ab" in got and got["ab"] != got["ours"]:
+                        ab_bad += 1
                     ours_v = got["ours"]
                     if isinstance(ours_v, int):
                         ours_dw = ours_v
@@ -328,11 +385,16 @@ def gin(count: int, brute_every: int, seed: int, only_tasks: Sequence[str] = ())
                 ours_w = median_us(timed.warm["ours"])
                 osw = median_us(timed.warm["os"]) if timed.warm["os"] else 0.0
                 rlm = median_us(timed.ns["rl"]) if timed.ns["rl"] else 0.0
-                print(
+                line = (
                     f"{label:<37} {kind:<9} {ours:6.2f} {osm:6.2f} {ratio(ours, osm):>5} "
                     f"{ours_w:6.2f} {osw:6.2f} {ratio(ours_w, osw):>5} "
                     f"{rlm:7.2f} {ratio(ours, rlm):>5}  {bad['os']}, {bad['rl']}, {bad['brute']}"
                 )
+                if timed.ns["ab"]:
+                    abc = median_us(timed.ns["ab"])
+                    abw = median_us(timed.warm["ab"])
+                    line += f"   {ratio(ours, abc):>5}  {ratio(ours_w, abw):>5}  {ab_bad}"
+                print(line)
 
 
 # -- tile heaps -----------------------------------------------------------------------------------
@@ -415,6 +477,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-install", action="store_true", help="never create or install")
     ap.add_argument("--only", choices=("gin", "heaps"), help="run one part")
     ap.add_argument("--tasks", default="", help="gin: only these tasks (comma-separated ids)")
+    ap.add_argument(
+        "--ab",
+        type=Path,
+        help="gin: also time this copy of rules/search/deadwood.py (e.g. the version before a "
+        "change), interleaved on the same hands, and print ours / it",
+    )
     args = ap.parse_args(argv)
     if os.environ.get(INSIDE) != "1":
         py = ensure_venv(args.venv, not args.no_install)
@@ -436,6 +504,7 @@ def main(argv: list[str] | None = None) -> int:
             20 if args.quick else 10,
             args.seed,
             [t for t in args.tasks.split(",") if t],
+            args.ab.resolve() if args.ab is not None else None,
         )
     if args.only in (None, "heaps"):
         heaps(
