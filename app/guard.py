@@ -790,6 +790,41 @@ def _plain_error_text(page: Any) -> str:
         return i18n._("Something went wrong on the server. Reload the page to go on.")
 
 
+def same_origin(headers: Any) -> bool:
+    """May a websocket upgrade with these request headers be served?
+
+    A browser sends ``Origin`` with every websocket upgrade; a page of another site opened in
+    the host's browser (cross-site websocket hijacking) sends its own origin, and a page whose
+    name was re-pointed at this computer (DNS rebinding) sends a ``Host`` that is a name, not an
+    address. So: the ``Host`` must be an IP address, ``localhost`` or a ``.local`` name (the
+    addresses the app prints), and an ``Origin``, when present, must name that same host and
+    port. A client that is not a browser sends no ``Origin`` and is judged by its address alone.
+
+    Args:
+        headers: the upgrade request's headers (a mapping, case-insensitive keys).
+
+    Returns:
+        ``True`` when the upgrade may go on.
+    """
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = str(headers.get("host", "") or "").strip().lower()
+    if not host:
+        return False
+    name = urlsplit("//" + host).hostname or ""
+    if name != "localhost" and not name.endswith(".local"):
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    parts = urlsplit(str(origin).strip().lower())
+    return parts.scheme in ("http", "https") and parts.netloc == host
+
+
 def _make_connection_class() -> type:
     import msgpack
     from fastapi import WebSocketDisconnect
@@ -827,6 +862,11 @@ def _make_connection_class() -> type:
             """Text fields whose change handler is waiting to run (:meth:`_event`)."""
             self.strikes = 0
             now = time.monotonic()
+            if not same_origin(websocket.headers):
+                # a page of another site (or a DNS-rebound name) opened this socket from a
+                # browser: on the host's computer it would get the host's rights
+                await websocket.close(code=CLOSE_POLICY)
+                return
             if not loopback and (
                 _banned(ip, now) or _CONNECTIONS.get(ip, 0) >= MAX_CONNECTIONS_PER_ADDRESS
             ):

@@ -42,8 +42,8 @@ from typing import Final
 FOLDS: Final = (("rn", "m"), ("vv", "w"), ("ci", "d"))
 """Step 6 of :func:`skeleton`: pairs of skeleton letters → the one letter they read as."""
 _STROKES: Final = str.maketrans(
-    "łŁđĐøØħĦŧŦƀɨƶ" + "ɵƟөӨθΘϑѳѲꝋꝊ" + "ɦɧʂɓƈɗɖƒɠƙɬɭɱɲɳƥʠɽɻƭʈʋƴȥʐ" + "ŋŊ",
-    "lLdDoOhHtTbiz" + "ooooooooooo" + "hhsbcddfgkllmnnpqrrttvyzz" + "nN",
+    "łŁđĐøØħĦŧŦƀɨƶ" + "ɵƟөӨθΘϑѳѲꝋꝊ" + "ɦɧʂɓƈɗɖƒɠƙɬɭɱɲɳƥʠɽɻƭʈʋƴȥʐ" + "ŋŊη",
+    "lLdDoOhHtTbiz" + "ooooooooooo" + "hhsbcddfgkllmnnpqrrttvyzz" + "nNn",
 )
 """Step 4's letters with a stroke, a bar or a hook that do not decompose, and the o's with a
 bar across (Latin ``ɵ``, Cyrillic ``ө``/``ѳ``, Greek ``θ``, ``ꝋ``) → the plain letter."""
@@ -132,6 +132,7 @@ def skeleton(text: str) -> str:
     """
     table = _table()
     text = text.translate(_ENCLOSED)
+    text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
     text = unicodedata.normalize("NFKC", text)
     text = "".join(table.get(c, c) for c in text).casefold()
     text = "".join(table.get(c, c) for c in text)

@@ -1018,7 +1018,13 @@ class SessionStore:
 
     def tokens(self) -> list[str]:
         """Join tokens of the games this session joined (kept in the phone's browser)."""
-        out = [self.access.issue_token(g, self.visitor.name) for g in self.visitor.joined]
+        # only where the code this session joined with still holds: a game whose code the host
+        # changed ("New join code") must not be signed again over its new code
+        out = [
+            self.access.issue_token(g, self.visitor.name)
+            for g, code in self.visitor.joined.items()
+            if self.access.holds(g, code)
+        ]
         return [t for t in out if t][:MAX_TOKENS]
 
     def _need_host(self, what: str) -> None:
