@@ -57,14 +57,44 @@ def restarting_depth_first(pieces: list[Piece], unit: int) -> bool:
     return True
 
 
+def meeting_run(pieces: list[Piece], turns: tuple[int, int]) -> tuple[bool, list[_SpotRunner]]:
+    """The spot sweeps from 2 up and from 13 down, meeting in the middle (each joins its
+    states with the other's wherever that one has got to), in turns of ``turns`` state
+    expansions (from 2 up, from 13 down, so that they meet at different cuts) until one
+    answers: whether the heap splits (a split found is checked), and the two sweeps."""
+    dirs = (_Heap(pieces, CAR), _Heap(pieces, CAR, mirror=True))
+    sweeps = [_SpotRunner(h, None) for h in dirs]
+    sweeps[0].meet(sweeps[1])
+    sweeps[1].meet(sweeps[0])
+    while True:
+        for way in (0, 1):
+            try:
+                got = sweeps[way](turns[way])
+            except _OutOfBudget:
+                continue
+            if isinstance(got, str):
+                return False, sweeps
+            assert_valid_split(pieces, [m.pieces for m in got], CAR)
+            return True, sweeps
+
+
+def meeting_sweeps(pieces: list[Piece], turns: tuple[int, int]) -> bool:
+    """Whether the spot sweeps meeting in the middle split the heap (see :func:`meeting_run`)."""
+    return meeting_run(pieces, turns)[0]
+
+
 def spot_answers(
-    pieces: list[Piece], orders: tuple[int, ...] = (0, 1, 2), units: tuple[int, ...] = (1, 3)
+    pieces: list[Piece],
+    orders: tuple[int, ...] = (0, 1, 2),
+    units: tuple[int, ...] = (1, 3),
+    turns: tuple[tuple[int, int], ...] = ((1, 1), (1, 4), (5, 1)),
 ) -> set[bool]:
     """Whether the spot sweep, its depth-first search (alone in each of ``orders``, and
-    restarting after each of ``units`` times the Luby sequence, sharing what fails) and the
-    spot sweep filtered by the tail the other way (from 2 on) split the heap, each way; every
-    split found is checked."""
-    answers: set[bool] = set()
+    restarting after each of ``units`` times the Luby sequence, sharing what fails), the
+    spot sweep filtered by the tail the other way (from 2 on) and the spot sweeps meeting in
+    the middle (in each of ``turns``) split the heap, each way; every split found is
+    checked."""
+    answers: set[bool] = {meeting_sweeps(pieces, t) for t in turns}
     ways = [(False, False, 0), (False, True, 0)] + [(True, False, o) for o in orders]
     for mirror in (False, True):
         for depth_first, filtered, order in ways:
@@ -323,3 +353,96 @@ def test_middle_heaps_agree_with_brute_force(pieces: list[Piece]) -> None:
     """The spot sweeps, filtered by the tails the other way or not, and the depth-first
     searches answer like the brute-force oracle where the runs cross the middle cuts."""
     assert spot_answers(pieces) == {oracle(pieces, CAR)}, texts([pieces])
+
+
+@st.composite
+def whole_heaps(draw: st.DrawFn) -> list[Piece]:
+    """Carousel heaps of one or two suits (two decks) made of one to three runs anywhere from
+    A to K-A, three to eight long, maybe two aces of other suits (for a group of aces), then
+    maybe one card taken out or put in and up to two cards turned into jokers: runs through
+    the middle cuts, where the spot sweeps meet, and aces at both ends, splitting or not."""
+    suits = draw(st.integers(1, 2))
+    cards: list[Piece] = []
+    for _ in range(draw(st.integers(1, 3))):
+        f = draw(st.integers(0, suits - 1))
+        lo = draw(st.integers(1, 12))
+        for n in range(lo, min(14, lo + draw(st.integers(3, 8)) - 1) + 1):
+            card = make_piece("cards", 1 if n == 14 else n, f)
+            if cards.count(card) < 2:
+                cards.append(card)
+    other_aces = draw(st.lists(st.sampled_from((2, 3)), max_size=2, unique=True))
+    cards.extend(make_piece("cards", 1, f) for f in other_aces)
+    change = draw(st.sampled_from(("none", "out", "in")))
+    if change == "out" and cards:
+        cards.pop(draw(st.integers(0, len(cards) - 1)))
+    elif change == "in":
+        card = make_piece("cards", draw(st.integers(1, 13)), draw(st.integers(0, suits - 1)))
+        if cards.count(card) < 2:
+            cards.append(card)
+    for _ in range(min(draw(st.integers(0, 2)), len(cards) // 3)):
+        cards[draw(st.integers(0, len(cards) - 1))] = JOKER
+    if cards.count(JOKER) == len(cards):
+        cards.append(make_piece("cards", 7, 0))
+    return cards
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=whole_heaps())
+def test_whole_suit_heaps_agree_with_brute_force(pieces: list[Piece]) -> None:
+    """The spot sweeps (alone, filtered, meeting in the middle) and the depth-first searches
+    answer like the brute-force oracle on heaps whose runs cross the middle cuts and whose
+    aces stand at either end or in groups of aces."""
+    assert spot_answers(pieces, orders=(0,), units=(1,)) == {oracle(pieces, CAR)}, texts([pieces])
+
+
+@pytest.mark.parametrize(
+    ("aces", "low", "high", "jokers", "fills"),
+    [
+        # tags: mandatory spots * 5 + spots (spades first)
+        ((1, 0, 0, 0), (1, 0, 0, 0), (0, 0, 0, 0), 0, True),  # A below a run 2-3-4
+        ((1, 0, 0, 0), (0, 0, 0, 0), (1, 0, 0, 0), 0, True),  # A above a run J-Q-K
+        ((1, 0, 0, 0), (6, 0, 0, 0), (0, 0, 0, 0), 0, True),  # A-2-3: its ace is there
+        ((0, 0, 0, 0), (6, 0, 0, 0), (0, 0, 0, 0), 0, False),  # 2-3 and no ace
+        ((0, 0, 0, 0), (6, 0, 0, 0), (0, 0, 0, 0), 1, True),  # a joker for the ace
+        ((0, 0, 0, 0), (6, 0, 0, 0), (6, 0, 0, 0), 1, False),  # 2-3 and Q-K, one joker
+        ((1, 0, 0, 0), (6, 0, 0, 0), (6, 0, 0, 0), 1, True),  # the ace and the joker
+        ((2, 0, 0, 0), (1, 0, 0, 0), (1, 0, 0, 0), 0, True),  # one ace each end
+        ((2, 0, 0, 0), (1, 0, 0, 0), (0, 0, 0, 0), 0, False),  # the second ace has no place
+        ((1, 1, 1, 0), (0, 0, 0, 0), (0, 0, 0, 0), 0, True),  # a group of three aces
+        ((1, 1, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), 0, False),  # two aces: no group
+        ((1, 1, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), 1, True),  # two aces and a joker
+        ((0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), 1, False),  # a joker with no place
+        ((0, 0, 0, 0), (1, 0, 0, 0), (0, 0, 0, 0), 1, True),  # a joker below 2-3-4
+        ((1, 1, 1, 0), (1, 0, 0, 0), (0, 0, 0, 0), 0, True),  # AS low or in the group
+        ((2, 1, 1, 0), (6, 0, 0, 0), (0, 0, 0, 0), 0, True),  # AS low, AS AH AD
+    ],
+)
+def test_spots_filled_where_the_sweeps_meet(
+    aces: tuple[int, ...], low: tuple[int, ...], high: tuple[int, ...], jokers: int, fills: bool
+) -> None:
+    """Where the spot sweeps meet, the aces of each suit (those not in groups of aces) and the
+    jokers left must fill every mandatory spot of the runs from 2 (``low``) and to 13
+    (``high``), no more spots than there are, and every joker must have a place."""
+    from rules.search.split import _spots_fill
+
+    lo = (low[0], low[1], low[2], low[3])
+    hi = (high[0], high[1], high[2], high[3])
+    assert _spots_fill(list(aces), lo, hi, jokers) is fills
+
+
+@pytest.mark.parametrize(("index", "splits"), [(45, False), (44, True), (38, False)])
+def test_meeting_sweeps_answer_in_the_middle(index: int, splits: bool) -> None:
+    """Stored heaps 46, 45 and 39: the spot sweeps each way alone lay every number before they
+    answer (958 and 785, 863 and 860, 601 and 341 state expansions when measured); meeting in
+    the middle (in turns of 16) they answer the same within about half of that (778, 902 and
+    393 when measured): "no" at a cut where each has laid its side; "yes" there too, the one
+    that goes on then laying the numbers left from a state known to be in a split."""
+    pieces = heap(_bench().ADVERSARIAL["carousel"][index])
+    alone = [_SpotRunner(_Heap(pieces, CAR, mirror=m), None) for m in (False, True)]
+    assert {isinstance(r(10**9), str) for r in alone} == {not splits}
+    got, sweeps = meeting_run(pieces, (16, 16))
+    assert got == splits
+    if not splits:
+        assert max(s.view.at for s in sweeps) < 13  # neither laid every number
+    assert sum(s.done for s in sweeps) * 5 < 3 * sum(r.done for r in alone)  # under 60 %

@@ -61,10 +61,15 @@ soon varies from heap to heap), alternate with the provers, whose chunks go each
 with the least work left: the spot sweeps both ways and the windows from 2 to the top both ways (the
 *tails*, a quick "no"). A tail that can be laid proves nothing, but the states it kept at
 each number say which runs a split can have open above that place, so from then on the spot
-sweep the other way keeps only the states one of them can join (meeting in the middle; a heap
-that does not split then needs a few dozen states of it instead of hundreds). All are exact, the
-first to answer wins, and each keeps its memo or states between its turns (the sweeps and
-windows of one direction share their bound and option memos). Every split returned is
+sweep the other way keeps only the states one of them can join (a heap that does not split
+then needs a few dozen states of it instead of hundreds). The two spot sweeps meet in the
+middle (:class:`_Meet`): once one has laid 13 down to a number in the middle, the other's
+states there are joined with its states exactly (runs, jokers, the aces in the spots of both
+ends), so there the narrower of the two (it goes on first) answers "no", or goes on from one
+state known to be in a split (each new state it makes there is joined at once, so it need not
+finish the number). All are exact, the first to answer wins, and each keeps its memo or states
+between its turns (the sweeps and windows of one direction share their bound and option
+memos). Every split returned is
 re-checked meld by meld and against the heap before it is handed out. Memos live for one call
 only (nothing is cached across heaps).
 
@@ -951,11 +956,13 @@ state expansions times the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...; :func:`_luby
 then the other (:func:`_spot_dfs_restarts`)."""
 _DFS_CHUNK: Final = 16
 """State expansions a spot depth-first search of :func:`_race_kept` runs in its turn."""
-_DFS_SHARE: Final = 0.3
+_DFS_SHARE: Final = 0.2
 """The spot depth-first searches of :func:`_race_kept` together get this many state
 expansions for each one of the provers (they go first). On a heap with no split they only
 cost; on 44 hill-climbed heaps the most state expansions a heap took were 1,279 with 0.3,
-1,268 with 0.2 and 1,471 with 0.5 (a depth-first state costs about twice a sweep's)."""
+1,268 with 0.2 and 1,471 with 0.5 (a depth-first state costs about twice a sweep's). Since
+the spot sweeps meet in the middle they answer heaps that split about as soon as those that
+do not, and 0.2 did best (48 heaps: the most states 1,009 with 0.3, 945 with 0.2)."""
 _SWEEP_CHUNK: Final = 16
 """State expansions a prover of :func:`_race_kept` runs before their work left is compared
 again."""
@@ -964,12 +971,13 @@ _SWEEP_SWITCH: Final = 1.5
 times smaller than the running one's (states at its current number times the numbers left:
 both sweeps of a heap are often about as wide, and switching back and forth pays for both;
 1, 2 and 3 did worse on the hill-climbed heaps)."""
-_TAIL_WEIGHT: Final = 5
+_TAIL_WEIGHT: Final = 10
 """A tail's work left counts this many times a spot sweep's in :func:`_race_kept`'s choice of
 the prover to run (a tail answers only "no"; on 28 hill-climbed heaps the worst took 1,976,
 1,632 and 1,217 state expansions with 2, 3 and 5). The whole-heap depth-first searches (all
 kept-back vectors) left the race: given half the provers' work they lowered that to 1,068,
-but heaps climbed against them took up to 2,193 (against 2,044 without them)."""
+but heaps climbed against them took up to 2,193 (against 2,044 without them). With the spot
+sweeps meeting in the middle, 10 against 5: the most states on 50 heaps 945 against 1,103."""
 _VECTOR_FILTER: Final = True
 """Whether the searches over all kept-back vectors narrow them by :meth:`_Heap.vector_filter`
 (always, but for tests that cross-check the searches without it)."""
@@ -994,8 +1002,9 @@ def _race_kept(
           when one of them has tried everything;
        b. the provers, in chunks of :data:`_SWEEP_CHUNK`, each to the one whose work left
           (states at its number times the numbers left, times :data:`_TAIL_WEIGHT` for a tail)
-          looks least (:data:`_SWEEP_SWITCH`): the spot sweeps each way
-          (:func:`_spot_sweep_steps`: "yes" or "no") and the windows from 2 to the top each way
+          looks least (:data:`_SWEEP_SWITCH`), of the spot sweeps the narrower one: the spot
+          sweeps each way (:func:`_spot_sweep_steps`: "yes" or "no"; they meet in the middle,
+          :meth:`_SpotRunner.meet`) and the windows from 2 to the top each way
           (the tails: :func:`_sweep_steps` from the state that dominates every other, the aces
           left out: a quick "no" on many heaps that do not split). A tail that can be laid
           proves nothing and leaves the race, but the states it kept then filter the spot sweep
@@ -1018,6 +1027,8 @@ def _race_kept(
     dfs_work = prover_work = 0
     # the provers: 0 and 1 the spot sweeps, 2 and 3 the tails (each way)
     sweeps = [_SpotRunner(h, deadline) for h in dirs]
+    sweeps[0].meet(sweeps[1])
+    sweeps[1].meet(sweeps[0])
     tails = [_SweepRunner(h, deadline, start=2) for h in dirs]
     progress = [sweeps[0].progress, sweeps[1].progress, tails[0].progress, tails[1].progress]
     live = [0, 1, 2, 3]
@@ -1039,6 +1050,9 @@ def _race_kept(
         best = min(live, key=work_left)
         if cur not in live or work_left(best) * _SWEEP_SWITCH < work_left(cur):
             cur = best
+        if cur < 2:
+            # the spot sweeps meet in the middle (:class:`_Meet`): the narrower one goes on
+            cur = min((0, 1), key=lambda k: progress[k][1])
         try:
             if cur < 2:
                 melds = sweeps[cur](_SWEEP_CHUNK)
@@ -1742,11 +1756,140 @@ def _cross_masks(
     return (*cols, jok)
 
 
+_SpotKey = tuple[int, int, int, int, int]
+"""A spot sweep's state: the suits' slot states and the jokers left."""
+_TagVec = tuple[int, int, int, int]
+"""A spot sweep's tag vector (a tag per suit, see :data:`_TAGS`)."""
+_MEET_LOW: Final = 4
+_MEET_HIGH: Final = 10
+"""The two spot sweeps meet (:class:`_Meet`) only at a cut after a number from
+:data:`_MEET_LOW` to :data:`_MEET_HIGH`: there both have formed their tags, and every run
+either of them started at 2 is three or more long, so no run open at the cut has a spot."""
+
+
+class _SpotView:
+    """What a spot sweep shows of itself as it goes, for the one the other way
+    (:class:`_Meet`): the states it expanded at each number, the number it is at (its
+    states up to there are complete) and its tag vectors (by bit)."""
+
+    def __init__(self) -> None:
+        self.history: list[dict[_SpotKey, int]] = [{} for _ in range(15)]
+        self.at = 0
+        self.vecs: list[_TagVec] = [(0, 0, 0, 0)]
+
+
+class _Meet:
+    """The two spot sweeps meeting at a cut: the states of the other way's sweep there (it
+    laid 13 down to the cut), against which a state of this way's sweep at the cut (it laid 2
+    up to the cut) is joined exactly: their runs join at the cut (:data:`_JOINS` at 5), their
+    jokers together are no more than the heap's, and with the jokers left the aces (those not
+    in groups of aces) fill every mandatory spot of both ways' tags (this way's: below runs
+    from 2; the other way's: above runs to 13) and no more spots than there are.
+
+    Every state each sweep keeps is reachable, so a pair that joins is a split; and each keeps
+    a state that dominates each split's part on its side, so a state that joins none of the
+    other way's states is in no split (the states at the cut joining none: no split)."""
+
+    def __init__(
+        self,
+        other: dict[_SpotKey, int],
+        other_vecs: list[_TagVec],
+        aces: list[int],
+        J0: int,
+        ends: dict[tuple[_TagVec, _TagVec, int], bool],
+    ) -> None:
+        self.J0 = J0
+        self.aces = aces
+        self.other_vecs = other_vecs
+        self.ends = ends
+        # bit sets over the other way's states: per suit and slot state of this way, those
+        # whose runs of that suit it joins; per jokers left here, those using no more; per
+        # (tag vector bit, jokers left there), those holding it
+        cols = [[0] * len(_SLOT_STATES) for _ in range(_FAMILIES)]
+        by_slot: list[dict[int, int]] = [{} for _ in range(_FAMILIES)]
+        self.jok = [0] * (J0 + 1)
+        self.tagged: dict[tuple[int, int], int] = {}
+        for i, (key, mask) in enumerate(other.items()):
+            bit = 1 << i
+            for f in range(_FAMILIES):
+                by_slot[f][key[f]] = by_slot[f].get(key[f], 0) | bit
+            for J in range(J0 - key[4], J0 + 1):
+                self.jok[J] |= bit
+            m = mask
+            while m:
+                low = m & -m
+                m ^= low
+                tb = (low.bit_length() - 1, key[4])
+                self.tagged[tb] = self.tagged.get(tb, 0) | bit
+        for f in range(_FAMILIES):
+            for b, bits in by_slot[f].items():
+                for a in _JOINS[5][b]:
+                    cols[f][a] |= bits
+        self.cols = cols
+        self.compat: dict[tuple[int, int], int] = {}
+
+    def narrow(self, key: _SpotKey, mask: int, vecs: list[_TagVec]) -> int:
+        """The tag vectors (bits of ``mask``, over ``vecs``) with which this way's state
+        ``key`` at the cut joins some state of the other way's."""
+        c0, c1, c2, c3 = self.cols
+        cand = c0[key[0]] & c1[key[1]] & c2[key[2]] & c3[key[3]] & self.jok[key[4]]
+        if not cand:
+            return 0
+        out = 0
+        m = mask
+        while m:
+            low = m & -m
+            m ^= low
+            ck = (low.bit_length() - 1, key[4])
+            got = self.compat.get(ck)
+            if got is None:
+                got = self.compat[ck] = self._compatible(vecs[ck[0]], key[4])
+            if got & cand:
+                out |= low
+        return out
+
+    def _compatible(self, tv: _TagVec, J: int) -> int:
+        """The other way's states holding a tag vector whose spots, with this way's ``tv``,
+        the aces and the jokers left (``J`` here and theirs) can fill."""
+        out = 0
+        for (b, Jo), bits in self.tagged.items():
+            j = J + Jo - self.J0
+            if j < 0:
+                continue
+            k = (tv, self.other_vecs[b], j)
+            ok = self.ends.get(k)
+            if ok is None:
+                ok = self.ends[k] = _spots_fill(self.aces, tv, self.other_vecs[b], j)
+            if ok:
+                out |= bits
+        return out
+
+
+def _spots_fill(aces: list[int], low: _TagVec, high: _TagVec, J: int) -> bool:
+    """Whether the aces of each suit, those not in groups of aces, and ``J`` jokers fill the
+    spots of the tags ``low`` (below runs from 2) and ``high`` (above runs to 13): every
+    mandatory spot, no more spots than there are, every joker placed (as :func:`_spot_end`)."""
+    lo = [low[f] // 5 + high[f] // 5 for f in range(_FAMILIES)]
+    hi = [low[f] % 5 + high[f] % 5 for f in range(_FAMILIES)]
+    for g in product(*(range(a + 1) for a in aces)):
+        a = [aces[f] - g[f] for f in range(_FAMILIES)]
+        if any(a[f] > hi[f] for f in range(_FAMILIES)):
+            continue
+        need = sum(max(0, lo[f] - a[f]) for f in range(_FAMILIES))
+        room = sum(hi[f] - a[f] for f in range(_FAMILIES))
+        for jg in _GROUP_JG[g[0] + 3 * g[1] + 9 * g[2] + 27 * g[3]][J]:
+            if need <= J - jg <= room:
+                return True
+    return False
+
+
 def _spot_sweep_steps(
     heap: _Heap,
     deadline: Deadline | None = None,
     progress: list[int] | None = None,
     tail: list[list[dict[tuple[int, int, int, int, int], int]]] | None = None,
+    view: _SpotView | None = None,
+    other: list[_SpotView] | None = None,
 ) -> Generator[int, None, list[SplitMeld] | None]:
     """The spot sweep of an ace-high heap (see the section's comment): like
     :func:`_sweep_steps` (yields the state expansions so far, keeps ``progress`` at
@@ -1754,7 +1897,11 @@ def _spot_sweep_steps(
     split, or ``None`` (no split). Once ``tail`` holds the states of a tail the other way
     (:func:`_sweep_steps` from 2 on the mirrored heap, laid to the end, each number's states),
     the new states at each number are only kept where one of its states can join them
-    (:func:`_cross_masks`).
+    (:func:`_cross_masks`). The sweep shows its states in ``view`` as it goes; once
+    ``other`` holds the view of the spot sweep the other way, the new states at a cut that
+    sweep has reached (between :data:`_MEET_LOW` and :data:`_MEET_HIGH`) keep only the tag
+    vectors with which they join one of its states there (:class:`_Meet`: exact, so the
+    sweeps meeting in the middle answer where each alone would go on to the end).
 
     Raises:
         TooComplexError: the deadline passed.
@@ -1767,7 +1914,10 @@ def _spot_sweep_steps(
     downs = _DOWN_SELF
     _Key = tuple[int, int, int, int, int]
     vec_bit: dict[tuple[int, int, int, int], int] = {}
-    vecs: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]  # bit 0: before the tags form
+    if view is None:
+        view = _SpotView()
+    vecs = view.vecs  # bit 0: before the tags form
+    ends: dict[tuple[_TagVec, _TagVec, int], bool] = {}  # the meetings' memo
     down: list[int] = [1]  # per bit, the bits its tag vector dominates (itself among them)
     lb = sp.lb
     filt_memo: dict[int, tuple[int, int, int]] = {}
@@ -1811,21 +1961,57 @@ def _spot_sweep_steps(
     fam_get = sp.fam_memo.get
     states: dict[_Key, int] = {(0, 0, 0, 0, J0): 1}
     covers: dict[int, int] = {1: 1}  # per mask, the tag vectors it covers
-    history: list[dict[_Key, int]] = [{} for _ in range(15)]
+    history = view.history
     expansions = 0
     for n in range(2, 14):
         at_tag = n == _TAG_AT
         children: dict[_Key, int] = {}
         history[n] = states
+        view.at = n
         if progress is not None:
             progress[:] = [n, len(states)]
-        for key, mask in states.items():
+        todo = list(states.items())
+        # the numbers the spot sweep the other way must reach to meet this one before n, and
+        # after n (then each new state after n that joins one of its states is in a split)
+        meet_at = 16 - n if other and _MEET_LOW < n <= _MEET_HIGH + 1 else 0
+        probe_at = 15 - n if other and _MEET_LOW <= n <= _MEET_HIGH else 0
+        probe: _Meet | None = None
+        fresh: list[_Key] = []  # the new states after n of the last state expanded
+        i = 0
+        while i < len(todo):
             expansions += 1
             if deadline is not None:
                 if expansions % _CHECK_EVERY == 1:
                     deadline.check()
                 deadline.expansions += 1
             yield expansions
+            if other and probe_at and probe is None and other[0].at >= probe_at:
+                there = other[0]
+                probe = _Meet(there.history[probe_at], there.vecs, sp.aces, J0, ends)
+            if probe is not None:
+                hit = next(
+                    ((ck, m) for ck in fresh if (m := probe.narrow(ck, children[ck], vecs))), None
+                )
+                if hit is not None:
+                    # a state after n in a split: the sweep goes on from it alone
+                    children = {hit[0]: hit[1]}
+                    break
+            fresh.clear()
+            if meet_at and other and other[0].at >= meet_at:
+                # the other way has laid 13 down to n: a state here that joins one of its
+                # states there is in a split, one that joins none is in none (the join is
+                # exact), so the sweep goes on from the first that joins, if any
+                there = other[0]
+                meet = _Meet(there.history[meet_at], there.vecs, sp.aces, J0, ends)
+                narrowed = ((k, meet.narrow(k, m, vecs)) for k, m in todo[i:])
+                todo[i:] = next(([(k, m)] for k, m in narrowed if m), [])
+                meet_at = 0
+                if progress is not None:
+                    progress[1] = len(todo) - i
+                if i == len(todo):
+                    break
+            key, mask = todo[i]
+            i += 1
             J = key[4]
             nj = n << _STATE_BITS + 2 | J  # options' memo key: ((f << 4 | n) << 6 | s) << 2 | J
             o0 = fam_get(nj | key[0] << 2) or sp.options(0, n, key[0], J)
@@ -1878,6 +2064,8 @@ def _spot_sweep_steps(
                                                 old = children.get(ck, 0)
                                                 if cm & ~old:
                                                     children[ck] = old | cm
+                                                    if not old:
+                                                        fresh.append(ck)
         if at_tag:
             # the tag vectors are all known now: per suit and tag the vectors holding it (for
             # the filter), and per vector those it dominates (suit by suit: its tag dominates)
@@ -2335,14 +2523,25 @@ class _SpotRunner:
         """Once set (:meth:`filter_by`), the states of a tail the other way."""
         self.progress = [0, 1]
         """The number the sweep is at and how many states it expands there."""
+        self.view = _SpotView()
+        """What the spot sweep shows of itself to the one the other way."""
+        self.other: list[_SpotView] = []
+        """Once set (:meth:`meet`), the view of the spot sweep the other way."""
         if steps is not None:
             self.steps = steps
         elif depth_first:
             self.steps = _spot_dfs_steps(heap, deadline, order, failed)
         else:
-            self.steps = _spot_sweep_steps(heap, deadline, progress=self.progress, tail=self.tail)
+            self.steps = _spot_sweep_steps(
+                heap, deadline, self.progress, self.tail, self.view, self.other
+            )
         self.done = 0
         self.answer: list[SplitMeld] | str | None = None
+
+    def meet(self, other: _SpotRunner) -> None:
+        """Join this spot sweep's states with those of ``other``, the spot sweep the other
+        way, at every cut it has reached (see :func:`_spot_sweep_steps`)."""
+        self.other[:] = [other.view]
 
     def filter_by(self, tail: list[dict[tuple[int, int, int, int, int], int]]) -> None:
         """From the next number on, keep only the states that a state of ``tail`` (the states
