@@ -62,9 +62,9 @@ Usage, from the project root:
         --ab /tmp/deadwood-before.py   # also a copy of the engine from before a change: ours / it
 
 ``--ab`` times a second copy of ``rules/search/deadwood.py`` (loaded as a module of its own) in
-the same loop, interleaved with ours and the peers on the same hands (the mask and card-index
-tasks), and prints ours / that copy, cold and warm, and how many answers differ: on a busy machine
-the ratio to the copy is the before/after figure to trust, not two runs' medians.
+the same loop, interleaved with ours and the peers on the same hands (the mask, card-index and
+Card-object tasks), and prints ours / that copy, cold and warm, and how many answers differ: on a
+busy machine the ratio to the copy is the before/after figure to trust, not two runs' medians.
 """
 
 from __future__ import annotations
@@ -179,11 +179,21 @@ AB_CALLS = {
     "mask": ("deadwood_mask", "mask"),
     "melds_mask": ("melds_mask", "mask"),
     "melds_index": ("index_melds", "ix"),
+    "melds": ("best_arrangement", "cards"),
+    "discard": ("best_discard", "cards"),
     "discard_index": ("index_discard", "ix"),
     "discard_melds": ("discard_melds_mask", "mask"),
     "discard_mask": ("discard_mask", "mask"),
 }
-"""``--ab``: the tasks timed on the other copy of the engine too (its function, its argument)."""
+"""``--ab``: the tasks timed on the other copy of the engine too (its function, its argument:
+the hand mask, the card ints, or the judge's Card objects)."""
+
+
+def answer(value: Any) -> Any:
+    """A call's answer in a comparable shape (a :class:`Discard` has no ``==``: its fields)."""
+    if hasattr(value, "big_gin"):
+        return (value.discard, value.arrangement, value.big_gin, value.eleven)
+    return value
 
 
 def load_ab(path: Path) -> Any:
@@ -338,7 +348,7 @@ def gin(
                             calls.append(("rl", partial(rl_discard, rl_hand)))
                     if ab is not None and task in AB_CALLS:
                         fname, argname = AB_CALLS[task]
-                        arg = mask if argname == "mask" else ix
+                        arg = mask if argname == "mask" else ix if argname == "ix" else cards
                         # ours and the copy swap places every other pair of hands
                         calls.insert(
                             0 if k // 2 % 2 else 1, ("ab", partial(getattr(ab, fname), arg))
@@ -346,7 +356,7 @@ def gin(
                     if k % 2:
                         calls.reverse()
                     got = timed.run(calls)
-                    if "ab" in got and got["ab"] != got["ours"]:
+                    if "ab" in got and answer(got["ab"]) != answer(got["ours"]):
                         ab_bad += 1
                     ours_v = got["ours"]
                     if isinstance(ours_v, int):

@@ -89,11 +89,14 @@ class Tile:
 
 
 class _CardCache:
-    """Base of :class:`Card` holding one spare slot, ``_bit``, that no comparison, hash, repr or
-    pickle sees: :mod:`rules.search.deadwood` stores the card's hand-mask bit there on first use
-    (speed only; a card without it behaves the same)."""
+    """Base of :class:`Card` holding two spare slots, ``_bit`` and ``_pack``, that no comparison,
+    hash, repr or pickle sees: :mod:`rules.search.deadwood` stores there, on first use, the
+    card's hand-mask bit and the card packed for its Card-level calls (speed only; a card without
+    them behaves the same)."""
 
-    __slots__ = ("_bit",)
+    __slots__ = ("_bit", "_pack")
+    _bit: int
+    _pack: int
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -1766,6 +1766,172 @@ def arrangement_mask(h: int) -> Arrangement:
 # -- Card-level API -----------------------------------------------------------------------------
 
 
+_rm_chunks: list[list[tuple[Card, ...]]] = []
+"""As :data:`_canonical_chunks`, for a *rank-major* mask (bit ``4 * (rank - 1) + 3 - suit``:
+the rank-major bits of a packed sum of :data:`_index_cards11`, shifted down by 9) in the shape
+:func:`_rm_cards` reads it: part of the mask → its cards in canonical order (rank, then suit
+S H D C)."""
+_card_runs11: dict[int, tuple[int, tuple[tuple[Card, ...], ...]]] = {}
+""":data:`_runs11` with the runs as tuples of the 52 shared cards."""
+_card_groups11: dict[int, tuple[int, tuple[tuple[Card, ...], ...]]] = {}
+""":data:`_groups11` with the groups as tuples of the 52 shared cards."""
+_top_cards: list[Card] = []
+""":data:`_top_card` as card objects."""
+_Keyed = tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]]
+_keyed_runs: list[list[_Keyed]] = []
+"""For each suit (S H D C), each 13-bit suit mask → ``(rank-major mask of its cards in runs, its
+runs as (meld key, cards) pairs)``: :data:`_runs0` … for the Card-level calls (the rank-major
+mask as :data:`_rm_chunks`, the keys of :func:`_meld_key`)."""
+_keyed_drop_runs: list[list[_Keyed]] = []
+"""As :data:`_keyed_runs`, from :data:`_drop_runs0` … (the suit's best single drop removed)."""
+_keyed_groups: dict[int, _Keyed] = {}
+"""The cards of the groups of no rank, one or two (a group of 3 or 4 each; a hand mask) → as
+:data:`_keyed_runs`: ``(rank-major mask of their cards, the groups as (meld key, cards))``."""
+
+
+def _card_level_tables() -> None:
+    """Build (once) the tables of the Card-level calls' packed path (on top of the card-index
+    calls' tables, :func:`_index_tables`; a few ms)."""
+    if _rm_chunks:
+        return
+    _index_tables()
+    _layout_tables()
+    by_index = [_cards[16 * (i // 13) + i % 13] for i in range(52)]
+
+    def named(melds: _Runs) -> tuple[tuple[Card, ...], ...]:
+        return tuple(tuple(by_index[i] for i in meld) for meld in melds)
+
+    for r, (packed, runs) in _runs11.items():
+        _card_runs11[r] = (packed, named(runs))
+    for col, (packed, groups) in _groups11.items():
+        _card_groups11[col] = (packed, named(groups))
+    _top_cards.extend(by_index[i] if i >= 0 else by_index[0] for i in _top_card)
+    keyed: dict[_Runs, _Keyed] = {}  # masks with the same runs share one entry
+
+    def entry(runs: _Runs) -> _Keyed:
+        got = keyed.get(runs)
+        if got is None:
+            masks = [sum(1 << (16 * (i // 13) + i % 13) for i in run) for run in runs]
+            got = keyed[runs] = (
+                sum(1 << (4 * (i % 13) + 3 - i // 13) for run in runs for i in run),
+                tuple(_melds_by_mask.get(m) or _meld_entry(m) for m in masks),
+            )
+        return got
+
+    for runs_s in (_runs0, _runs1, _runs2, _runs3):
+        _keyed_runs.append([entry(runs) for runs in runs_s])
+    for runs_s in (_drop_runs0, _drop_runs1, _drop_runs2, _drop_runs3):
+        _keyed_drop_runs.append([entry(runs) for runs in runs_s])
+    one = [  # each group: its mask, its rank, its rank-major mask, (key, cards)
+        (
+            col,
+            group[0] % 13,
+            sum(1 << (4 * (i % 13) + 3 - i // 13) for i in group),
+            _melds_by_mask.get(col) or _meld_entry(col),
+        )
+        for col, group in _index_groups.items()
+    ]
+    _keyed_groups[0] = (0, ())
+    for col, rank0, rm, group in one:
+        _keyed_groups[col] = (rm, (group,))
+        for col2, rank2, rm2, group2 in one:
+            if rank2 > rank0:  # the lower rank first
+                _keyed_groups[col | col2] = (rm + rm2, (group, group2))
+    # the chunks' ranks, 0-based: (0, 1), (2, 3), (4, 5), (6), then of the high part (7, 8) ...
+    for first, count in ((0, 2), (2, 2), (4, 2), (6, 1), (7, 2), (9, 2), (11, 2)):
+        _rm_chunks.append(
+            [
+                tuple(
+                    by_index[13 * s + rank0]
+                    for rank0 in range(first, first + count)
+                    for s in range(4)
+                    if part >> (4 * (rank0 - first) + 3 - s) & 1
+                )
+                for part in range(256)
+            ]
+        )
+
+
+def _rm_cards(m: int) -> tuple[Card, ...]:
+    """The cards of rank-major mask ``m`` (:data:`_rm_chunks`; bits above its 52 ignored) in
+    canonical order (rank, then suit S H D C)."""
+    lo = m & 0xFFF_FFFF  # ranks A-7: small ints (faster than one of 52 bits)
+    hi = (m >> 28) & 0xFF_FFFF  # ranks 8-K
+    c0, c1, c2, c3, c4, c5, c6 = _rm_chunks
+    return (
+        c0[lo & 255]
+        + c1[(lo >> 8) & 255]
+        + c2[(lo >> 16) & 255]
+        + c3[lo >> 24]
+        + c4[hi & 255]
+        + c5[(hi >> 8) & 255]
+        + c6[hi >> 16]
+    )
+
+
+def _pack_new(cards: Sequence[Card]) -> int | None:
+    """The sum of the packed cards (:data:`_index_cards11`) of ``cards``, caching each card's
+    packed value on it (its ``_pack`` slot); ``None`` when one is no card of the 52 (the caller
+    then takes the mask path, which says what is wrong)."""
+    if not _rm_chunks:
+        _card_level_tables()
+    packed = _index_cards11
+    setattr_ = object.__setattr__
+    x = 0
+    for c in cards:
+        if not isinstance(c, Card) or c.suit not in _SUITS:
+            return None
+        rank = c.rank
+        if type(rank) is not int or not 1 <= rank <= 13:
+            return None
+        p = packed[13 * _SUITS.index(c.suit) + rank - 1]
+        setattr_(c, "_pack", p)
+        x += p
+    return x
+
+
+def _simple_melds(x: int, h: int, g: int) -> tuple[int, tuple[tuple[Card, ...], ...]] | None:
+    """The melds of a hand with a meld whose layout needs no search, from its packed sum ``x``
+    (:data:`_index_cards11`), hand mask ``h`` and lanes reaching 3 ``g``: runs in one suit and no
+    rank held in ≥3 suits, or groups of one or two ranks and no run (as in :func:`index_melds`):
+    ``(packed sum of the melded cards, the melds as cards)``; ``None`` for any other hand."""
+    g &= _GROUP_FOURS11
+    r = h & (h >> 1) & (h >> 2)
+    if not g:
+        return _card_runs11.get(r)
+    if not r:
+        return _card_groups11.get(h & _COLUMN * _tri_of[g >> 52])
+    return None
+
+
+def _keyed_layout(
+    m: int, groups: int, e0: _Keyed, e1: _Keyed, e2: _Keyed, e3: _Keyed
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """The melds and the deadwood cards of a hand of rank-major mask ``m`` whose search chose
+    ``groups`` (a hand mask) and left the run entries ``e0`` … ``e3`` (:data:`_keyed_runs`) of
+    its four suits: ``(melds, unmatched)`` as :class:`Arrangement` has them."""
+    got = _keyed_groups.get(groups)
+    if got is None:  # groups of three ranks: one at a time
+        rm = 0
+        named: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+        ranks = (groups | groups >> 16 | groups >> 32 | groups >> 48) & 0x1FFF
+        while ranks:
+            rank = ranks & -ranks
+            ranks ^= rank
+            one = _keyed_groups[groups & _COLUMN * rank]
+            rm += one[0]
+            named += one[1]
+        got = (rm, named)
+    loose = _rm_cards(m - e0[0] - e1[0] - e2[0] - e3[0] - got[0])
+    keyed = e0[1] + e1[1] + e2[1] + e3[1] + got[1]
+    if len(keyed) == 2:  # the melds by their lowest card (rank, then suit)
+        (k, first), (k2, second) = keyed
+        return ((first, second) if k < k2 else (second, first)), loose
+    if len(keyed) == 1:
+        return (keyed[0][1],), loose
+    return tuple(map(_second, sorted(keyed))), loose
+
+
 def _hand_mask(cards: Iterable[Card]) -> int:
     """:func:`encode` of a hand, refusing more than 11 cards (:data:`_MOST_CARDS`).
 
@@ -1803,9 +1969,44 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
     Raises:
         ValueError: a card appears twice, or more than 11 cards.
     """
-    h = _hand_mask(cards)
-    dw, groups, runs = melds_mask(h)
-    return _layout(h, groups, dw, runs)
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
+    try:  # 10 cards: their packed values (cached on them) added by name, as in index_melds
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+        x = c0._pack + c1._pack + c2._pack + c3._pack + c4._pack + c5._pack + c6._pack
+        x += c7._pack + c8._pack + c9._pack
+    except ValueError:  # another count
+        return arrangement_mask(_hand_mask(cards))
+    except AttributeError:  # a card met for the first time (or no card)
+        got = _pack_new(cards)
+        if got is None:
+            return arrangement_mask(_hand_mask(cards))
+        x = got
+    h = x >> _HAND_AT11
+    if h.bit_count() != 10:
+        raise ValueError(_TWICE)
+    g = (x + _LANE_ONES11) & _LANE_FOURS11  # as in index_melds
+    if not g:  # no meld: every card is deadwood
+        return _new_arrangement(Arrangement, (x & 511, (), _rm_cards(x >> 9)))
+    melds = _simple_melds(x, h, g)
+    if melds is not None:
+        y = x - melds[0]  # the packed sum of the cards in no meld
+        return _new_arrangement(Arrangement, (y & 511, melds[1], _rm_cards(y >> 9)))
+    tri = _tri_of.get((g & _GROUP_FOURS11) >> 52, 0)
+    r = h & (h >> 1) & (h >> 2)
+    if not (tri and r):  # runs in several suits and no group, or groups of three ranks
+        return arrangement_mask(h)
+    # a search (as in index_melds), then the melds from the run entries and the groups
+    a = h & 0x1FFF
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
+    d = h >> 48
+    best, groups, a, b, c, d, _ = (_best10 if tri & (tri - 1) else _best10_one_rank)(
+        h, tri, a, b, c, d
+    )
+    k0, k1, k2, k3 = _keyed_runs
+    melds_c, loose = _keyed_layout(x >> 9, groups, k0[a], k1[b], k2[c], k3[d])
+    return _new_arrangement(Arrangement, (best, melds_c, loose))
 
 
 def best_arrangements(cards: Iterable[Card]) -> list[Arrangement]:
@@ -1833,7 +2034,71 @@ def best_discard(cards: Iterable[Card]) -> Discard:
     Raises:
         ValueError: no cards, more than 11, or a card appears twice.
     """
-    return discard_of_mask(_hand_mask(cards))
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
+    try:  # 11 cards: as in best_arrangement
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
+        x = c0._pack + c1._pack + c2._pack + c3._pack + c4._pack + c5._pack + c6._pack
+        x += c7._pack + c8._pack + c9._pack + c10._pack
+    except ValueError:  # another count
+        return discard_of_mask(_hand_mask(cards))
+    except AttributeError:
+        got = _pack_new(cards)
+        if got is None:
+            return discard_of_mask(_hand_mask(cards))
+        x = got
+    h = x >> _HAND_AT11
+    if h.bit_count() != 11:
+        raise ValueError(_TWICE)
+    g = (x + _LANE_ONES11) & _LANE_FOURS11
+    if g:
+        melds = _simple_melds(x, h, g)
+        if melds is None or not (x - melds[0]) >> _HAND_AT11:  # a search needed
+            return _discard_searched(x, h, g)
+        y = x - melds[0]
+        kept = melds[1]
+    else:
+        y = x
+        kept = ()
+    # some card in no meld: discarding one saves its value, discarding a melded card saves
+    # nothing, so the discard is the card in no meld of highest value, then rank, then suit
+    # (as in index_discard): the highest rank-major bit of their packed sum
+    bl = (y & 0x1FFF_FFFF_FFFF_FFFF).bit_length()
+    arrangement = _new_arrangement(
+        Arrangement, ((y & 511) - _top_value[bl], kept, _rm_cards((y >> 9) ^ (1 << (bl - 10))))
+    )
+    return Discard(_top_cards[bl], arrangement, False, h)
+
+
+def _discard_searched(x: int, h: int, g: int) -> Discard:
+    """:func:`best_discard` of a hand with a rank held in ≥3 suits and a run (or every card in
+    groups), from its packed sum ``x``, hand mask ``h`` and lanes reaching 3 ``g``: the search
+    of :func:`index_discard`, the melds from the run entries (:data:`_keyed_runs`; the
+    discard's suit from :data:`_keyed_drop_runs`); other hands through :func:`discard_of_mask`."""
+    tri = _tri_of.get((g & _GROUP_FOURS11) >> 52, 0)
+    r = h & (h >> 1) & (h >> 2)
+    if not tri or not r and tri.bit_count() > 2:
+        return discard_of_mask(h)
+    a = h & 0x1FFF
+    b = (h >> 16) & 0x1FFF
+    c = (h >> 32) & 0x1FFF
+    d = h >> 48
+    if tri & (tri - 1):
+        key, groups, full, a, b, c, d, _ = _discard_groups(h, tri, a, b, c, d, r)
+    else:
+        key, groups, full, a, b, c, d, _ = _discard_one_rank(h, tri, a, b, c, d)
+    low = key & 255
+    i = _index_discard[low]
+    k0, k1, k2, k3 = _keyed_runs
+    s = low & 3  # the discard's suit: its runs from the drop table
+    e0 = _keyed_drop_runs[0][a] if s == 0 else k0[a]
+    e1 = _keyed_drop_runs[1][b] if s == 1 else k1[b]
+    e2 = _keyed_drop_runs[2][c] if s == 2 else k2[c]
+    e3 = _keyed_drop_runs[3][d] if s == 3 else k3[d]
+    m = (x >> 9) ^ 1 << (4 * (i % 13) + 3 - i // 13)  # the rank-major mask of the cards kept
+    melds, loose = _keyed_layout(m, groups, e0, e1, e2, e3)
+    arrangement = _new_arrangement(Arrangement, ((key >> 8) - 64, melds, loose))
+    return Discard(_top_cards[10 + 4 * (i % 13) + 3 - i // 13], arrangement, full == 0, h)
 
 
 def discard_of_mask(h: int) -> Discard:

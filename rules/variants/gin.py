@@ -96,13 +96,11 @@ from rules.request import Request, as_int
 from rules.search.deadwood import (
     Arrangement,
     Layoffs,
-    arrangement_mask,
     best_arrangement,
     best_arrangements,
     best_discard,
     best_discards,
     best_layoffs,
-    discard_of_mask,
     encode,
     value_mask,
 )
@@ -212,18 +210,21 @@ def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> Ha
         TooManyCopiesError: a card given twice.
     """
     opts = options or GinOptions()
-    try:
-        h = encode(cards)  # the hand mask (each card's bit is cached on it: the fast path)
+    n = len(cards)
+    try:  # the Card-level calls (each card's packed value is cached on it: the fast path)
+        if n == 10:
+            arr = best_arrangement(cards)
+        elif n == 11:
+            d = best_discard(cards)
+        h = encode(cards)  # the hand mask, for its value (each card's bit is cached on it)
     except ValueError:
         GIN_DECK.check_copies(cards, "in the hand")  # names the card given twice
         raise
-    if len(cards) == 10:
-        arr = arrangement_mask(h)
+    if n == 10:
         discard: Card | None = None
         big_gin = False
         eleven: Arrangement | None = None
-    elif len(cards) == 11:
-        d = discard_of_mask(h)
+    elif n == 11:
         arr, discard, big_gin = d.arrangement, d.discard, d.big_gin
         eleven = d.eleven if big_gin else None
     else:
