@@ -793,12 +793,11 @@ def _plain_error_text(page: Any) -> str:
 def same_origin(headers: Any) -> bool:
     """May a websocket upgrade with these request headers be served?
 
-    A browser sends ``Origin`` with every websocket upgrade; a page of another site opened in
-    the host's browser (cross-site websocket hijacking) sends its own origin, and a page whose
-    name was re-pointed at this computer (DNS rebinding) sends a ``Host`` that is a name, not an
-    address. So: the ``Host`` must be an IP address, ``localhost`` or a ``.local`` name (the
-    addresses the app prints), and an ``Origin``, when present, must name that same host and
-    port. A client that is not a browser sends no ``Origin`` and is judged by its address alone.
+    A browser sends ``Origin`` with every websocket upgrade. A page of another site opened in
+    the host's browser (cross-site websocket hijacking) sends its own origin, so an ``Origin``,
+    when present, must name the host and port the request was sent to (its ``Host``). A client
+    that is not a browser sends no ``Origin`` and is judged by its address alone. Any host name
+    is allowed (a phone may reach the app by a name the Wi-Fi's router gives it).
 
     Args:
         headers: the upgrade request's headers (a mapping, case-insensitive keys).
@@ -806,18 +805,11 @@ def same_origin(headers: Any) -> bool:
     Returns:
         ``True`` when the upgrade may go on.
     """
-    import ipaddress
     from urllib.parse import urlsplit
 
     host = str(headers.get("host", "") or "").strip().lower()
     if not host:
         return False
-    name = urlsplit("//" + host).hostname or ""
-    if name != "localhost" and not name.endswith(".local"):
-        try:
-            ipaddress.ip_address(name)
-        except ValueError:
-            return False
     origin = headers.get("origin")
     if origin is None:
         return True
@@ -863,8 +855,8 @@ def _make_connection_class() -> type:
             self.strikes = 0
             now = time.monotonic()
             if not same_origin(websocket.headers):
-                # a page of another site (or a DNS-rebound name) opened this socket from a
-                # browser: on the host's computer it would get the host's rights
+                # a page of another site opened this socket from a browser: on the host's
+                # computer it would get the host's rights
                 await websocket.close(code=CLOSE_POLICY)
                 return
             if not loopback and (

