@@ -20,10 +20,8 @@ import pytest
 from app import games
 from app.store import Store
 from tests.browser.conftest import PHONE, Phone, Server
-from tests.browser.test_entry_pinned import knows_the_pinned_keys
 
 pytestmark = pytest.mark.browser
-__all__ = ["knows_the_pinned_keys"]  # the keys pinned at the bottom: scroll above them
 
 
 @pytest.fixture(scope="module")

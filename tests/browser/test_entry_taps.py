@@ -16,11 +16,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SHOTS, Phone
-from tests.browser.test_entry_pinned import knows_the_pinned_keys
 from tests.browser.test_play import enter_round, new_game, nth_chip, totals
 
 pytestmark = pytest.mark.browser
-__all__ = ["knows_the_pinned_keys"]  # the keys pinned at the bottom: scroll above them
 
 TAPS_FILE = SHOTS.parent / "taps.json"
 

@@ -10,11 +10,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Phone
-from tests.browser.test_entry_pinned import knows_the_pinned_keys
 from tests.browser.test_play import enter_round, new_game
 
 pytestmark = pytest.mark.browser
-__all__ = ["knows_the_pinned_keys"]  # the keys pinned at the bottom: scroll above them
 
 HAND = "AS 2S 3S 7H 7D 7C 9D 10D JD 2C"
 
