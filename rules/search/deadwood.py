@@ -1639,17 +1639,19 @@ _melds_by_mask: dict[int, tuple[int, tuple[Card, ...]]] = {}
 rank) → ``(meld key, cards)``, runs by rank, groups by suit; filled on use (at most 329)."""
 _spread_low: list[int] = []
 """7-bit suit-mask part → its ranks spread 4 bits apart (bit ``4 * (rank - 1)``)."""
-_canonical_chunks: list[list[tuple[Card, ...]]] = []
+_rm_chunks: list[list[tuple[Card, ...]]] = []
 """Seven chunks, for the ranks (A, 2), (3, 4), (5, 6), (7), (8, 9), (10, J), (Q, K): 8-bit part
-of a canonical mask (bit ``4 * (rank - first rank of the chunk) + suit``) → its cards in
-order. The canonical masks of ranks A-7 and 8-K are 28 and 24 bits: small ints."""
+of a *rank-major* mask (bit ``4 * (rank - first rank of the chunk) + 3 - suit``; also the
+rank-major bits of a packed sum of :data:`_index_cards11`, shifted down by 9) → its cards in
+canonical order (rank, then suit S H D C). The masks of ranks A-7 and 8-K are 28 and 24 bits:
+small ints. :func:`_rm_cards` reads them."""
 _new_arrangement: Final = tuple.__new__  # builds an Arrangement without NamedTuple's __new__
 
 
 def _layout_tables() -> None:
-    """Build (once) the small tables :func:`_canonical_cards` reads (about 2 ms; 1,792 tuples
-    and a short list, so they stay in the processor's cache)."""
-    if not _canonical_chunks:
+    """Build (once) the small tables :func:`_canonical_cards` and :func:`_rm_cards` read (about
+    2 ms; 1,792 tuples and a short list, so they stay in the processor's cache)."""
+    if not _rm_chunks:
         if not _cards:
             _card_tables()
         spread = [0] * 128
@@ -1658,17 +1660,19 @@ def _layout_tables() -> None:
             spread[m] = spread[m ^ low] | 1 << (4 * (low.bit_length() - 1))
         _spread_low.extend(spread)
         canonical = _canonical
-        _canonical_chunks.extend(
-            [
-                tuple(
-                    canonical[4 * first + i]
-                    for i in range(4 if first == 6 else 8)  # the 7s alone: 4 bits
-                    if part >> i & 1
-                )
-                for part in range(256)
-            ]
-            for first in (0, 2, 4, 6, 7, 9, 11)
-        )
+        # the chunks' ranks, 0-based: (0, 1), (2, 3), (4, 5), (6), then of the high part (7, 8) ...
+        for first, count in ((0, 2), (2, 2), (4, 2), (6, 1), (7, 2), (9, 2), (11, 2)):
+            _rm_chunks.append(
+                [
+                    tuple(
+                        canonical[4 * rank0 + s]
+                        for rank0 in range(first, first + count)
+                        for s in range(4)
+                        if part >> (4 * (rank0 - first) + 3 - s) & 1
+                    )
+                    for part in range(256)
+                ]
+            )
 
 
 def _meld_entry(mask: int) -> tuple[int, tuple[Card, ...]]:
@@ -1680,26 +1684,17 @@ def _meld_entry(mask: int) -> tuple[int, tuple[Card, ...]]:
 
 def _canonical_cards(h: int) -> tuple[Card, ...]:
     """The cards of ``h`` in canonical order (rank, then suit S H D C), through small tables."""
-    if not _canonical_chunks:
+    if not _rm_chunks:
         _layout_tables()
     sp = _spread_low
     a = h & 0x1FFF
     b = (h >> 16) & 0x1FFF
     c = (h >> 32) & 0x1FFF
     d = h >> 48
-    # the canonical masks of ranks A-7 and 8-K apart: small ints (faster than one of 52 bits)
-    x = sp[a & 127] | sp[b & 127] << 1 | sp[c & 127] << 2 | sp[d & 127] << 3
-    y = sp[a >> 7] | sp[b >> 7] << 1 | sp[c >> 7] << 2 | sp[d >> 7] << 3
-    c0, c1, c2, c3, c4, c5, c6 = _canonical_chunks
-    return (
-        c0[x & 255]
-        + c1[(x >> 8) & 255]
-        + c2[(x >> 16) & 255]
-        + c3[x >> 24]
-        + c4[y & 255]
-        + c5[(y >> 8) & 255]
-        + c6[y >> 16]
-    )
+    # the rank-major masks of ranks A-7 and 8-K apart (bit 4 * rank + 3 - suit)
+    x = sp[a & 127] << 3 | sp[b & 127] << 2 | sp[c & 127] << 1 | sp[d & 127]
+    y = sp[a >> 7] << 3 | sp[b >> 7] << 2 | sp[c >> 7] << 1 | sp[d >> 7]
+    return _rm_cards(x | y << 28)
 
 
 def _layout(h: int, groups: int, deadwood: int = -1, runs: int = -1) -> Arrangement:
@@ -1766,11 +1761,6 @@ def arrangement_mask(h: int) -> Arrangement:
 # -- Card-level API -----------------------------------------------------------------------------
 
 
-_rm_chunks: list[list[tuple[Card, ...]]] = []
-"""As :data:`_canonical_chunks`, for a *rank-major* mask (bit ``4 * (rank - 1) + 3 - suit``:
-the rank-major bits of a packed sum of :data:`_index_cards11`, shifted down by 9) in the shape
-:func:`_rm_cards` reads it: part of the mask → its cards in canonical order (rank, then suit
-S H D C)."""
 _card_runs11: dict[int, tuple[int, tuple[tuple[Card, ...], ...]]] = {}
 """:data:`_runs11` with the runs as tuples of the 52 shared cards."""
 _card_groups11: dict[int, tuple[int, tuple[tuple[Card, ...], ...]]] = {}
@@ -1792,7 +1782,7 @@ _keyed_groups: dict[int, _Keyed] = {}
 def _card_level_tables() -> None:
     """Build (once) the tables of the Card-level calls' packed path (on top of the card-index
     calls' tables, :func:`_index_tables`; a few ms)."""
-    if _rm_chunks:
+    if _keyed_groups:
         return
     _index_tables()
     _layout_tables()
@@ -1837,19 +1827,6 @@ def _card_level_tables() -> None:
         for col2, rank2, rm2, group2 in one:
             if rank2 > rank0:  # the lower rank first
                 _keyed_groups[col | col2] = (rm + rm2, (group, group2))
-    # the chunks' ranks, 0-based: (0, 1), (2, 3), (4, 5), (6), then of the high part (7, 8) ...
-    for first, count in ((0, 2), (2, 2), (4, 2), (6, 1), (7, 2), (9, 2), (11, 2)):
-        _rm_chunks.append(
-            [
-                tuple(
-                    by_index[13 * s + rank0]
-                    for rank0 in range(first, first + count)
-                    for s in range(4)
-                    if part >> (4 * (rank0 - first) + 3 - s) & 1
-                )
-                for part in range(256)
-            ]
-        )
 
 
 def _rm_cards(m: int) -> tuple[Card, ...]:
@@ -1873,7 +1850,7 @@ def _pack_new(cards: Sequence[Card]) -> int | None:
     """The sum of the packed cards (:data:`_index_cards11`) of ``cards``, caching each card's
     packed value on it (its ``_pack`` slot); ``None`` when one is no card of the 52 (the caller
     then takes the mask path, which says what is wrong)."""
-    if not _rm_chunks:
+    if not _keyed_groups:
         _card_level_tables()
     packed = _index_cards11
     setattr_ = object.__setattr__
