@@ -6,9 +6,10 @@ Measures, on seeded random hands:
   µs per hand, for the mask-level search (``deadwood_mask`` / ``discard_mask`` on a hand mask),
   the mask-level calls with the melds as masks (``melds_mask`` / ``discard_melds_mask``), the
   card-index calls (``index_melds`` / ``index_discard``: card indexes in, melds as tuples of
-  card indexes out, the shape OpenSpiel's binding takes and gives) and the Card-level calls with
-  melds (``best_arrangement`` / ``best_discard``); side by side with OpenSpiel and RLCard:
-  ``benchmarks/peers.py``;
+  card indexes out, the shape OpenSpiel's binding takes and gives), the Card-level calls with
+  melds (``best_arrangement`` / ``best_discard``) and ``rules.variants.gin.analyse_hand`` (what
+  the judge's ``hand`` check and the app call: the Card-level call, the hand's value and the
+  knock limit); side by side with OpenSpiel and RLCard: ``benchmarks/peers.py``;
 - agreement with plain enumeration of disjoint melds (``brute_force_deadwood``) over 100,000
   hands, 10- and 11-card, half uniform and half from meld-rich pools, of the mask-level and the
   card-index calls (deadwood, discard, and melds that are gin melds of the hand's cards whose
@@ -40,6 +41,7 @@ t0 = time.perf_counter()
 from rules.search import deadwood as dw  # noqa: E402
 
 IMPORT_MS = (time.perf_counter() - t0) * 1e3
+from rules.variants.gin import analyse_hand  # noqa: E402
 
 POOLS = [
     list(range(52)),
@@ -109,10 +111,15 @@ def time_search(rng: random.Random) -> None:
                 a = clock()
                 card_fn(c)
                 cts.append(clock() - a)
+            ats = []
+            for c in card_hands:
+                a = clock()
+                analyse_hand(c)
+                ats.append(clock() - a)
             print(
                 f"{n}-card {label:9s} x{count}: search {stats(ts)} | with melds as masks "
                 f"{stats(mts)} | card indexes in, melds out {stats(its)} | with Cards+melds "
-                f"{stats(cts)}"
+                f"{stats(cts)} | analyse_hand {stats(ats)}"
             )
 
 

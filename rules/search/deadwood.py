@@ -16,6 +16,8 @@ Public API (cards are :class:`~rules.pieces.Card`; every search is exact):
   chooses over all of them and their arrangements together, RULES.md §5).
 - :func:`best_layoffs` — the defender's least deadwood after laying off onto the knocker's melds
   (chains allowed; the defender may break their own meld where that leaves less deadwood).
+- :func:`hand_value` — the total value of the cards (points), from the values a Card-level call
+  cached on them.
 - :func:`index_melds` and :func:`index_discard` — the answers of :func:`best_arrangement` and
   :func:`best_discard` for a hand given as card indexes ``13 * suit + rank - 1`` (suits S H D
   C), with the melds as tuples of card indexes: the shape of OpenSpiel's gin utilities (a list
@@ -1568,6 +1570,29 @@ def encode(cards: Iterable[Card]) -> int:
     return h
 
 
+_pack_of: Final = attrgetter("_pack")
+"""A card's packed value for the Card-level calls, cached in its spare slot on first use."""
+
+
+def hand_value(cards: Sequence[Card]) -> int:
+    """Total value (points) of distinct cards (ace 1, 2–10 face value, J Q K 10).
+
+    Adds up the packed values a Card-level call cached on the cards (the value is their low 9
+    bits: up to 52 distinct cards add up to at most 340, no carry; their hand-mask bits, on top,
+    say whether a card is given twice), else reads the cards' hand mask.
+
+    Raises:
+        ValueError: a card appears twice.
+    """
+    try:
+        packed: int = sum(map(_pack_of, cards))
+    except AttributeError:  # a card met for the first time
+        return value_mask(encode(cards))
+    if (packed >> _HAND_AT11).bit_count() != len(cards):  # a card twice: its bits carried
+        return value_mask(encode(cards))  # raises
+    return packed & 511
+
+
 def _encode_new(cards: Sequence[Card]) -> int:
     """The hand mask of ``cards`` (repeats counted once), caching each card's bit on it."""
     spades, hearts, diamonds, _ = _SUITS
@@ -1641,16 +1666,19 @@ _spread_low: list[int] = []
 """7-bit suit-mask part → its ranks spread 4 bits apart (bit ``4 * (rank - 1)``)."""
 _rm_chunks: list[list[tuple[Card, ...]]] = []
 """Seven chunks, for the ranks (A, 2), (3, 4), (5, 6), (7), (8, 9), (10, J), (Q, K): 8-bit part
-of a *rank-major* mask (bit ``4 * (rank - first rank of the chunk) + 3 - suit``; also the
-rank-major bits of a packed sum of :data:`_index_cards11`, shifted down by 9) → its cards in
-canonical order (rank, then suit S H D C). The masks of ranks A-7 and 8-K are 28 and 24 bits:
-small ints. :func:`_rm_cards` reads them."""
+(4-bit for the 7s) of a *rank-major* mask (bit ``4 * (rank - first rank of the chunk) + 3 -
+suit``; also the rank-major bits of a packed sum of :data:`_index_cards11`, shifted down by 9)
+→ its cards in canonical order (rank, then suit S H D C). The masks of ranks A-7 and 8-K are 28
+and 24 bits: small ints. :func:`_rm_cards` reads them (the Card-level calls' hot paths read them
+inline, as it does)."""
+_RM_BITS: Final = (1 << 52) - 1
+"""The 52 bits of a rank-major mask (:data:`_rm_chunks`)."""
 _new_arrangement: Final = tuple.__new__  # builds an Arrangement without NamedTuple's __new__
 
 
 def _layout_tables() -> None:
     """Build (once) the small tables :func:`_canonical_cards` and :func:`_rm_cards` read (about
-    2 ms; 1,792 tuples and a short list, so they stay in the processor's cache)."""
+    2 ms; 1,552 tuples and a short list, so they stay in the processor's cache)."""
     if not _rm_chunks:
         if not _cards:
             _card_tables()
@@ -1670,7 +1698,7 @@ def _layout_tables() -> None:
                         for s in range(4)
                         if part >> (4 * (rank0 - first) + 3 - s) & 1
                     )
-                    for part in range(256)
+                    for part in range(1 << 4 * count)
                 ]
             )
 
@@ -1837,11 +1865,11 @@ def _rm_cards(m: int) -> tuple[Card, ...]:
     c0, c1, c2, c3, c4, c5, c6 = _rm_chunks
     return (
         c0[lo & 255]
-        + c1[(lo >> 8) & 255]
-        + c2[(lo >> 16) & 255]
+        + c1[lo >> 8 & 255]
+        + c2[lo >> 16 & 255]
         + c3[lo >> 24]
         + c4[hi & 255]
-        + c5[(hi >> 8) & 255]
+        + c5[hi >> 8 & 255]
         + c6[hi >> 16]
     )
 
@@ -1867,20 +1895,6 @@ def _pack_new(cards: Sequence[Card]) -> int | None:
     return x
 
 
-def _simple_melds(x: int, h: int, g: int) -> tuple[int, tuple[tuple[Card, ...], ...]] | None:
-    """The melds of a hand with a meld whose layout needs no search, from its packed sum ``x``
-    (:data:`_index_cards11`), hand mask ``h`` and lanes reaching 3 ``g``: runs in one suit and no
-    rank held in ≥3 suits, or groups of one or two ranks and no run (as in :func:`index_melds`):
-    ``(packed sum of the melded cards, the melds as cards)``; ``None`` for any other hand."""
-    g &= _GROUP_FOURS11
-    r = h & (h >> 1) & (h >> 2)
-    if not g:
-        return _card_runs11.get(r)
-    if not r:
-        return _card_groups11.get(h & _COLUMN * _tri_of[g >> 52])
-    return None
-
-
 def _keyed_layout(
     m: int, groups: int, e0: _Keyed, e1: _Keyed, e2: _Keyed, e3: _Keyed
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
@@ -1899,12 +1913,38 @@ def _keyed_layout(
             rm += one[0]
             named += one[1]
         got = (rm, named)
-    loose = _rm_cards(m - e0[0] - e1[0] - e2[0] - e3[0] - got[0])
+    m = m - e0[0] - e1[0] - e2[0] - e3[0] - got[0]  # the cards in no meld (as in _rm_cards)
+    lo = m & 0xFFF_FFFF
+    hi = m >> 28
+    t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
+    loose = (
+        t0[lo & 255]
+        + t1[lo >> 8 & 255]
+        + t2[lo >> 16 & 255]
+        + t3[lo >> 24]
+        + t4[hi & 255]
+        + t5[hi >> 8 & 255]
+        + t6[hi >> 16]
+    )
     keyed = e0[1] + e1[1] + e2[1] + e3[1] + got[1]
-    if len(keyed) == 2:  # the melds by their lowest card (rank, then suit)
+    n = len(keyed)
+    if n == 2:  # the melds by their lowest card (rank, then suit)
         (k, first), (k2, second) = keyed
         return ((first, second) if k < k2 else (second, first)), loose
-    if len(keyed) == 1:
+    if n == 3:
+        (k, first), (k2, second), (k3, third) = keyed
+        if k < k2:
+            if k2 < k3:
+                return (first, second, third), loose
+            if k < k3:
+                return (first, third, second), loose
+            return (third, first, second), loose
+        if k < k3:
+            return (second, first, third), loose
+        if k2 < k3:
+            return (second, third, first), loose
+        return (third, second, first), loose
+    if n == 1:
         return (keyed[0][1],), loose
     return tuple(map(_second, sorted(keyed))), loose
 
@@ -1963,27 +2003,67 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
     if h.bit_count() != 10:
         raise ValueError(_TWICE)
     g = (x + _LANE_ONES11) & _LANE_FOURS11  # as in index_melds
-    if not g:  # no meld: every card is deadwood
-        return _new_arrangement(Arrangement, (x & 511, (), _rm_cards(x >> 9)))
-    melds = _simple_melds(x, h, g)
-    if melds is not None:
-        y = x - melds[0]  # the packed sum of the cards in no meld
-        return _new_arrangement(Arrangement, (y & 511, melds[1], _rm_cards(y >> 9)))
-    tri = _tri_of.get((g & _GROUP_FOURS11) >> 52, 0)
+    if not g:  # no meld: every card is deadwood (their cards as in _rm_cards, inlined)
+        lo = x >> 9 & 0xFFF_FFFF
+        hi = x >> 37 & 0xFF_FFFF
+        t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
+        return _new_arrangement(
+            Arrangement,
+            (
+                x & 511,
+                (),
+                t0[lo & 255]
+                + t1[lo >> 8 & 255]
+                + t2[lo >> 16 & 255]
+                + t3[lo >> 24]
+                + t4[hi & 255]
+                + t5[hi >> 8 & 255]
+                + t6[hi >> 16],
+            ),
+        )
+    # runs in one suit and no group, or groups of one or two ranks and no run: the melds by one
+    # look-up (as in index_melds), no search; runs in several suits and no group, or groups of
+    # three ranks and no run: the mask path
+    gg = g & _GROUP_FOURS11
     r = h & (h >> 1) & (h >> 2)
-    if not (tri and r):  # runs in several suits and no group, or groups of three ranks
-        return arrangement_mask(h)
-    # a search (as in index_melds), then the melds from the run entries and the groups
-    a = h & 0x1FFF
-    b = (h >> 16) & 0x1FFF
-    c = (h >> 32) & 0x1FFF
-    d = h >> 48
-    best, groups, a, b, c, d, _ = (_best10 if tri & (tri - 1) else _best10_one_rank)(
-        h, tri, a, b, c, d
+    if not gg:
+        melds = _card_runs11.get(r)
+        if melds is None:
+            return arrangement_mask(h)
+    elif not r:
+        melds = _card_groups11.get(h & _COLUMN * _tri_of[gg >> 52])
+        if melds is None:
+            return arrangement_mask(h)
+    else:  # a search (as in index_melds), then the melds from the run entries and the groups
+        tri = _tri_of[gg >> 52]
+        a = h & 0x1FFF
+        b = (h >> 16) & 0x1FFF
+        c = (h >> 32) & 0x1FFF
+        d = h >> 48
+        best, groups, a, b, c, d, _ = (_best10 if tri & (tri - 1) else _best10_one_rank)(
+            h, tri, a, b, c, d
+        )
+        k0, k1, k2, k3 = _keyed_runs
+        melds_c, loose = _keyed_layout(x >> 9 & _RM_BITS, groups, k0[a], k1[b], k2[c], k3[d])
+        return _new_arrangement(Arrangement, (best, melds_c, loose))
+    y = x - melds[0]  # the packed sum of the cards in no meld
+    lo = y >> 9 & 0xFFF_FFFF
+    hi = y >> 37 & 0xFF_FFFF
+    t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
+    return _new_arrangement(
+        Arrangement,
+        (
+            y & 511,
+            melds[1],
+            t0[lo & 255]
+            + t1[lo >> 8 & 255]
+            + t2[lo >> 16 & 255]
+            + t3[lo >> 24]
+            + t4[hi & 255]
+            + t5[hi >> 8 & 255]
+            + t6[hi >> 16],
+        ),
     )
-    k0, k1, k2, k3 = _keyed_runs
-    melds_c, loose = _keyed_layout(x >> 9, groups, k0[a], k1[b], k2[c], k3[d])
-    return _new_arrangement(Arrangement, (best, melds_c, loose))
 
 
 def best_arrangements(cards: Iterable[Card]) -> list[Arrangement]:
@@ -2028,11 +2108,26 @@ def best_discard(cards: Iterable[Card]) -> Discard:
     if h.bit_count() != 11:
         raise ValueError(_TWICE)
     g = (x + _LANE_ONES11) & _LANE_FOURS11
-    if g:
-        melds = _simple_melds(x, h, g)
-        if melds is None or not (x - melds[0]) >> _HAND_AT11:  # a search needed
-            return _discard_searched(x, h, g)
-        y = x - melds[0]
+    if g:  # the melds by one look-up where no search is needed (as in best_arrangement)
+        gg = g & _GROUP_FOURS11
+        r = h & (h >> 1) & (h >> 2)
+        if not gg:  # runs only: in one suit, and some card in no run (else the mask path)
+            melds = _card_runs11.get(r)
+            if melds is None:
+                return discard_of_mask(h)
+            y = x - melds[0]
+            if not y >> _HAND_AT11:
+                return discard_of_mask(h)
+        else:
+            tri = _tri_of[gg >> 52]
+            if r:  # runs and groups
+                return _discard_searched(x, h, tri, r)
+            melds = _card_groups11.get(h & _COLUMN * tri)
+            if melds is None:  # groups of three ranks and no run
+                return discard_of_mask(h)
+            y = x - melds[0]
+            if not y >> _HAND_AT11:  # every card in groups
+                return _discard_searched(x, h, tri, r)
         kept = melds[1]
     else:
         y = x
@@ -2040,22 +2135,35 @@ def best_discard(cards: Iterable[Card]) -> Discard:
     # some card in no meld: discarding one saves its value, discarding a melded card saves
     # nothing, so the discard is the card in no meld of highest value, then rank, then suit
     # (as in index_discard): the highest rank-major bit of their packed sum
-    bl = (y & 0x1FFF_FFFF_FFFF_FFFF).bit_length()
+    y &= 0x1FFF_FFFF_FFFF_FFFF  # the value and the rank-major bits (a small int)
+    bl = y.bit_length()
+    m = y >> 9 ^ 1 << (bl - 10)  # the rank-major mask of the cards kept in no meld
+    lo = m & 0xFFF_FFFF  # their cards as in _rm_cards (inlined)
+    hi = m >> 28
+    t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
     arrangement = _new_arrangement(
-        Arrangement, ((y & 511) - _top_value[bl], kept, _rm_cards((y >> 9) ^ (1 << (bl - 10))))
+        Arrangement,
+        (
+            (y & 511) - _top_value[bl],
+            kept,
+            t0[lo & 255]
+            + t1[lo >> 8 & 255]
+            + t2[lo >> 16 & 255]
+            + t3[lo >> 24]
+            + t4[hi & 255]
+            + t5[hi >> 8 & 255]
+            + t6[hi >> 16],
+        ),
     )
     return Discard(_top_cards[bl], arrangement, False, h)
 
 
-def _discard_searched(x: int, h: int, g: int) -> Discard:
+def _discard_searched(x: int, h: int, tri: int, r: int) -> Discard:
     """:func:`best_discard` of a hand with a rank held in ≥3 suits and a run (or every card in
-    groups), from its packed sum ``x``, hand mask ``h`` and lanes reaching 3 ``g``: the search
-    of :func:`index_discard`, the melds from the run entries (:data:`_keyed_runs`; the
-    discard's suit from :data:`_keyed_drop_runs`); other hands through :func:`discard_of_mask`."""
-    tri = _tri_of.get((g & _GROUP_FOURS11) >> 52, 0)
-    r = h & (h >> 1) & (h >> 2)
-    if not tri or not r and tri.bit_count() > 2:
-        return discard_of_mask(h)
+    groups of one or two ranks), from its packed sum ``x``, hand mask ``h``, ranks held in ≥3
+    suits ``tri`` (rank bits) and run starts ``r`` (``h & h >> 1 & h >> 2``): the search of
+    :func:`index_discard`, the melds from the run entries (:data:`_keyed_runs`; the discard's
+    suit from :data:`_keyed_drop_runs`)."""
     a = h & 0x1FFF
     b = (h >> 16) & 0x1FFF
     c = (h >> 32) & 0x1FFF
@@ -2072,7 +2180,7 @@ def _discard_searched(x: int, h: int, g: int) -> Discard:
     e1 = _keyed_drop_runs[1][b] if s == 1 else k1[b]
     e2 = _keyed_drop_runs[2][c] if s == 2 else k2[c]
     e3 = _keyed_drop_runs[3][d] if s == 3 else k3[d]
-    m = (x >> 9) ^ 1 << (4 * (i % 13) + 3 - i // 13)  # the rank-major mask of the cards kept
+    m = (x >> 9 & _RM_BITS) ^ 1 << (4 * (i % 13) + 3 - i // 13)  # rank-major mask, cards kept
     melds, loose = _keyed_layout(m, groups, e0, e1, e2, e3)
     arrangement = _new_arrangement(Arrangement, ((key >> 8) - 64, melds, loose))
     return Discard(_top_cards[10 + 4 * (i % 13) + 3 - i // 13], arrangement, full == 0, h)
@@ -2295,6 +2403,7 @@ __all__ = [
     "discards_mask",
     "encode",
     "hand_deadwood",
+    "hand_value",
     "index_discard",
     "index_melds",
     "meld_kind",

@@ -102,7 +102,7 @@ from rules.search.deadwood import (
     best_discards,
     best_layoffs,
     encode,
-    value_mask,
+    hand_value,
 )
 from rules.verdict import Line, Verdict, line
 
@@ -113,6 +113,9 @@ SOLO_JOKER: Final = "joker"
 MAX_TYPED_DEADWOOD: Final = 100
 MAX_TURNED: Final = 45
 NOBODY_WINS: Final = line("gin.nobody_wins")
+_SEED_OPTIONS: Final = GinOptions()
+"""The options when none are given (the seed preset; options are immutable, so one value
+serves every call)."""
 
 RoundKind = Literal["knock", "gin", "big_gin", "undercut", "void", "second_joker"]
 
@@ -132,7 +135,7 @@ def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
 # -- hand ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HandAnalysis:
     """A gin hand laid out with least deadwood (RULES.md §5).
 
@@ -162,6 +165,34 @@ class HandAnalysis:
     eleven: Arrangement | None
     knock_max: int
     hand_value: int
+
+    def __init__(
+        self,
+        deadwood: int,
+        melds: tuple[tuple[Card, ...], ...],
+        unmatched: tuple[Card, ...],
+        can_knock: bool,
+        gin: bool,
+        big_gin: bool,
+        discard: Card | None,
+        eleven: Arrangement | None,
+        knock_max: int,
+        hand_value: int,
+    ) -> None:
+        # the fields at once (speed only: the frozen dataclass's own __init__ sets each one
+        # through object.__setattr__, about 1 µs for the ten); the same state, still frozen
+        self.__dict__.update(
+            deadwood=deadwood,
+            melds=melds,
+            unmatched=unmatched,
+            can_knock=can_knock,
+            gin=gin,
+            big_gin=big_gin,
+            discard=discard,
+            eleven=eleven,
+            knock_max=knock_max,
+            hand_value=hand_value,
+        )
 
     @property
     def arrangement(self) -> Arrangement:
@@ -209,14 +240,15 @@ def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> Ha
         RequestError: not 10 or 11 cards (code ``bad_hand_size``).
         TooManyCopiesError: a card given twice.
     """
-    opts = options or GinOptions()
+    opts = options or _SEED_OPTIONS
     n = len(cards)
     try:  # the Card-level calls (each card's packed value is cached on it: the fast path)
         if n == 10:
             arr = best_arrangement(cards)
         elif n == 11:
             d = best_discard(cards)
-        h = encode(cards)  # the hand mask, for its value (each card's bit is cached on it)
+        else:
+            encode(cards)  # a card given twice is said before the hand's size
     except ValueError:
         GIN_DECK.check_copies(cards, "in the hand")  # names the card given twice
         raise
@@ -240,7 +272,7 @@ def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> Ha
         discard=discard,
         eleven=eleven,
         knock_max=opts.knock_max,
-        hand_value=value_mask(h),
+        hand_value=hand_value(cards),
     )
 
 
