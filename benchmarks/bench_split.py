@@ -456,6 +456,29 @@ ADVERSARIAL: dict[str, list[str]] = {
             "9H 9H 10H 10H JH JH QH KH KH AD 2D 2D 3D 3D 5D 6D 6D 7D 8D 8D 9D 10D JD QD QD KD KD "
             "AC AC 3C 3C 4C 4C 5C 5C 6C 6C 7C 7C 8C 8C 9C 9C 10C JC JC QC QC KC JK JK"
         ),
+        # session 9, climbed (60 s, two starts, seed 2015) against the race with the first
+        # search cut to 20 state expansions (1,418 and 1,052 state expansions, both split;
+        # the race with 100 took 1,498 and 1,132)
+        (
+            "AS AS 2S 3S 4S 4S 5S 6S 6S 7S 7S 8S 8S 9S 9S 10S 10S JS JS KS KS AH 2H 3H 3H 4H 4H "
+            "5H 6H 6H 7H 8H 8H 9H 9H 10H 10H JH JH KH KH 2D 2D 3D 4D 5D 5D 6D 7D 7D 8D 8D 9D 9D "
+            "10D 10D JD JD QD KD KD AC 2C 2C 3C 3C 4C 5C 6C 7C 7C 8C 8C 9C 9C 10C 10C JC QC QC KC "
+            "KC JK JK"
+        ),
+        (
+            "AS 2S 3S 4S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 9S 10S JS JS QS KS KS AH 2H 2H 3H 3H 4H 5H "
+            "5H 6H 6H 7H 7H 9H JH JH KH AD 2D 2D 3D 4D 5D 5D 6D 7D 7D 8D 8D 9D 9D 10D QD KD AC AC "
+            "3C 4C 4C 5C 5C 6C 6C 7C 7C 8C 9C 9C 10C JC JC KC JK JK"
+        ),
+        # session 9, climbed (60 s, seed 2016, the second start) against the same race: 1,318
+        # state expansions (a split), where the race with the first search given 100 answers
+        # in 77 (the first search alone)
+        (
+            "2S 2S 3S 3S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 9S 10S JS JS QS KS 2H 2H 3H 4H 5H 6H 6H 7H "
+            "8H 8H 9H 9H 10H JH KH KH AD AD 2D 2D 3D 4D 4D 5D 5D 6D 6D 7D 8D 8D 9D 9D 10D 10D JD "
+            "JD QD QD KD AC AC 2C 3C 3C 4C 5C 5C 6C 6C 7C 7C 8C 8C 9C 9C 10C 10C JC QC KC KC JK "
+            "JK"
+        ),
     ],
 }
 """The slowest heaps found so far by :func:`climb` (two decks with jokers), kept so that the

@@ -165,7 +165,7 @@ def test_small_heaps_agree_with_brute_force(data: st.DataObject) -> None:
     assert spot_answers(pieces) == {oracle(pieces, CAR)}, texts([pieces])
 
 
-@pytest.mark.slow  # 46 climbed heaps, each searched four ways: ~100 s under load
+@pytest.mark.slow  # 49 climbed heaps, each searched four ways: ~100 s under load
 def test_stored_adversarial_heaps_agree_with_the_other_searches() -> None:
     """The hill-climbed Carousel heaps of benchmarks/bench_split.py: the spot sweep (both
     ways) answers like the race and the depth-first searches."""

@@ -941,11 +941,15 @@ def _race(
         budget *= _BUDGET_GROWTH
 
 
-_FIRST_BUDGET_KEPT: Final = 100
+_FIRST_BUDGET_KEPT: Final = 20
 """The first budget of :func:`_race_kept`: the depth-first search over all kept-back vectors
 alone, from 1 up (on seeded random Carousel heaps of every size 94 % of the answers it gives
-within 100 state expansions come within 20, but with 50 hill-climbing found a heap it answers
-in 73 that then took 1,994)."""
+within 100 state expansions come within 20). Its states cost several times a sweep's, and
+on the 46 stored hill-climbed heaps (it answers 2 of them within 100) the whole race took
+794, 708, 670 and 666 ms of CPU time with 100, 40, 20 and 10 (interleaved, the least of 8
+runs). The cost: heaps it answers in 21-100 go to the race; a climb found one it answers in 77
+that the race takes 1,318 on (stored heap 49), below the race's own worst found (stored 47:
+1,418 state expansions, and 1,498 with 100)."""
 _WINDOW_MIN_GAPS_KEPT: Final = 5
 """The windows :func:`_race_kept` tries (:func:`_window_proof`) need this many empty places
 (on the hill-climbed Carousel heaps only windows with 5 proved anything; those with 3 or 4
