@@ -154,6 +154,27 @@ English names the joker for every card variant, the player's screen says it only
 variant has one (asked of the variant: its ``meld_rules.jokers``)."""
 
 
+_LIMIT_ZERO_TEMPLATES: Final[dict[str, str]] = {
+    "gin.hand.cannot_knock": N_(
+        "deadwood {deadwood}; only gin (deadwood 0) goes down under these rules, so this hand "
+        "cannot go down yet"
+    ),
+    "gin.knock_above_limit": N_(
+        "{name} knocks with deadwood {deadwood}; only gin (deadwood 0) may go down under these "
+        "rules"
+    ),
+    "car.hand": N_(
+        "hand worth {value}; under these rules a player may knock only with a hand worth 0"
+    ),
+    "car.knock_above_limit": N_(
+        "{knocker} knocked with {value}; under these rules a knock needs a hand worth 0"
+    ),
+}
+"""The app's wording of a knock-limit line whose limit (``max``) is 0, a house option where
+only a hand with nothing left to count goes down (in gin: only gin, RULES.md §5): the engine's
+"a knock needs 0 or less" is true but reads as a slip."""
+
+
 @contextmanager
 def material_of_request(request: Mapping[str, Any] | None) -> Iterator[None]:
     """Render with the request's material (tiles or cards) known: "the hand" of Rummy 101
@@ -361,6 +382,9 @@ def _render_key(key: str, params: Mapping[str, Any]) -> str:
     template = MESSAGES[key]
     if _JOKERS.get() is False and key in _NO_JOKER_TEMPLATES:
         template = _NO_JOKER_TEMPLATES[key]
+    limit = params.get("max")
+    if key in _LIMIT_ZERO_TEMPLATES and limit == 0 and not isinstance(limit, bool):
+        template = _LIMIT_ZERO_TEMPLATES[key]
     values = {k: _with_cases(_param(key, k, v)) for k, v in params.items()}
     if isinstance(template, Plural):
         count = values[template.count]

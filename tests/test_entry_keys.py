@@ -34,18 +34,21 @@ def test_gin_knock_round_by_taps_hands_over_and_marks_taken_cards(app: App) -> N
     assert ala.keys_box.visible and not bob.keys_box.visible  # the first hand's keys open
     f.knocker.pick("Ala")
     tap_all(ala, ALA)
-    # the tenth card hands the keys to Bob's empty hand
-    assert bob.keys_box.visible and not ala.keys_box.visible
+    # the tenth card hands the one set of keys to Bob's empty hand
+    pad = f.pad.board
+    assert bob.keys_box.visible and not ala.keys_box.visible and pad.target is bob
+    assert f.pad.title.value == "Bob" and f.pad.control.visible
     assert f.hands["Ala"].pieces.field.value == " ".join(ALA)
-    # a card in Ala's hand is marked on Bob's keys and refused there (one 52-card deck)
-    assert bob.copies_left()["AS"] == 0 and bob.grid_keys["AS"].opacity < 1
-    assert bob.grid_spoken["AS"].label == "ace of spades, none left"
-    assert bob.copies_left()["KS"] == 1 and bob.grid_spoken["KS"].label == "king of spades"
-    assert not bob.press("AS") and bob.error.visible
-    assert bob.pieces == []
-    tap_all(bob, BOB)
-    assert bob.grid_spoken["KS"].label == "king of spades, in this hand"
-    assert not bob.keys_box.visible  # every hand full: the keys close
+    # a card in Ala's hand is marked on the keys and refused for Bob (one 52-card deck)
+    assert bob.copies_left()["AS"] == 0 and pad.grid_keys["AS"].opacity < 1
+    assert pad.grid_spoken["AS"].label == "ace of spades, none left"
+    assert bob.copies_left()["KS"] == 1 and pad.grid_spoken["KS"].label == "king of spades"
+    assert not pad.press("AS") and bob.error.visible
+    assert bob.pieces == [] and f.pad.line.value == bob.error.value  # said over the keys
+    tap_all(pad, BOB)  # the keys' taps go to Bob's hand
+    assert bob.pieces == BOB and f.pad.line.color != bob.error.color
+    assert pad.grid_spoken["KS"].label == "king of spades, in this hand"
+    assert not bob.keys_box.visible and not f.pad.control.visible  # every hand full
     # RULES.md §5: Ala knocks with 4, Bob 43 − Q♣ laid off = 33: Ala scores 33 − 4 = 29
     sheet = save(app, entry)
     assert totals(sheet)["Ala"] == "29" and totals(sheet)["Bob"] == "0"
@@ -80,19 +83,27 @@ def test_rummy101_tiles_left_by_taps_with_the_copies_limit(app: App) -> None:
     f.opened["Ela"].pick("pairs")
     ola, ela = f.rests["Ola"], f.rests["Ela"]
     assert not ola.tiles.keyboard.keys_box.visible  # points first, as people count
-    # a closed keyboard has no keys built: the form sends only the open one's 53 keys
-    assert all(not r.tiles.keyboard.keys.controls for r in f.rests.values())
+    pad = f.pad
+    assert not pad.control.visible  # no tiles to tap yet: no keys
+    # one set of 53 keys for the form; no rack builds keys of its own
+    assert len(pad.board.grid_keys) == 53
+    assert all(not r.tiles.keyboard.grid_keys for r in f.rests.values())
     ola.mode.pick("tiles")
-    assert len(ola.tiles.keyboard.grid_keys) == 53 and not ela.tiles.keyboard.grid_keys
     assert ola.tiles.control.visible and ola.tiles.keyboard.keys_box.visible
-    tap_all(ola.tiles.keyboard, ["R5", "R5"])
-    assert ola.tiles.keyboard.grid_spoken["R5"].label == "red 5, none left"  # 2 copies (§1)
-    assert not ola.tiles.keyboard.press("R5")
-    ela.mode.pick("tiles")  # Ela's keys open, Ola's close
+    assert pad.control.visible and pad.target is ola.tiles.keyboard and pad.title.value == "Ola"
+    tap_all(pad.board, ["R5", "R5"])
+    assert pad.board.grid_spoken["R5"].label == "red 5, none left"  # 2 copies (§1)
+    assert not pad.board.press("R5") and pad.line.value  # refused, said over the keys
+    ela.mode.pick("tiles")  # the keys now enter Ela's tiles
     assert ela.tiles.keyboard.keys_box.visible and not ola.tiles.keyboard.keys_box.visible
+    assert pad.target is ela.tiles.keyboard and pad.line.value == ""
     assert ela.tiles.keyboard.copies_left()["R5"] == 0
-    tap_all(ela.tiles.keyboard, ["B7", "JK"])
-    assert ela.tiles.keyboard.grid_spoken["JK"].label == "joker, 1 left"
+    tap_all(pad.board, ["B7", "JK"])
+    assert pad.board.grid_spoken["JK"].label == "joker, 1 left"
+    assert ola.tiles.keyboard.pieces == ["R5", "R5"] and ela.tiles.keyboard.pieces == ["B7", "JK"]
+    ela.mode.pick("value")  # back to points: nothing chosen is in use, the keys go
+    assert not pad.control.visible
+    ela.mode.pick("tiles")
     # RULES.md §3: Ala +101 (normal finish); Ola melds, R5 R5 = −10; Ela pairs, B7 + a joker
     # in hand (101): 108, doubled for a pairs opener = −216
     sheet = save(app, entry)

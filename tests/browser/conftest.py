@@ -38,6 +38,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 740}
+PINNED_KEYS = '[flt-semantics-identifier="pinned-keys"]'
+"""The round entry's keys pinned below the scrolling part (app.ui.common.keyboard.PAD_ID)."""
 START_TIMEOUT = 90.0
 
 
@@ -163,20 +165,42 @@ class Phone:
     def button(self, name: str | re.Pattern[str]) -> Any:
         return self.role("button", name).first
 
+    def keys_top(self) -> float:
+        """Where the part of the screen that does not scroll begins: the top of the round
+        entry's keys pinned at the bottom (``flt-semantics-identifier="pinned-keys"``), else
+        80 px above the bottom (the snack bar's place)."""
+        top = float(PHONE["height"] - 80)
+        pad = self.page.locator(PINNED_KEYS)
+        if pad.count():
+            box = pad.first.bounding_box()
+            if box is not None and box["height"] > 0:
+                top = min(top, box["y"] - 4)
+        return top
+
     def into_view(self, loc: Any) -> None:
-        """Scroll a control into the middle of the screen with the mouse wheel before tapping
-        it: a click on a control drawn off-screen (or under the snack bar at the bottom) lands
-        on whatever Flutter draws there (FLET_NOTES.md)."""
+        """Scroll a control into the screen's scrolling part with the mouse wheel before
+        tapping it: a click on a control drawn off-screen, under the snack bar at the bottom
+        or behind the pinned keys of a round entry lands on whatever Flutter draws there
+        (FLET_NOTES.md; the control still reports its place). The wheel turns over the
+        scrolling part (over the pinned keys it scrolls nothing); a pinned key itself is left
+        where it is."""
         height = PHONE["height"]
+        try:
+            if loc.evaluate(f"e => !!e.closest('{PINNED_KEYS}')"):
+                return  # one of the pinned keys: they never scroll
+        except Exception:  # noqa: BLE001 - gone meanwhile: the box below says so
+            pass
         for _ in range(6):
             box = loc.bounding_box()
             if box is None:
                 return
             top, bottom = box["y"], box["y"] + box["height"]
-            if top >= 70 and bottom <= height - 80:
+            limit = self.keys_top()
+            if top >= 70 and bottom <= limit:
                 return
-            self.page.mouse.move(PHONE["width"] / 2, height / 2)
-            self.page.mouse.wheel(0, (top + bottom) / 2 - height / 2)
+            y = min(height / 2, (70 + limit) / 2)
+            self.page.mouse.move(PHONE["width"] / 2, y)
+            self.page.mouse.wheel(0, (top + bottom) / 2 - y)
             time.sleep(0.4)
 
     def tap(self, name: str | re.Pattern[str], role: str = "button") -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
 
 import pytest
 
 from tests.browser.conftest import Phone
+from tests.browser.test_entry_pinned import hand_of, wait_for
 from tests.browser.test_play import enter_round, new_game
 
 pytestmark = pytest.mark.browser
@@ -33,26 +33,6 @@ def centre(
     box = loc.bounding_box()
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def hand_of(phone: Phone, name: str) -> str:
-    """What ``name``'s hand holds, as its drawn cards are named ("ace of spades"), or ""."""
-    prefix = f"{name}: hand: "
-    for label in phone.labels():
-        first = label.split("\n")[0]
-        if first.startswith(prefix):
-            held = first[len(prefix) :]
-            return "" if held.startswith("none yet") else held
-    return ""
-
-
-def wait_for(check: Any, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def test_a_card_tapped_just_after_the_knocker_shows_in_a_hand(phone: Phone) -> None:

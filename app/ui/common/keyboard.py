@@ -9,7 +9,9 @@ it works too (both stay in step). The pieces built are drawn as tiles or cards
 "joker", "Backspace".
 
 :class:`PieceKeyboard` edits one row of pieces; :class:`MeldsEditor` edits a list of melds
-(a table, an opening) with one keyboard working on the chosen meld. Handlers only change
+(a table, an opening) with one keyboard working on the chosen meld; :class:`KeyPad` is one set
+of one-key-per-piece keys shared by several rows (the hands of a round entry), kept in one
+place while the row it edits changes. Handlers only change
 control values, so both work in logic tests without a page (call ``pick_family``,
 ``press_number``, ``press_joker``, ``backspace``, ``clear``, ``type_text``).
 """
@@ -115,6 +117,11 @@ class PieceKeyboard:
             of it are left (dots: filled = still free, hollow = taken here or in
             :attr:`others`); a piece with none left is drawn faded. The text field stays out
             of the hidden part, so typing works with the keys closed.
+        keys_at: grid mode only. ``"own"``: the row with its keys under it; ``"elsewhere"``: the
+            row (drawn pieces, text field, refusal line) without keys, which are a
+            :class:`KeyPad` shared by several rows (:attr:`keys_box` ``.visible`` then says
+            whether the pad edits this row: the row is drawn highlighted); ``"only"``: the keys
+            alone, editing :attr:`target` (the pad itself).
 
     Attributes:
         pieces: the pieces in canonical notation, in the order entered.
@@ -133,10 +140,19 @@ class PieceKeyboard:
         others: Callable[[], Sequence[str]] | None = None,
         on_focus: Callable[[PieceKeyboard], None] | None = None,
         grid: bool = False,
+        keys_at: str = "own",
     ) -> None:
+        if keys_at not in ("own", "elsewhere", "only") or (keys_at != "own" and not grid):
+            raise ValueError(f"keys_at={keys_at!r} (grid {grid})")
         self.variant = variant
         self.label = label
         self.grid = grid
+        self.keys_at = keys_at
+        self.target: PieceKeyboard | None = None
+        """``keys_at="only"``: the row the keys edit (None: a tap does nothing)."""
+        self.on_refused: Callable[[], None] | None = None
+        """``keys_at="only"``: called after a tap :attr:`target` refused (it changed nothing,
+        so its owner hears nothing; the pad shows the refusal)."""
         self.on_focus = on_focus
         self.material = material_of(variant)
         self.rules = meld_rules(variant)
@@ -292,6 +308,11 @@ class PieceKeyboard:
                 [self.pieces_tap or self.pieces_box, field_row, self.error, self.keys_box],
                 spacing=6,
             )
+            if keys_at == "elsewhere":  # the pad holds the keys; the flag says it edits this row
+                self.control.controls = [self.pieces_tap or self.pieces_box, field_row, self.error]
+            elif keys_at == "only":
+                self._build_grid()
+                self.control = ft.Column([self.keys_box], spacing=0)
         else:
             self.keys = ft.Column(
                 [
@@ -395,7 +416,14 @@ class PieceKeyboard:
 
     def press(self, code: str) -> bool:
         """Grid mode: add the piece ``code`` (canonical notation); False, with the reason
-        shown, when none is left."""
+        shown, when none is left (the pad: to :attr:`target`; False without one)."""
+        if self.keys_at == "only":
+            if self.target is None:
+                return False
+            ok = self.target.press(code)
+            if not ok and self.on_refused is not None:
+                self.on_refused()
+            return ok
         if code == JOKER:
             return self.press_joker()
         return self.add(code)
@@ -416,9 +444,10 @@ class PieceKeyboard:
         return out
 
     def _paint_grid(self) -> None:
-        left = self.copies_left()
+        src = self.target if self.keys_at == "only" and self.target is not None else self
+        left = src.copies_left()
         here: dict[str, int] = {}
-        for c in self.pieces:
+        for c in src.pieces:
             here[c] = here.get(c, 0) + 1
         for code, key in self.grid_keys.items():
             n_left = left.get(code, 0)
@@ -511,7 +540,7 @@ class PieceKeyboard:
         """Show or hide the keys and the text field (the drawn pieces stay). Grid mode builds
         its keys the first time they are shown."""
         self.keys_box.visible = visible
-        if visible and self.grid:
+        if visible and self.grid and self.keys_at == "own":
             self._build_grid()
         self._paint()
 
@@ -570,7 +599,11 @@ class PieceKeyboard:
         return True
 
     def backspace(self) -> None:
-        """Take the last piece back."""
+        """Take the last piece back (the pad: of :attr:`target`)."""
+        if self.keys_at == "only":
+            if self.target is not None:
+                self.target.backspace()
+            return
         if self.pieces:
             self.pieces.pop()
         self.field.value = " ".join(self.pieces)
@@ -727,6 +760,14 @@ class PieceKeyboard:
             )
         else:
             self.placeholder.value = _("None yet: tap here to enter them")
+        if self.keys_at == "elsewhere":  # the row the pad edits stands out
+            chosen = bool(self.keys_box.visible)
+            self.pieces_box.border = ft.Border.all(
+                2 if chosen else 1, ft.Colors.PRIMARY if chosen else ft.Colors.OUTLINE_VARIANT
+            )
+            self.pieces_box.bgcolor = ft.Colors.PRIMARY_CONTAINER if chosen else None
+            if self.pieces_tap is not None:
+                self.pieces_tap.selected = chosen
         if self.show_pieces and self.grid:
             self.drawn.controls = [piece_view(c, self.material, "s") for c in self.pieces]
         elif self.show_pieces:
@@ -1102,4 +1143,166 @@ class MeldsEditor:
         self.remove_button.disabled = len(self.melds) <= 1 and not self.melds[0]
 
 
-__all__ = ["KEY_HEIGHT", "MeldList", "MeldsEditor", "PieceKeyboard"]
+PAD_ID = "pinned-keys"
+"""The pad's semantics identifier (the web page's ``flt-semantics-identifier`` attribute):
+where the screen's part that does not scroll begins, for browser tests."""
+PAD_LINE_HEIGHT = 36
+"""Height (px) of the pad's line about the row it edits: two lines of 14 px text, the same
+for none as for two (a longer one is cut with "…"; all of it shows at the row itself)."""
+
+
+class KeyPad:
+    """One set of piece keys for several rows (the hands of a round), kept in one place: the
+    keys edit the row chosen with :meth:`bind`. Choosing another row, a row filling up or a
+    refusal moves no key: above the keys, in boxes of one height each, the row's name, its
+    pieces (one line, scrolled sideways when longer) and one line about it (a refusal of the
+    last tap in red).
+
+    Args:
+        variant: the variant (tiles or cards, jokers, copies).
+        players: player count (Carousel decks).
+        on_hide: called when the "Hide the keys" button is tapped (None: no button).
+
+    Attributes:
+        board: the keys (a :class:`PieceKeyboard` with ``keys_at="only"``).
+        target: the row the keys edit, or None.
+        control: the pad, to be placed outside the screen's scrolling part.
+    """
+
+    def __init__(
+        self, variant: str, players: int | None = None, on_hide: Callable[[], None] | None = None
+    ) -> None:
+        self.material = material_of(variant)
+        self.board = PieceKeyboard(
+            variant, "", players=players, show_pieces=False, grid=True, keys_at="only"
+        )
+        self.board.on_refused = self.refresh
+        self.target: PieceKeyboard | None = None
+        self._shown: tuple[str, str, str | None, str | None] = ("", "", None, None)
+        self._drawn: tuple[Any, ...] | None = None
+        """What the keys and the drawn row show now (drawn again only when it changes: an
+        edit elsewhere in the form sends no 52 new keys to the screen)."""
+        self.mark = ft.Container(width=10, height=20, border_radius=3)
+        self.title = ft.Text(
+            "",
+            size=16,
+            weight=ft.FontWeight.W_700,
+            max_lines=1,
+            overflow=ft.TextOverflow.ELLIPSIS,
+            expand=True,
+        )
+        self.count = ft.Text("", size=14, color=MUTED, no_wrap=True)
+        head: list[ft.Control] = [self.mark, self.title, self.count]
+        if on_hide is not None:
+
+            def hide(_e: Any = None) -> None:
+                on_hide()
+
+            head.append(
+                ft.Semantics(
+                    label=_("Hide the keys"),
+                    button=True,
+                    exclude_semantics=True,
+                    on_tap=hide,
+                    content=ft.IconButton(ft.Icons.KEYBOARD_HIDE, on_click=hide, height=36),
+                )
+            )
+        self.drawn = ft.Row(spacing=4, scroll=ft.ScrollMode.HIDDEN, auto_scroll=True)
+        self.hint = ft.Text(
+            _("Tap the tiles below") if self.material == "tiles" else _("Tap the cards below"),
+            size=14,
+            color=MUTED,
+            italic=True,
+        )
+        self.pieces = ft.Semantics(
+            label="",
+            exclude_semantics=True,
+            content=ft.Stack(
+                [
+                    ft.Container(self.hint, alignment=ft.Alignment.CENTER_LEFT),
+                    ft.Container(self.drawn, alignment=ft.Alignment.CENTER_LEFT),
+                ],
+                height=CHOSEN_ROW_HEIGHT,
+            ),
+        )
+        self.line = ft.Text(
+            "", size=14, color=MUTED, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS
+        )
+        self.frame = ft.Container(
+            content=ft.Column(
+                [
+                    ft.Row(
+                        head,
+                        spacing=6,
+                        height=36,
+                        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                    ),
+                    self.pieces,
+                    ft.Container(self.line, height=PAD_LINE_HEIGHT),
+                    self.board.control,
+                ],
+                spacing=2,
+            ),
+            padding=ft.Padding.only(left=4, top=2, right=4, bottom=4),
+            border=ft.Border.only(top=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+        )
+        self.control = ft.Semantics(
+            identifier=PAD_ID, container=True, content=self.frame, visible=False
+        )
+
+    def bind(
+        self,
+        row: PieceKeyboard | None,
+        title: str = "",
+        line: str = "",
+        line_colour: str | None = None,
+        mark: str | None = None,
+    ) -> None:
+        """Edit ``row`` with the keys (None: none; the pad hides) and show ``title`` (the
+        row's owner), ``line`` (what the screen says about the row) and the ``mark`` colour.
+        A refusal of the row's last tap shows in place of ``line``."""
+        self._shown = (title, line, line_colour, mark)
+        self.target = row
+        self.board.target = row
+        self.control.visible = row is not None
+        if row is None:
+            return
+        self.title.value = title
+        self.mark.bgcolor = mark
+        n = len(row.pieces)
+        self.count.value = (
+            ngettext("{n} tile", "{n} tiles", n)
+            if self.material == "tiles"
+            else ngettext("{n} card", "{n} cards", n)
+        ).format(n=n)
+        self.count.visible = line != self.count.value  # said once
+        self.hint.visible = not row.pieces
+        self.pieces.label = _("Now entering: {name}: {pieces}").format(
+            name=row.label,
+            pieces=pieces_names(row.pieces, self.material) if row.pieces else _("none yet"),
+        )
+        if row.error.visible and row.error.value:
+            self.line.value, self.line.color = str(row.error.value), ERROR_COLOUR
+        else:
+            self.line.value, self.line.color = line, line_colour or MUTED
+        others = sorted(row.others()) if row.others is not None else []
+        drawn = (id(row), tuple(row.pieces), tuple(others))
+        if drawn != self._drawn:
+            self._drawn = drawn
+            self.drawn.controls = [piece_view(c, self.material, "s") for c in row.pieces]
+            self.board._paint_grid()
+
+    def refresh(self) -> None:
+        """Show the row the keys edit as it is now (after a refused tap)."""
+        self.bind(self.target, *self._shown)
+
+
+__all__ = [
+    "KEY_HEIGHT",
+    "PAD_ID",
+    "PAD_LINE_HEIGHT",
+    "KeyPad",
+    "MeldList",
+    "MeldsEditor",
+    "PieceKeyboard",
+]

@@ -42,7 +42,7 @@ PRESET_NAMES: dict[str, str] = {
     "dutch": N_("Dutch"),
     "easy": N_("Easy (free jokers)"),
     "my_rummy": N_("My Rummy"),
-    "seed": N_("Original rules (default)"),
+    "seed": N_("Original (default)"),
     "modern": N_("Modern"),
     "classic": N_("Classic"),
 }
@@ -104,10 +104,14 @@ OPTION_SENTENCES: dict[str, Callable[[int], str]] = {
         "The initial meld needs {n} points in this game.",
         n,
     ),
-    "knock_max": lambda n: ngettext(
-        "In this game you may knock with at most {n} point of deadwood.",
-        "In this game you may knock with at most {n} points of deadwood.",
-        n,
+    "knock_max": lambda n: (
+        _("In this game you may knock only with 0 points left to count.")
+        if n == 0
+        else ngettext(
+            "In this game you may knock with at most {n} point of deadwood.",
+            "In this game you may knock with at most {n} points of deadwood.",
+            n,
+        )
     ),
     "undercut_bonus": lambda n: ngettext(
         "The undercut bonus is {n} point in this game.",
@@ -225,6 +229,55 @@ def variant_blurb(variant: str) -> str:
 def preset_name(preset: str) -> str:
     """A preset's name in the language in force."""
     return _(PRESET_NAMES.get(preset, preset))
+
+
+def gin_only(variant: str, knock_max: object) -> bool:
+    """Whether ``knock_max`` 0 leaves only gin to go down in ``variant`` (a house option of gin:
+    a knock needs deadwood 0, which is gin; RULES.md §5). Carousel counts a hand's value
+    with its jokers instead, where 0 is "a hand worth 0" (:func:`knock_limit_note`)."""
+    if knock_max != 0 or isinstance(knock_max, bool) or not is_variant(variant):
+        return False
+    rules = about(variant).rules
+    return rules.has_option("knock_max") and not rules.meld_rules.jokers
+
+
+def knock_limit_note(variant: str, knock_max: object) -> str | None:
+    """What a knock limit of 0 means, for the new-game form under the field (None for any
+    other limit: the field's label says it). Gin: only gin goes down; Carousel: a knock needs
+    a hand worth 0."""
+    if knock_max != 0 or isinstance(knock_max, bool) or not is_variant(variant):
+        return None
+    if not about(variant).rules.has_option("knock_max"):
+        return None
+    if gin_only(variant, knock_max):
+        return _("0: only gin goes down; nobody may knock with deadwood.")
+    return _("0: a knock needs a hand worth 0.")
+
+
+def knock_limit_words(variant: str, knock_max: int) -> str:
+    """The knock limit as a summary names it: "knock at 9 or less"; 0 (a house option: only a
+    hand with nothing to count goes down) reads "gin only, no knocking" in gin and "knock only
+    with a hand worth 0" in Carousel (RULES.md §5, §6)."""
+    if knock_max == 0:
+        if gin_only(variant, knock_max):
+            return _("gin only, no knocking")
+        return _("knock only with a hand worth 0")
+    return _("knock at {n} or less").format(n=knock_max)
+
+
+def changed_option(variant: str, name: str, value: object) -> str:
+    """An option set away from its preset, as a game's rules line names it: "Gin bonus: 20",
+    "A tie undercuts the knocker: on", "Joker rule: level 2 (match from the rack)"; the knock
+    limit 0 in words ("gin only, no knocking": a bare 0 reads as no limit at all)."""
+    if name == "knock_max" and value == 0 and not isinstance(value, bool):
+        return knock_limit_words(variant, 0)
+    if value is None or isinstance(value, bool):
+        shown = _("on") if value else _("off")
+    elif isinstance(value, str):
+        shown = choice_phrase(value)
+    else:
+        shown = str(value)
+    return _("{option}: {value}").format(option=option_label(name)[0], value=shown)
 
 
 def option_label(name: str) -> tuple[str, str]:

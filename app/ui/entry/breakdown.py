@@ -174,8 +174,11 @@ def score_lines(
         pts = int(scores[name])
         reason, rule = why.get(name, ("", ""))
         reason = readable(reason)
-        if name in drawn:
-            reason = f"{reason} {penalty_words(result or {}, name, drawn[name])}".strip()
+        spoken = reason
+        if name in drawn:  # a sentence of its own, on its own line ("» −35" ends the reason)
+            drew = penalty_words(result or {}, name, drawn[name])
+            reason = f"{reason}\n{drew}" if reason else drew
+            spoken = f"{spoken}. {drew}" if spoken else drew
         column: list[ft.Control] = [
             ft.Row(
                 [
@@ -194,8 +197,8 @@ def score_lines(
         if words:
             column.append(ft.Text(readable(words), size=12, color=MUTED))
         label = _("{name}: {points}").format(name=name, points=signed(pts))
-        if reason:
-            label += ". " + reason
+        if spoken:
+            label += ". " + spoken
         out.append(
             ft.Semantics(
                 label=label,

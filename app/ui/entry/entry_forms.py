@@ -29,7 +29,7 @@ from app.games import VariantInfo, about
 from app.i18n import _, ngettext
 from app.ui.camera.photo import PhotoButton, flat
 from app.ui.common import labels
-from app.ui.common.keyboard import PieceKeyboard
+from app.ui.common.keyboard import KeyPad, PieceKeyboard
 from app.ui.common.widgets import ERROR_COLOUR, MUTED, ChoiceChips, Stepper, player_colour, readable
 from app.ui.entry.breakdown import melds_text, pieces_text
 from rules import judge
@@ -127,18 +127,46 @@ def _headed(stepper: Stepper, shown: str) -> Stepper:
 
 
 class KeyGroup:
-    """The piece keyboards of one form (:class:`PiecesInput`): one is open at a time, each
-    counts the pieces of the others in use against the set's copies (a card in Ala's hand is
-    marked taken on Bob's keys), and a hand that is full (:attr:`PiecesInput.full_at`, by key
-    taps) hands the keys to the next empty one."""
+    """The piece inputs of one form (:class:`PiecesInput`) and the one set of keys they share
+    (:attr:`pad`, a :class:`app.ui.common.keyboard.KeyPad` the screen keeps in one place
+    below its scrolling part): one input is chosen at a time (its keys "open"), each counts
+    the pieces of the others in use against the set's copies (a card in Ala's hand is marked
+    taken on Bob's keys), and a hand that is full (:attr:`PiecesInput.full_at`, by key taps)
+    hands the keys to the next empty one. Choosing another input, a full hand or a refused
+    tap changes what the keys edit, never where they are.
 
-    def __init__(self) -> None:
+    Args:
+        variant: the variant (the pad's keys); None: no pad, each input has its own keys
+            under it.
+        players: player count (Carousel decks).
+    """
+
+    def __init__(self, variant: str | None = None, players: int | None = None) -> None:
         self.inputs: list[PiecesInput] = []
+        self.pad: KeyPad | None = (
+            KeyPad(variant, players, on_hide=lambda: self.open(None))
+            if variant is not None
+            else None
+        )
 
     def add(self, item: PiecesInput) -> None:
         """Take ``item`` in (its keys start closed unless it is the first of the group)."""
         self.inputs.append(item)
         item.show_keys(len(self.inputs) == 1 and item.open_first)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Bring the pad in line with the chosen input: its owner, pieces and line; hidden
+        while no input in use is chosen."""
+        if self.pad is None:
+            return
+        cur = self.current()
+        if cur is None:
+            self.pad.bind(None)
+            return
+        line, colour = cur.describe() if cur.describe is not None else ("", None)
+        seat = self.inputs.index(cur)
+        self.pad.bind(cur.keyboard, cur.title, line, colour, player_colour(seat))
 
     def others(self, me: PiecesInput) -> list[str]:
         """The pieces of every other input in use."""
@@ -158,6 +186,7 @@ class KeyGroup:
                 i.show_keys(False)
         if item is not None:
             item.show_keys(True)
+        self.refresh()
 
     def advance(self, me: PiecesInput) -> None:
         """``me`` is full: open the next input in use that holds no pieces yet (after ``me``,
@@ -185,6 +214,9 @@ class PiecesInput:
         in_use: whether the pieces count now (a rack entered as points does not).
         on_keys: called with True/False after the keys are shown or hidden (the owner keeps
             what lies above the keys one height while they are open).
+        title: whose pieces these are (the player's name), shown over the group's pad.
+        describe: what the pad's line says about the pieces, ``(text, colour or None)``
+            (None: nothing).
     """
 
     def __init__(
@@ -196,8 +228,11 @@ class PiecesInput:
         on_change: Changed,
         group: KeyGroup | None = None,
         open_first: bool = False,
+        title: str = "",
     ) -> None:
         self.variant = variant
+        self.title = title
+        self.describe: Callable[[], tuple[str, str | None]] | None = None
         self.rules = meld_rules(variant)
         self.set = piece_set(variant, players)
         self.on_change = on_change
@@ -214,10 +249,13 @@ class PiecesInput:
             others=(lambda: group.others(self)) if group is not None else None,
             on_focus=self._focused,
             grid=True,
+            keys_at="elsewhere" if group is not None and group.pad is not None else "own",
         )
         self.field = self.keyboard.field
         self.field.error_max_lines = ERROR_LINES
         self.field.hint_text = hint
+        if group is not None and group.pad is not None:
+            self.field.on_focus = self._typing
         self.control = self.keyboard.control
         if group is not None:
             group.add(self)
@@ -233,6 +271,13 @@ class PiecesInput:
     def _focused(self, _kb: PieceKeyboard) -> None:
         if self.group is not None:
             self.group.open(self)
+
+    def _typing(self, _e: Any = None) -> None:
+        """The text field took the focus: the person types (the phone's own keyboard comes
+        up), so the group's keys go, leaving the screen to the form; a tap on the drawn
+        pieces brings them back."""
+        if self.group is not None:
+            self.group.open(None)
 
     def _keyed(self) -> None:
         tapped = self.keyboard.tapped
@@ -286,6 +331,8 @@ class PiecesInput:
         out = [str(p) for p in pieces]
         if out != self.keyboard.pieces:  # typed, set by a draft or a test: draw it
             self.keyboard.mirror(out)
+            if self.group is not None:
+                self.group.refresh()
         return out
 
     def set_pieces(self, pieces: Sequence[str]) -> None:
@@ -338,6 +385,10 @@ class RestInput:
             "R5 B7 JK",
             on_change,
             group=group,
+            title=name,
+        )
+        self.tiles.field.label = field_label(  # the name heads the card: never cut
+            _("Tiles left"), _("{name}: tiles left").format(name=name)
         )
         self.tiles.in_use = lambda: self.mode.value == "tiles"
         self.value_box = ft.Column([self.value, self.jokers.control], spacing=2)
@@ -451,8 +502,21 @@ class EntryForm:
         self.error = ft.Text("", color=ERROR_COLOUR, visible=False, size=14)
 
     def changed(self) -> None:
-        """Something was edited."""
+        """Something was edited (the keys' pad then shows the chosen input as it is now)."""
         self.on_change()
+        self.refresh_keys()
+
+    @property
+    def pad(self) -> KeyPad | None:
+        """The form's one set of piece keys (None: the form has no pieces to tap)."""
+        keys = getattr(self, "keys", None)
+        return keys.pad if isinstance(keys, KeyGroup) else None
+
+    def refresh_keys(self) -> None:
+        """Bring the pad in line with the chosen input."""
+        keys = getattr(self, "keys", None)
+        if isinstance(keys, KeyGroup):
+            keys.refresh()
 
     def entry(self) -> dict[str, Any]:
         """The round request fields; raises FormError after flagging the fields."""
@@ -526,7 +590,7 @@ class Rummy101Form(EntryForm):
             spacing=4,
         )
         self.opened: dict[str, ChoiceChips] = {}
-        self.keys = KeyGroup()
+        self.keys = KeyGroup(variant, len(self.players))
         self.rests: dict[str, RestInput] = {}
         self.opened_error: dict[str, ft.Text] = {}
         self.opened_label: dict[str, ft.Text] = {}
@@ -683,7 +747,7 @@ class TilesForm(EntryForm):
             on_change=lambda _k: self._refresh(),
         )
         n = len(self.players)
-        self.keys = KeyGroup()
+        self.keys = KeyGroup(variant, len(self.players))
         self.rests = {p: RestInput(variant, n, p, self.changed, self.keys) for p in self.players}
         self.penalties = {
             p: _headed(
@@ -844,6 +908,10 @@ class HandInput:
             self._changed,
             group=group,
             open_first=True,
+            title=name,
+        )
+        self.pieces.field.label = field_label(  # the name heads the card: never cut
+            _("Hand"), _("{name}: hand").format(name=name)
         )
         if sizes:  # gin: 10 cards tapped, the next hand gets the keys
             self.pieces.full_at = min(sizes)
@@ -858,6 +926,7 @@ class HandInput:
         self.info_box = ft.Container(self.info)
         """Holds :attr:`info`: one height while the keys below are open (:meth:`_keys_shown`)."""
         self.control = ft.Column([self.info_box, self.pieces.control], spacing=2)
+        self.pieces.describe = lambda: (str(self.info.value or ""), self.info.color)
         self.pieces.on_keys = self._keys_shown
         self._keys_shown(bool(self.pieces.keyboard.keys_box.visible))
         self.knocker = False
@@ -938,13 +1007,14 @@ class HandInput:
         not (RULES.md §5, §6)."""
         if answer.get("can_knock"):
             return [_("may knock")]
-        if self.knocker:
-            return [
-                _("may not knock: deadwood {n} is over the limit {limit}").format(
-                    n=answer.get("deadwood"), limit=answer.get("knock_max")
-                )
-            ]
-        return []
+        if not self.knocker:
+            return []
+        n, limit = answer.get("deadwood"), answer.get("knock_max")
+        if limit == 0 and labels.gin_only(self.variant, 0):  # "over the limit 0" says nothing
+            return [_("may not knock: only gin goes down, and the deadwood is {n}").format(n=n)]
+        if limit == 0:
+            return [_("may not knock: a knock needs a hand worth 0, this one is {n}").format(n=n)]
+        return [_("may not knock: deadwood {n} is over the limit {limit}").format(n=n, limit=limit)]
 
     def set_knocker(self, knocker: bool) -> None:
         """Mark this hand as the knocker's (or not) and say again what it may do."""
@@ -979,7 +1049,7 @@ class GinForm(EntryForm):
             on_change=lambda _k: self._refresh(),
         )
         self.typed_deadwood = _typed_deadwood(self.about)
-        self.keys = KeyGroup()
+        self.keys = KeyGroup(variant, len(self.players))
         self.hands = {
             p: HandInput(variant, options, 2, p, self.about.hand_sizes, self.changed, self.keys)
             for p in self.players
@@ -1242,7 +1312,7 @@ class GinSoloForm(EntryForm):
             on_change=lambda _k: self._refresh(),
         )
         self.typed_deadwood = _typed_deadwood(self.about)
-        self.keys = KeyGroup()
+        self.keys = KeyGroup(variant, 1)
         self.hands = {
             self.player: HandInput(
                 variant, options, 1, self.player, self.about.hand_sizes, self.changed, self.keys
@@ -1370,7 +1440,7 @@ class CarouselForm(EntryForm):
             on_change=lambda _k: self._knocker_changed(),
         )
         n = len(self.players)
-        self.keys = KeyGroup()
+        self.keys = KeyGroup(variant, len(self.players))
         self.hands = {
             p: HandInput(variant, options, n, p, self.about.hand_sizes, self.changed, self.keys)
             for p in self.players

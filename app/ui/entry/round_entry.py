@@ -3,8 +3,11 @@
 Flow: fill in the variant's form → "Show the scores" asks the judge → "Save round" appears in
 its place with the breakdown (who gets what and why, naming the rule) under it, scrolled into
 view → saved, back to the score sheet.
-Any edit hides an out-of-date breakdown. A mistyped piece or an impossible round is flagged at
-its field with the reason; nothing saved changes until "Save round" succeeds.
+Pieces are tapped on one set of keys pinned at the bottom of the screen, below the part that
+scrolls (:attr:`EntryForm.pad`): the hand being entered is named and drawn above the keys;
+tapping another hand, a full hand or a refused tap changes what the keys enter, never where
+they are. Any edit hides an out-of-date breakdown. A mistyped piece or an impossible round is
+flagged at its field with the reason; nothing saved changes until "Save round" succeeds.
 
 Drafts: a new round half entered is kept in this browser's storage (``ft.SharedPreferences``
 key :data:`DRAFT_PREF` + game id: per game, per device) after every edit, so ← , the browser's
@@ -15,6 +18,7 @@ saved, here or on another phone (:func:`draft_applies`). Editing a saved round k
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -36,6 +40,7 @@ from app.ui.common.widgets import (
     ChoiceChips,
     Stepper,
     card,
+    centered,
     error_box,
     muted,
     primary_button,
@@ -126,6 +131,7 @@ def restore_state(form: EntryForm, state: Mapping[str, Any]) -> None:
     refresh = getattr(form, "_refresh", None)
     if callable(refresh):
         refresh(notify=False)
+    form.refresh_keys()
 
 
 def _parts(form: EntryForm) -> Iterator[Any]:
@@ -287,9 +293,53 @@ class RoundEntry:
         title = (_("Round {n}") if index is None else _("Edit round {n}")).format(n=n)
         route = f"/game/{game.id}/round" + ("" if index is None else f"/{n}/edit")
         self.view = frame(app, route, title, controls, back=f"/game/{game.id}")
+        self.body: ft.Column | None = None
+        """With piece keys: the scrolling part of the screen, above the keys."""
+        self._pin_keys()
         self._ask_before_leaving()
         if self.drafts:
             app.run(self.load_draft)
+
+    def _pin_keys(self) -> None:
+        """A form with pieces to tap gets its one set of keys (:attr:`EntryForm.pad`) at the
+        bottom of the screen, outside the part that scrolls: nothing the form shows or hides
+        above them (a hand filling up, another hand chosen, a refusal) moves a key."""
+        pad = self.form.pad
+        if pad is None:
+            return
+        self.form.refresh_keys()  # a round loaded for editing: the keys show its pieces
+        self.body = ft.Column(
+            [
+                *(c for c in self.view.controls if isinstance(c, ft.Control)),
+                ft.Container(height=16),
+            ],
+            scroll=ft.ScrollMode.AUTO,
+            expand=True,
+        )
+        self.view.scroll = None
+        self.view.spacing = 0
+        self.view.padding = ft.Padding.only(left=12, top=10, right=16, bottom=4)
+        self.view.controls = [self.body, centered([pad.control])]
+
+    def _show_breakdown(self) -> None:
+        """Scroll the breakdown into view (the keys go: the screen is the breakdown's)."""
+        keys = getattr(self.form, "keys", None)
+        if isinstance(keys, entry_forms.KeyGroup):
+            keys.open(None)
+        body = self.body
+        if body is None:
+            self.app.scroll_to(BREAKDOWN_KEY)
+            return
+
+        async def scroll() -> None:
+            self.app.page_update()
+            try:
+                await asyncio.sleep(0.15)  # let the client lay the breakdown out first
+                await body.scroll_to(scroll_key=ft.ScrollKey(BREAKDOWN_KEY), duration=250)  # type: ignore[call-arg]
+            except Exception:  # noqa: BLE001 - scrolling is a nicety
+                log.debug("scroll failed", exc_info=True)
+
+        self.app.run(scroll)
 
     def _openings_line(self) -> list[ft.Control]:
         """Rummy 101 with the rising threshold: the openings recorded in the checker during
@@ -458,7 +508,7 @@ class RoundEntry:
         ]
         self.save_button.visible = True
         self.check_button.visible = False
-        self.app.scroll_to(BREAKDOWN_KEY)
+        self._show_breakdown()
         return True
 
     def open_rule(self, route: str) -> None:
@@ -508,8 +558,9 @@ class RoundEntry:
         step = games.last_change(stored)  # saved on top of another phone's round: n moved
         n = step.index + 1 if step is not None else len(stored.rounds)
         self._write_draft(None)  # round saved: its draft is done with
-        for control in self.form.controls:  # done with too: the page updates until the sheet
-            object.__setattr__(control, "_isolated", True)  # shows no longer walk the form
+        pad = [self.form.pad.control] if self.form.pad is not None else []
+        for control in [*self.form.controls, *pad]:  # done with too: the page updates until
+            object.__setattr__(control, "_isolated", True)  # the sheet shows skip the form
         note = sharing.rebase_note(self.app, self.game, stored)
         self.app.notify(_("Round {n} saved").format(n=n) + note)
         self.app.go(f"/game/{self.game.id}")
@@ -565,7 +616,7 @@ def entry_summary(entry: Mapping[str, Any], material: str | None = None) -> list
         if p.get("hand_value") is not None:
             bits.append(_("{n} points").format(n=p["hand_value"]))
             if p.get("jokers"):
-                bits.append(_("{n} joker(s)").format(n=p["jokers"]))
+                bits.append(ngettext("{n} joker", "{n} jokers", p["jokers"]).format(n=p["jokers"]))
         if p.get("deadwood") is not None and not isinstance(p.get("hand"), list):
             bits.append(_("deadwood {n}").format(n=p["deadwood"]))
         lines.append(f"{p.get('name')}: {', '.join(bits)}")

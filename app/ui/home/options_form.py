@@ -17,7 +17,7 @@ import flet as ft
 
 from app.error_text import describe
 from app.games.variants import VariantInfo, about
-from app.i18n import _
+from app.i18n import _, ngettext
 from app.ui.common import labels
 from app.ui.common.widgets import MUTED, ChoiceChips
 from rules.errors import OptionError
@@ -54,6 +54,9 @@ class OptionField:
         self.label = label
         self.note = ft.Text("", size=12, color=MUTED)
         self.error = ft.Text("", size=13, color=ft.Colors.ERROR, visible=False)
+        self.value_note = ft.Text("", size=13, visible=False)
+        """What the value typed means where its number alone misleads (a knock limit of 0:
+        only gin goes down), else hidden."""
         self.text: ft.TextField | None = None
         self.switch: ft.Switch | None = None
         self.chips: ChoiceChips | None = None
@@ -96,7 +99,7 @@ class OptionField:
             self.fixed = ft.Text("", size=15)
             rows.append(ft.Text(label, size=15, weight=ft.FontWeight.W_500))
             rows.append(self.fixed)
-        rows += [self.note, self.error]
+        rows += [self.note, self.value_note, self.error]
         self.control = ft.Column(rows, spacing=2)
         self.explanation = note
         self.set(default)
@@ -210,15 +213,29 @@ class OptionsForm:
         for name, field in self.fields.items():
             field.set_default(getattr(base, name))
             field.set(getattr(base, name))
+            self._note_value(field)
         self._summarise()
         if self.on_change is not None:
             self.on_change()
 
     def _field_changed(self, field: OptionField) -> None:
         self.check_field(field)
+        self._note_value(field)
         self._summarise()
         if self.on_change is not None:
             self.on_change()
+
+    def _note_value(self, field: OptionField) -> None:
+        """Say under ``field`` what its value means where the number alone misleads (the knock
+        limit 0: :func:`app.ui.common.labels.knock_limit_note`)."""
+        note = None
+        if field.name == "knock_max":
+            try:
+                note = labels.knock_limit_note(self.variant, field.read())
+            except ValueError:
+                note = None
+        field.value_note.value = note or ""
+        field.value_note.visible = note is not None
 
     def check_field(self, field: OptionField) -> bool:
         """Flag ``field`` if its value is not allowed; True when it is fine."""
@@ -250,7 +267,9 @@ class OptionsForm:
         self.summary.value = (
             _("All options as in the preset")
             if n == 0
-            else _("{n} option(s) changed from the preset").format(n=n)
+            else ngettext(
+                "{n} option changed from the preset", "{n} options changed from the preset", n
+            ).format(n=n)
         )
 
     def values(self) -> dict[str, Any]:

@@ -27,6 +27,7 @@ Handlers change controls only; the screens work in logic tests without a page.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import weakref
@@ -502,8 +503,13 @@ class Rules:
             choices = self.about.option_choices("joker_rule")
             parts.append(joker_rule_name(str(t.joker_rule), len(choices or ()) > 1))
         elif has("knock_max"):  # Gin, Carousel
-            parts.append(_("knock at {n} or less").format(n=t.knock_max))
+            parts.append(knock_limit_words(self.variant, t.knock_max))
         return " · ".join(parts)
+
+
+def knock_limit_words(variant: str, knock_max: int) -> str:
+    """The knock limit in words (:func:`app.ui.common.labels.knock_limit_words`)."""
+    return labels.knock_limit_words(variant, knock_max)
 
 
 def joker_rule_name(rule: str, chosen: bool) -> str:
@@ -576,6 +582,10 @@ def kind_blurb(kind: str, variant: str, options: Mapping[str, Any] | None = None
             n=typed.initial_meld
         )
     if kind == "hand":
+        if typed.knock_max == 0:  # a house option: nothing left to count
+            if mr.jokers:
+                return _("Hand value and the best melds; may it knock (only with a hand worth 0)?")
+            return _("Deadwood and the best melds; is it gin? (only gin goes down in this game)")
         if mr.jokers:  # Carousel: the hand's value, jokers counted
             return _("Hand value and the best melds; may it knock (hand value ≤ {n})?").format(
                 n=typed.knock_max
@@ -807,6 +817,44 @@ class Checker:
 
     verdict_first = True
     """The verdict stands above the inputs (live checks) or below them (checked on a tap)."""
+
+    BACK_SCROLL_DELAY = 0.4
+    """Seconds between the screen shown again and its verdict scrolled into view (the client
+    lays the screen out first)."""
+
+    def back_to_verdict(self) -> None:
+        """Coming back from the rule link of the verdict: show the verdict again where it
+        stands under the inputs (the opening and turn checkers); the screen would open at its
+        top, the verdict out of sight under the keys. A live verdict stands at the top.
+
+        The scroll is asked once the screen is shown (:attr:`App.on_rendered`, after
+        :meth:`App.show` has asked for the top of the new screen), so it always comes last."""
+        if self.verdict_first or not self.verdict.controls:
+            return
+        app = self.app
+        page = getattr(app, "page", None)
+        if page is None:
+            return
+
+        async def scroll() -> None:
+            await asyncio.sleep(self.BACK_SCROLL_DELAY)
+            if app.screen is not self or not page.views or page.views[-1] is not self.view:
+                return  # the player went on meanwhile
+            app.page_update()
+            try:
+                await page.views[-1].scroll_to(scroll_key=ft.ScrollKey(VERDICT_KEY), duration=250)  # type: ignore[call-arg]
+            except Exception:  # noqa: BLE001 - scrolling is a nicety
+                log.debug("scroll failed", exc_info=True)
+
+        previous = app.on_rendered
+
+        def rendered() -> None:
+            app.on_rendered = previous  # once
+            if previous is not None:
+                previous()
+            app.run(scroll)
+
+        app.on_rendered = rendered
 
     def clear_all(self) -> None:
         """Start over: every input empty, no verdict (the rules in force are kept)."""
@@ -1050,6 +1098,7 @@ def _kept_checker(app: App, kind: str, game: Game | None) -> Checker | None:
     if screen.kind != kind or not same_game:
         return None
     screen.view = ft.View(**fields)  # the page's one View was handed to the rule book since
+    screen.back_to_verdict()
     return screen
 
 
@@ -1772,19 +1821,24 @@ class HandChecker(Checker):
         big = False
         good = bool(a.get("can_knock"))
         knock = _("May knock") if good else _("Cannot knock yet")
+        limit = a.get("knock_max")
         if self.counts_deadwood:
             big = bool(a.get("big_gin")) and (
                 getattr(self.rules.typed, "big_gin_bonus", None) is not None
             )
             title = _("Big gin!") if big else _("Gin!") if a.get("gin") else knock
-            detail = _("Deadwood {n} (knock at {max} or less)").format(
-                n=deadwood, max=a.get("knock_max")
-            )
+            if limit == 0:  # only gin goes down (a house option)
+                if not (big or a.get("gin") or a.get("big_gin")):
+                    title = _("Not gin: cannot go down yet")
+                detail = _("Deadwood {n} (only gin goes down in this game)").format(n=deadwood)
+            else:
+                detail = _("Deadwood {n} (knock at {max} or less)").format(n=deadwood, max=limit)
         else:
             title = _("Went out") if a.get("went_out") else knock
-            detail = _("Hand worth {n} (knock at {max} or less)").format(
-                n=deadwood, max=a.get("knock_max")
-            )
+            if limit == 0:
+                detail = _("Hand worth {n} (knock only with a hand worth 0)").format(n=deadwood)
+            else:
+                detail = _("Hand worth {n} (knock at {max} or less)").format(n=deadwood, max=limit)
         parts: list[ft.Control] = [verdict_header(good, title, detail)]
         discard = a.get("discard")
         if discard and not big:

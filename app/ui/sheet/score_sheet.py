@@ -672,8 +672,7 @@ class ScoreSheet:
         base = games.about_game(g).find_preset(g.preset)
         for k, v in g.options.items():
             if k != "preset" and base is not None and getattr(base, k, v) != v:
-                label, _note = labels.option_label(k)
-                changed.append(f"{label}: {v}")
+                changed.append(labels.changed_option(g.variant, k, v))
         text = _("Rules: {preset}").format(preset=labels.preset_name(g.preset))
         if changed:
             text += " · " + "; ".join(changed)
