@@ -953,13 +953,23 @@ that the race takes 1,318 on (stored heap 49), below the race's own worst found 
 _WINDOW_MIN_GAPS_KEPT: Final = 5
 """The windows :func:`_race_kept` tries (:func:`_window_proof`) need this many empty places
 (on the hill-climbed Carousel heaps only windows with 5 proved anything; those with 3 or 4
-cost 50-300 state expansions each for nothing)."""
-_DFS_UNIT: Final = 16
+cost 50-300 state expansions each for nothing). Without them the tails still prove "no", but
+not always as soon: stored heap 6 then takes 695 state expansions instead of 71 (and stored 48,
+which splits, 930 instead of 1,052)."""
+_DFS_UNIT: Final = 32
 """The spot depth-first searches of :func:`_race_kept` restart in a new order after this many
 state expansions times the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...; :func:`_luby`), one way
-then the other (:func:`_spot_dfs_restarts`)."""
-_DFS_CHUNK: Final = 16
-"""State expansions a spot depth-first search of :func:`_race_kept` runs in its turn."""
+then the other (:func:`_spot_dfs_restarts`). With 16 (and :data:`_DFS_CHUNK` 16) stored heaps
+47 and 49 took 1,418 and 1,318 state expansions (the spot sweeps answered); with 32 they
+take 433 and 41 (with 24: 1,418 and 121; 48: 705 and 121; 64: 897 and 121; :data:`_DFS_CHUNK`
+16). The first 46 stay at most 881 (865 with 16), 135 seeded random heaps of 40, 60 and 90
+pieces at most 319 (319); CPU time: 47 and 49 5.3-6.2 and 4.2-4.9 times the reference work
+with 16, 1.6-1.8 and 0.3 with 32 (interleaved runs), the first 46 at most 2.5-2.9 with
+either."""
+_DFS_CHUNK: Final = 32
+"""State expansions a spot depth-first search of :func:`_race_kept` runs in its turn (with
+:data:`_DFS_UNIT` 32: 32 against 16 took stored heaps 47 and 49 from 513 and 121 state
+expansions to 433 and 41, and the 46 others' sum from 19,905 to 19,665)."""
 _DFS_SHARE: Final = 0.2
 """The spot depth-first searches of :func:`_race_kept` together get this many state
 expansions for each one of the provers (they go first). On a heap with no split they only
