@@ -10,8 +10,10 @@ tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (call
 - **Who it is** comes from the server side only: the peer address of the WebSocket (the ASGI
   scope, read before any client message; uvicorn replaces it with ``X-Forwarded-For`` only for
   connections from ``127.0.0.1``, its ``forwarded_allow_ips``, pinned here), kept as a
-  :class:`Peer` for the session (:func:`peer_of`). ``app.main`` adds the host key
-  (:func:`mark_host`). No page field the client sends is used for rights.
+  :class:`Peer` for the session (:func:`peer_of`); loopback counts as this computer only
+  under an address or the computer's own name (:func:`host_name_trusted`: DNS rebinding).
+  ``app.main`` adds the host key (:func:`mark_host`). No page field the client sends is used
+  for rights.
 - **Property updates** are taken only for input controls and only the fields a person changes
   (:data:`INPUT_PROPS`: a text field's ``value`` and ``selection``, a switch's ``value``, a
   chip's ``selected`` …) with a type and size check (a text field's ``max_length``, else
@@ -477,7 +479,11 @@ def _live_sessions(ip: str) -> int:
     held = _SESSIONS.get(ip)
     if not held:
         return 0
-    return sum(1 for s in held if not getattr(s, "_Session__closed", False))
+    return sum(
+        1
+        for s in held
+        if not getattr(s, "_Session__closed", False) and not getattr(_PEERS.get(s), "host", False)
+    )  # the host's sessions (loopback or the host key) are not limited
 
 
 def _banned(ip: str, now: float) -> bool:
@@ -606,6 +612,74 @@ def clean_route(route: Any) -> str:
     if any(ord(c) < 32 or ord(c) == 127 for c in route):
         return "/"
     return route
+
+
+LOCALES_MAX: Final = 32
+"""Locales taken from a ``locale_change`` event (a browser lists a handful)."""
+LOCALE_FIELDS: Final = frozenset({"language_code", "country_code", "script_code"})
+
+
+def clean_page_event(name: str, data: Any) -> dict[str, Any] | None:
+    """The data of the page event ``name`` with only what the web client sends (None:
+    malformed, the event is dropped): ``view_pop`` ``{"route": …}`` (a route as
+    :func:`clean_route` keeps it), ``locale_change`` ``{"locales": [{"language_code": …,
+    "country_code": …, "script_code": …}, …]}`` (at most :data:`LOCALES_MAX`, each field text
+    of at most 35 characters or None; other fields dropped), ``resize`` ``{"width": …,
+    "height": …}`` (numbers from 0 to 100,000). Other page events are returned as they came.
+    (Before, a forged ``locale_change`` or ``view_pop`` made Flet's event parser fail in the
+    handler's task: a traceback in the log per session.)"""
+    if not isinstance(data, dict):
+        return None
+    if name == "view_pop":
+        route = data.get("route")
+        return {"route": route} if isinstance(route, str) and clean_route(route) == route else None
+    if name == "locale_change":
+        locales = data.get("locales")
+        if not isinstance(locales, list) or len(locales) > LOCALES_MAX:
+            return None
+        kept = []
+        for loc in locales:
+            if not isinstance(loc, dict):
+                return None
+            one = {k: v for k, v in loc.items() if k in LOCALE_FIELDS}
+            if not all(v is None or (isinstance(v, str) and len(v) <= 35) for v in one.values()):
+                return None
+            kept.append(one)
+        return {"locales": kept}
+    if name == "resize":
+        size = [data.get("width"), data.get("height")]
+        numbers = [
+            float(v)
+            for v in size
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100_000
+        ]  # (NaN fails the comparison too)
+        return {"width": numbers[0], "height": numbers[1]} if len(numbers) == 2 else None
+    return data
+
+
+_MALFORMED: Final = object()
+""":func:`build_event`'s answer for data Flet's event parser cannot read."""
+
+
+def build_event(control: Any, name: str, data: Any) -> Any:
+    """The event object Flet would build for ``control``'s ``on_<name>`` from the client's
+    ``data`` (None: a plain event, built by Flet itself; :data:`_MALFORMED`: the parser
+    failed). Built before the handler's task, so that a forged event is dropped with one
+    debug line instead of a traceback; the client's data cannot replace the event's
+    ``control`` (Flet's own order lets it)."""
+    from flet.controls.control_event import ControlEvent, get_event_field_type
+    from flet.utils.from_dict import from_dict
+
+    if not isinstance(data, dict):
+        return None
+    try:
+        event_type = get_event_field_type(control, f"on_{name}")
+        if event_type is None or event_type == ControlEvent:
+            return None
+        fields = {k: v for k, v in data.items() if k != "control"}
+        return from_dict(event_type, {"control": control, "name": name, **fields})
+    except Exception:  # noqa: BLE001 - whatever the parser makes of forged data
+        return _MALFORMED
 
 
 def clean_register(body: Any) -> dict[str, Any] | None:
@@ -797,7 +871,8 @@ def same_origin(headers: Any) -> bool:
     the host's browser (cross-site websocket hijacking) sends its own origin, so an ``Origin``,
     when present, must name the host and port the request was sent to (its ``Host``). A client
     that is not a browser sends no ``Origin`` and is judged by its address alone. Any host name
-    is allowed (a phone may reach the app by a name the Wi-Fi's router gives it).
+    is allowed (a phone may reach the app by a name the Wi-Fi's router gives it); under a name
+    :func:`host_name_trusted` does not know, a loopback connection is served as a visitor.
 
     Args:
         headers: the upgrade request's headers (a mapping, case-insensitive keys).
@@ -815,6 +890,89 @@ def same_origin(headers: Any) -> bool:
         return True
     parts = urlsplit(str(origin).strip().lower())
     return parts.scheme in ("http", "https") and parts.netloc == host
+
+
+def own_names() -> frozenset[str]:
+    """This computer's own names (lower case, no trailing dot): ``socket.gethostname()``, its
+    first label, their ``.local`` forms (mDNS) and the fully qualified name. Looked up once
+    (:func:`socket.getfqdn` may ask the resolver)."""
+    global _OWN_NAMES
+    if _OWN_NAMES is None:
+        import socket
+
+        names: set[str] = set()
+        with contextlib.suppress(OSError):
+            name = socket.gethostname().strip().rstrip(".").lower()
+            if name:
+                short = name.split(".")[0]
+                names |= {name, short, f"{name}.local", f"{short}.local"}
+        with contextlib.suppress(OSError):
+            fqdn = socket.getfqdn().strip().rstrip(".").lower()
+            if fqdn:
+                names.add(fqdn)
+        names.discard("")
+        _OWN_NAMES = frozenset(names)
+    return _OWN_NAMES
+
+
+_OWN_NAMES: frozenset[str] | None = None
+
+
+def host_name_of(host: object) -> str | None:
+    """The name or address of a ``Host`` header, without its port, lower case, without a
+    trailing dot; an IPv6 literal without its brackets (``[::1]:8550`` → ``::1``). None for
+    an absent, empty or malformed header."""
+    import ipaddress
+
+    if not isinstance(host, str):
+        return None
+    text = host.strip().lower()
+    if not text or len(text) > 300:
+        return None
+    if text.startswith("["):
+        inside, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not re.fullmatch(r":[0-9]{1,5}", rest)):
+            return None
+        try:  # brackets hold an IPv6 address, nothing else
+            ipaddress.IPv6Address(inside.split("%")[0])
+        except ValueError:
+            return None
+        return inside
+    name, colon, port = text.rpartition(":")
+    if colon:
+        if ":" in name or not re.fullmatch(r"[0-9]{1,5}", port):
+            return None  # a bare IPv6 address, or a port that is not a number
+        text = name
+    return text.rstrip(".") or None
+
+
+def host_name_trusted(host: object) -> bool:
+    """May a connection from this computer (a loopback peer) with this ``Host`` header have
+    the host's rights?
+
+    Yes when the browser was sent to an address (an IP literal: ``127.0.0.1``, ``[::1]``, the
+    computer's LAN address), to ``localhost`` or a ``*.localhost`` name (browsers resolve those
+    to loopback themselves), or to this computer's own name (:func:`own_names`). Any other
+    name may be a site that re-points its own name at 127.0.0.1 (DNS rebinding): its page,
+    opened in the host's browser, would connect from loopback with its own name as ``Host``
+    and ``Origin``. Such a connection is served as a phone without rights (never refused: a
+    phone may reach the app by a router's name); the host key still gives the host's rights
+    under any name. Case, a port and a trailing dot do not matter; an absent or malformed
+    header is not trusted.
+    """
+    import ipaddress
+
+    name = host_name_of(host)
+    if name is None:
+        return False
+    try:
+        ipaddress.ip_address(name.split("%")[0])
+        return True
+    except ValueError:
+        pass
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    return name in own_names()
 
 
 def _make_connection_class() -> type:
@@ -843,7 +1001,11 @@ def _make_connection_class() -> type:
         async def handle(self, websocket: Any) -> None:
             client = websocket.client
             ip = client.host if client is not None and client.host else ""
-            loopback = live.is_loopback(ip)
+            # this computer, opened at an address or its own name; another name on loopback
+            # may be a rebinding site's page in the host's browser: a phone without rights
+            loopback = live.is_loopback(ip) and host_name_trusted(websocket.headers.get("host"))
+            if live.is_loopback(ip) and not loopback:
+                log.debug("a loopback connection under another name: served as a visitor")
             self.peer_ip = ip
             self.loopback = loopback
             self.limits = HOST_LIMITS if loopback else VISITOR_LIMITS
@@ -870,6 +1032,9 @@ def _make_connection_class() -> type:
             self.big = Bucket(BIG_FRAMES_PER_MINUTE / 60.0, BIG_FRAMES_PER_MINUTE)
             if not loopback:
                 _small_reads(websocket)
+            if loopback:  # this computer is not limited
+                await self._serve(websocket, ip)
+                return
             _CONNECTIONS[ip] = _CONNECTIONS.get(ip, 0) + 1
             try:
                 await self._serve(websocket, ip)
@@ -1110,6 +1275,13 @@ def _make_connection_class() -> type:
                     # the page's route follows the browser's (as Flet's own client patch
                     # would set it): a later reload of another address then shows that one
                     session.apply_patch(session.page._i, {"route": route})
+                else:
+                    clean = clean_page_event(name, data)
+                    if clean is None:
+                        log.debug("dropped a malformed on_%s event", name)
+                        self._strike()
+                        return
+                    data = clean
                 if getattr(control, f"on_{name}", None) is None:
                     # no handler (a resize, say, which browsers send freely): Flet would
                     # still re-draw the whole page after it (auto-update), for nothing
@@ -1130,12 +1302,19 @@ def _make_connection_class() -> type:
                 # this field's last change has not run yet: it reads the field's value as it
                 # is then (set by the client's update just before), so the last value wins
                 return
+            event = build_event(control, name, data)
+            if event is _MALFORMED:
+                log.debug("dropped an on_%s event its parser cannot read", name)
+                self._strike()
+                return
             peer = _PEERS.get(session)
             if len(self.tasks) >= MAX_TASKS and (peer is None or not peer.host):
                 raise Flood("too many events at once")  # the host's own phone is not limited
             if typed is not None:
                 self.typing.add(typed)
-            task = asyncio.create_task(_dispatch(session, control, name, data, self, typed))
+            task = asyncio.create_task(
+                _dispatch(session, control, name, data, self, typed, event=event)
+            )
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
@@ -1180,7 +1359,13 @@ def _make_connection_class() -> type:
             session.handle_invoke_method_results(cid, call, body.get("result"), err)
 
     async def _dispatch(
-        session: Any, control: Any, name: str, data: Any, conn: Any, typed: Any = None
+        session: Any,
+        control: Any,
+        name: str,
+        data: Any,
+        conn: Any,
+        typed: Any = None,
+        event: Any = None,
     ) -> None:
         _context_page.set(session.page)
         peer = _PEERS.get(session)
@@ -1204,7 +1389,12 @@ def _make_connection_class() -> type:
                 return False
             return True
 
-        timed = Blocking(control._trigger_event(name, data), turn=bool(budgets), ready=ready)
+        run = (
+            control._trigger_event(name, data)
+            if event is None
+            else control._trigger_event(name, data, event)
+        )
+        timed = Blocking(run, turn=bool(budgets), ready=ready)
         hosts = _hosts() if not budgets else None
         left = [False]
 
@@ -1427,6 +1617,39 @@ def raise_open_files_limit() -> tuple[int, int]:
 
 GuardedConnection: Any = object
 """The guarded connection class (made by :func:`install`)."""
+
+
+class NoFraming:
+    """ASGI middleware: every HTTP answer says it may not be shown inside another site's
+    frame (``X-Frame-Options: DENY``, ``Content-Security-Policy: frame-ancestors 'none'``).
+    In a frame the app's websocket would carry the app's own ``Origin`` and so pass
+    :func:`same_origin`: a page could lay its own buttons over the host's screen
+    (clickjacking)."""
+
+    HEADERS: Final = (
+        (b"x-frame-options", b"DENY"),
+        (b"content-security-policy", b"frame-ancestors 'none'"),
+    )
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_framed(message: Any) -> None:
+            if message.get("type") == "http.response.start":
+                headers = [
+                    (k, v) for k, v in message.get("headers", []) if k.lower() != b"x-frame-options"
+                ]
+                message = {**message, "headers": [*headers, *self.HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, send_framed)
+
+
 _installed = False
 
 
@@ -1434,7 +1657,8 @@ def install() -> None:
     """Put the guard between Flet's WebSocket endpoint and its sessions (idempotent).
 
     Replaces ``flet_web.fastapi.app.FletApp`` (looked up at every connection) with
-    :class:`GuardedConnection`, makes ``Session.error`` send a plain sentence, and makes the
+    :class:`GuardedConnection`, makes the FastAPI app Flet builds serve no ``/docs``,
+    ``/redoc`` or ``/openapi.json``, makes ``Session.error`` send a plain sentence, and makes the
     uvicorn server Flet starts refuse messages over :data:`HOST_FRAME_MAX` and trust
     ``X-Forwarded-For`` from ``127.0.0.1`` only. Then imports the screens ahead of time
     (:func:`warm_screens`) and freezes what is in memory (``gc.freeze``), so that no session
@@ -1456,6 +1680,19 @@ def install() -> None:
     # the module, not the function ``flet_web.fastapi.app`` that its package exports
     flet_app_module = importlib.import_module("flet_web.fastapi.app")
     flet_app_module.FletApp = GuardedConnection  # type: ignore[attr-defined]
+    from flet_web.fastapi.flet_fastapi import FastAPI  # type: ignore[import-untyped]
+
+    fastapi_init = FastAPI.__init__
+
+    def without_api_pages(self: Any, *args: Any, **kwargs: Any) -> None:
+        # FastAPI's own pages (/docs, /redoc, /openapi.json): nothing to show a phone, and
+        # /docs loads scripts from a CDN; the addresses fall through to the app's page
+        for name in ("docs_url", "redoc_url", "openapi_url"):
+            kwargs.setdefault(name, None)
+        fastapi_init(self, *args, **kwargs)
+        self.add_middleware(NoFraming)
+
+    FastAPI.__init__ = without_api_pages
 
     def error(self: Any, message: str) -> None:
         log.debug("session error (not sent to the client): %s", str(message)[:2000])
@@ -1495,6 +1732,7 @@ def install() -> None:
     uvicorn.Config = Config  # type: ignore[misc]
     logging.getLogger("asyncio").addFilter(OncePerInterval(ACCEPT_FAILED))
     warm_screens()
+    own_names()  # (may ask the resolver: not on the loop, at a phone's first connection)
     guard_names.warm()  # the look-alike table for joined names, before any session waits
     # Everything imported so far lives as long as the server: out of the collector's sight,
     # else a full collection walks it all (~70 ms of the loop, at a random moment of some

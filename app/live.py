@@ -487,6 +487,10 @@ PRESSURE_TRIES: Final = 2
 TRY_WINDOW: Final = 60.0
 MAX_TOKENS: Final = 20
 """Join tokens a phone keeps (one per game joined)."""
+TOKEN_MAX: Final = 1_000
+"""The longest join token issued or read, in characters: the game id, the MAC and the name in
+hex (two characters a byte), so a name of 40 four-byte emoji (386 characters) fits with room;
+before, 300 refused names of 29 emoji or more at every reload."""
 _TOKEN_KEY: Final = secrets.token_bytes(32)
 """This run's key for join tokens (a restart makes the phones give the code again)."""
 
@@ -839,18 +843,20 @@ class Access:
         """A token that restores this join in a later session of the same browser:
         ``<game id>.<name, hex>.<MAC>``, the MAC over the game, its join code now and the
         name (HMAC-SHA256 with this run's key). It stops working when the code changes or
-        the server restarts. None when the game has no code."""
+        the server restarts. None when the game has no code (or the token would be longer
+        than :data:`TOKEN_MAX`)."""
         try:
             code = self.code_for(game_id)
         except StoreError:
             return None
         if not code:
             return None
-        return f"{game_id}.{name.encode().hex()}.{self._mac(game_id, code, name)}"
+        token = f"{game_id}.{name.encode().hex()}.{self._mac(game_id, code, name)}"
+        return token if len(token) <= TOKEN_MAX else None
 
     def redeem(self, token: object) -> tuple[str, str] | None:
         """``(game id, name)`` of a valid token of :meth:`issue_token`, else None."""
-        if not isinstance(token, str) or len(token) > 300 or token.count(".") != 2:
+        if not isinstance(token, str) or len(token) > TOKEN_MAX or token.count(".") != 2:
             return None
         gid, hexname, mac = token.split(".")
         try:

@@ -12,7 +12,8 @@ Each session (browser tab, phone) gets its own language (:mod:`app.i18n`), the f
 4. the server's system locale (``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``), else English.
 
 Each session's rights (:func:`session_visitor`) come from the server's side only: the real
-address of its connection (:func:`app.guard.peer_of`: loopback is this computer, the host)
+address of its connection (:func:`app.guard.peer_of`: loopback is this computer, the host,
+when opened at an address or the computer's own name: :func:`app.guard.host_name_trusted`)
 or this run's host key (``?key=`` in the address ``python -m app`` opens and prints; the
 browser keeps it, ``live.HOST_KEY_PREF``), and a phone's join tokens kept in its browser
 (``live.JOINS_PREF``, checked by :meth:`app.live.Access.redeem`). Nothing the browser says
@@ -22,6 +23,7 @@ about itself (``page.client_ip``, the platform …) counts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -118,9 +120,9 @@ async def session_visitor(page: ft.Page, store: Any) -> live.Visitor:
     return visitor
 
 
-JOINS_MAX_CHARS = 8_000
-"""The longest stored list of join tokens read (``live.MAX_TOKENS`` tokens of at most 300
-characters fit); a longer one is not parsed at all."""
+JOINS_MAX_CHARS = live.MAX_TOKENS * (live.TOKEN_MAX + 3) + 2
+"""The longest stored list of join tokens read (``live.MAX_TOKENS`` tokens of at most
+``live.TOKEN_MAX`` characters fit, as a JSON list: 20,062); a longer one is not parsed at all."""
 
 
 def stored_tokens(stored: object) -> object:
@@ -158,7 +160,14 @@ def make_main(store: StoreLike) -> Callable[[ft.Page], Awaitable[None]]:
                 raise BrokenPipeError("the browser left")
             _start(page, visitor, lang)
         if had_key:  # show the address without the host key (browser history)
-            page.navigate(page.route or "/")
+            target = page.route or "/"
+
+            async def drop_key() -> None:
+                # a phone that left meanwhile: no "Task exception was never retrieved" in the log
+                with contextlib.suppress(Exception):
+                    await page.push_route(target)
+
+            page.run_task(drop_key)
 
     def _start(page: ft.Page, visitor: live.Visitor, lang: str) -> App:
         # this session's rights, and live updates from the others

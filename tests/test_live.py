@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import subprocess
@@ -22,7 +23,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app import games, live, log_hygiene
+from app import games, live, log_hygiene, main
 from app.games import Game
 from app.live import AccessError, Change, Hub, SessionStore, Visitor
 from app.store import ConflictError, Store
@@ -1059,6 +1060,28 @@ def test_a_join_token_brings_the_rights_back_and_cannot_be_forged(store: Store, 
         assert Visitor.from_peer(PHONE_IP).restore(access, [bad]) == [], bad
     access.new_code(game.id)  # a new code: old tokens stop working
     assert Visitor.from_peer(PHONE_IP).restore(access, [token]) == []
+
+
+def test_a_join_token_of_a_long_emoji_name_still_brings_the_seat_back(
+    store: Store, game: Game
+) -> None:
+    # 40 four-byte emoji (the longest name a join accepts) make a token of 32 + 320 + 32 + 2
+    # = 386 characters: the old 300-character limit refused it at every reload
+    access = live.Access(store)
+    code = access.ensure_code(game.id)
+    name = "\U0001f600" * 40
+    phone = SessionStore(store, access, Visitor.from_peer(PHONE_IP), Hub())
+    assert phone.join(game.id, code, name) == game.id
+    [token] = phone.tokens()
+    assert len(token) == 386
+    later = Visitor.from_peer("192.168.1.77")
+    assert later.restore(access, [token]) == [game.id] and later.name == name
+    # twenty such tokens, as the phone stores them, are read back
+    assert main.stored_tokens(json.dumps([token] * live.MAX_TOKENS)) == [token] * live.MAX_TOKENS
+    # a token over the limit is neither read nor issued
+    gid, _hexname, mac = token.split(".")
+    assert access.redeem(f"{gid}.{'41' * 490}.{mac}") is None
+    assert access.issue_token(game.id, "A" * 490) is None
 
 
 def test_share_screen_shows_the_code_as_text_and_qr(

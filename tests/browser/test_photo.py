@@ -7,8 +7,11 @@ wrong there (an ``ft.Image`` from raw bytes stays blank:
 app/ui/camera/photo.py ``image_source``). So
 this module's Chromium maps the made-up name ``rummy-table.test`` to 127.0.0.1
 (``--host-resolver-rules``): the page is ``http://rummy-table.test:<port>/``, not secure, on
-any machine (no LAN needed), and its connection still comes from this computer, so it is the
-host's browser and may enter rounds. Each test checks ``window.isSecureContext`` is false.
+any machine (no LAN needed). Its connection still comes from this computer, but under a name
+that is neither an address nor this computer's own (``app.guard.host_name_trusted``: it might be
+a DNS-rebinding site), so it is opened once with this run's host key (``?key=…``, as the host
+would on another name) and is then the host's browser, which may enter rounds. Each test
+checks ``window.isSecureContext`` is false.
 
 The photos are rendered (tests/photo_helpers.py); the dev photos are not needed here.
 """
@@ -59,8 +62,22 @@ def phone(insecure_chromium: Any, server: Server) -> Iterator[Phone]:
     context = insecure_chromium.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
     page.set_default_timeout(20_000)
-    yield Phone(page, f"http://{NAME}:{server.port}/")
+    tab = Phone(page, f"http://{NAME}:{server.port}/")
+    tab.open(f"/?key={host_key(server)}")  # kept by the browser: the host from now on
+    tab.wait_text("New game")
+    yield tab
     context.close()
+
+
+def host_key(server: Server) -> str:
+    """This run's host key, from the line of the server's log that gives the host's address."""
+    deadline = time.monotonic() + 30
+    while True:
+        m = re.search(r"\?key=([A-Za-z0-9_\-]+)", server.log.read_text(errors="replace"))
+        if m:
+            return m.group(1)
+        assert time.monotonic() < deadline, "the server printed no host key"
+        time.sleep(0.1)
 
 
 def not_secure(phone: Phone) -> None:

@@ -136,6 +136,12 @@ VIEW_FIELDS: tuple[str, ...] = (
 """The fields of the page's one View that a screen sets (kept and restored whole)."""
 
 
+def _quiet(task: asyncio.Task[Any]) -> None:
+    """Read a finished navigation's outcome (a closed session's error is expected)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("navigation not sent: %s", task.exception())
+
+
 class App:
     """One session's UI state.
 
@@ -202,8 +208,16 @@ class App:
             return
         if route == self.route:
             self.show(route)
-        else:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not on the session's loop (a test's page): Flet's own way
             self.page.navigate(route)
+            return
+        # as page.navigate, but a phone that left meanwhile ("Session closed") leaves no
+        # "Task exception was never retrieved" in the log
+        task = loop.create_task(self.page.push_route(route))
+        task.add_done_callback(_quiet)
 
     def refresh(self) -> None:
         """Rebuild the current screen from the store."""
@@ -398,12 +412,18 @@ class App:
 
         async def do() -> None:
             self.page_update()
+            # under a time limit: a phone that stopped reading never answers, and a task
+            # waiting for it forever is destroyed pending when its session goes (an
+            # "ERROR asyncio" line per such phone); the limit's timer keeps it alive till then
             try:
                 if key is None:
-                    await view.scroll_to(offset=0, duration=0)
+                    await asyncio.wait_for(view.scroll_to(offset=0, duration=0), SCROLL_WAIT)
                     return
                 await asyncio.sleep(0.15)  # let the client lay the new content out first
-                await view.scroll_to(scroll_key=ft.ScrollKey(key), duration=250)  # type: ignore[call-arg]
+                await asyncio.wait_for(
+                    view.scroll_to(scroll_key=ft.ScrollKey(key), duration=250),  # type: ignore[call-arg]
+                    SCROLL_WAIT,
+                )
             except Exception:  # noqa: BLE001 - scrolling is a nicety
                 log.debug("scroll failed", exc_info=True)
 
@@ -418,6 +438,8 @@ class App:
                 log.debug("update after close", exc_info=True)
 
 
+SCROLL_WAIT: Final = 10.0
+"""Seconds a scroll waits for the browser's answer (:meth:`App.scroll_to`)."""
 DEVICE_KEY: Final = "rummy_referee.language"
 """Browser storage key of this device's language choice (read by :mod:`app.main`, written by
 Settings)."""

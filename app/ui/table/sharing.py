@@ -859,6 +859,7 @@ def gate(app: App, route: str, parts: list[str]) -> Screen | None:
                 error = _("That join code is not right. Ask the host for the code on their screen.")
             else:
                 remember_joins(app)
+                drop_code(app, route)  # joined: the code leaves the address bar
         except AccessError as e:
             error = access_message(e)
         except StoreError:
@@ -872,6 +873,28 @@ def gate(app: App, route: str, parts: list[str]) -> Screen | None:
     if not visible:
         return JoinScreen(app, gid, then=route)
     return None
+
+
+def drop_code(app: App, route: str) -> None:
+    """Show ``route`` (its other query fields kept) in the browser's address bar instead of
+    the QR code's address with ``?code=``: once the phone has joined, the code need not stay
+    on its screen (a later visit comes back with the join token). Flet can only push a
+    route, so the QR code's address stays one entry back in the browser's history (Back
+    shows it; the phone is joined, so it is not pushed again). The browser's route change
+    shows the same screen again."""
+    page = app.page
+    if page is None:
+        return
+    rest = {k: v for k, v in app.query.items() if k != "code"}
+    target = route + (f"?{urlencode(rest)}" if rest else "")
+    app.query = rest
+
+    async def push() -> None:
+        with contextlib.suppress(Exception):  # the phone left meanwhile
+            await page.push_route(target)
+
+    with contextlib.suppress(Exception):
+        page.run_task(push)
 
 
 def too_many(e: AccessError) -> str:
