@@ -473,7 +473,7 @@ _DEFAULT_STRINGS: Final[dict[str, str]] = {
     "not_in_force": "Not in force",
     "house_rule_off": "house rule off",
     "this_game": "now",
-    "rule_when": "the rule for the value",
+    "rule_when": "applies when set to",
     "defaults": "Default rules",
     "on": "on",
     "off": "off",
@@ -603,7 +603,7 @@ def mark_section(
 
 def status_text(m: Marked, lang: str) -> str:
     """The words beside a marked block: "In force", "Not in force (house rule off)", "Not in
-    force (the rule for the value 10; now: 9)" (a box that does not apply names its own value,
+    force (applies when set to: 10; now: 9)" (a box that does not apply names its own value,
     never the sentence of the value in force), or "" for a plain block."""
     s = strings(lang)
     if m.status == "plain":
@@ -622,7 +622,7 @@ def status_text(m: Marked, lang: str) -> str:
     now_values = dict(m.values)
     if m.failed and all(c.op == "=" and len(c.values) == 1 for c in m.failed):
         # the box's own value, never the sentence of the value in force (that is the box
-        # that applies): "Not in force (the rule for the value 10; now: 9)"
+        # that applies): "Not in force (applies when set to: 10; now: 9)"
         if len(m.failed) == 1:  # the option is the block's subject: its value is enough
             rule = value_words(m.failed[0].name, m.failed[0].values[0], lang)
         else:
@@ -633,7 +633,7 @@ def status_text(m: Marked, lang: str) -> str:
             if c.name in now_values
         )
         tail = f"; {s['this_game']}: {now}" if now else ""
-        return f"{s['not_in_force']} ({s['rule_when']} {rule}{tail})"
+        return f"{s['not_in_force']} ({s['rule_when']}: {rule}{tail})"
     now = ", ".join(option_words(n, v, lang) for n, v in m.values if n in names)
     return f"{s['not_in_force']} ({s['this_game']}: {now})"
 

@@ -259,7 +259,7 @@ def test_tile_rummy_default_jokers() -> None:
         "level4": "not_in_force",
     }
     assert s["level0"][1] == (
-        "Not in force (the rule for the value joker level 0: jokers move like any tile;"
+        "Not in force (applies when set to: joker level 0: jokers move like any tile;"
         " now: joker level 2: a joker is replaced only by that tile, from the rack)"
     )
     assert (
@@ -295,7 +295,7 @@ def test_house_rule_on_and_off() -> None:
     assert s["manipulate_on_initial_turn=true"][0] == "in_force"
     assert s["manipulate_on_initial_turn=false"] == (
         "not_in_force",
-        "Not in force (the rule for the value off; now: on)",
+        "Not in force (applies when set to: off; now: on)",
     )
     pl = statuses("tile_rummy", "opening", lang="pl")
     assert pl["manipulate_on_initial_turn=true"] == (
@@ -313,7 +313,7 @@ def test_timer_and_winner_collects() -> None:
     assert tr["turn_time!=none"][0] == "in_force"
     assert tr["turn_time=none"] == (
         "not_in_force",
-        "Not in force (the rule for the value none; now: 60)",
+        "Not in force (applies when set to: none; now: 60)",
     )
     my = statuses("my_rummy", "faults")
     assert my["turn_time!=none"][0] == "in_force"
@@ -348,15 +348,15 @@ def test_gin_presets() -> None:
     # force (that sentence stands above, on the option's paragraph)
     assert seed["knock_max=10"] == (
         "not_in_force",
-        "Not in force (the rule for the value 10; now: 9)",
+        "Not in force (applies when set to: 10; now: 9)",
     )
     knock = statuses("gin", "knock", lang="pl")
     assert knock["knock_max=10"] == (
         "not_in_force",
-        "Nie obowiązuje (dotyczy wartości 10; teraz: 9)",
+        "Nie obowiązuje (dotyczy ustawienia: 10; teraz: 9)",
     )
     classic = statuses("gin", "knock", {"preset": "classic"}, lang="sk")
-    assert classic["knock_max=9"] == ("not_in_force", "Neplatí (týka sa hodnoty 9; teraz: 10)")
+    assert classic["knock_max=9"] == ("not_in_force", "Neplatí (týka sa nastavenia: 9; teraz: 10)")
     in_this_game = {"en": "In this game", "pl": "W tej grze", "sk": "V tejto hre"}
     for lang, words in in_this_game.items():  # no box that does not apply says what does
         for options in (None, {"preset": "classic"}):

@@ -25,7 +25,7 @@ from app import i18n
 from app.i18n import _
 from app.ui.common.frame import frame
 from app.ui.common.session import DEVICE_KEY, ask_client
-from app.ui.common.widgets import ChoiceChips, card, heading, icon_button, muted
+from app.ui.common.widgets import ChoiceChips, heading, icon_button, muted
 
 if TYPE_CHECKING:
     from app.ui.common.session import App
@@ -173,19 +173,6 @@ class SettingsScreen:
             heading(_("Theme")),
             self.themes.control,
         ]
-        if app.language == "sk":
-            controls.append(
-                card(
-                    ft.Text(
-                        _(
-                            "The rule book is written in Slovak for Carousel rummy; the other "
-                            "variants' rules are shown in English."
-                        ),
-                        size=15,
-                    ),
-                    bgcolor=ft.Colors.SECONDARY_CONTAINER,
-                )
-            )
         self.view = frame(app, ROUTE, _("Settings"), controls, back="/")
 
     def _theme_picked(self, choice: str | None) -> None:
