@@ -8,7 +8,15 @@ from app import games as g
 from app.store import Store
 from app.ui.home.settings import SettingsScreen, apply_theme, dark_theme, theme_choice
 from app.ui.shell import App
-from app.ui.table.table_display import LINE, MIN_TOTAL, TableDisplay, layout, timer_on, total_size
+from app.ui.table.table_display import (
+    LINE,
+    MIN_TOTAL,
+    TableDisplay,
+    layout,
+    table_name_size,
+    timer_on,
+    total_size,
+)
 from tests.test_stats import tile
 from tests.test_stats_views import labels_of
 
@@ -114,3 +122,41 @@ def test_table_display_button_on_the_score_sheet(store: Store) -> None:
     btn = [a for a in bar.actions if getattr(a, "label", "") == "Show on the table"][0]
     btn.content.on_click(None)
     assert isinstance(app.screen, TableDisplay) and app.screen.who.value == "Ala deals"
+
+
+def test_one_long_name_does_not_shrink_the_others_names(store: Store) -> None:
+    # the new-user tester's report: with one 40-letter name, "Ala" and "Ola" were 14 px
+    # over 150-px totals, unreadable from across the table
+    long = "Konstantyna Wiśniewska-Brzęczyszczykiewicz"[:40]
+    game = store.create_game(
+        g.new_game("tile_rummy", ["Ala", long, "Ola"], agreed_rounds=3, first_dealer=0)
+    )
+    app = App(store)
+    app.show(f"/game/{game.id}/table")
+    t = app.screen
+    assert isinstance(t, TableDisplay)
+    sizes = {x.value: x.size for x in texts_in(t.view) if x.value in ("Ala", "Ola", long)}
+    cap = max(22, t.size // 3)  # a third of the totals, at least 22 px
+    assert sizes["Ala"] == sizes["Ola"] == min(cap, t.size)
+    # the long one is cut to its cell: 40 letters of 0.58 of its size in 360 − 24 − 40 px
+    assert sizes[long] == int((360 - 24 - 40) / (0.58 * 40)) < sizes["Ala"]
+    cols, size, name = layout(["0"] * 3, ["Ala", long, "Ola"], 360, 740, 75)
+    assert table_name_size("Ala", cols, size) == min(cap, size) and name == sizes[long]
+    t.leave()
+
+
+def texts_in(control: object) -> list[ft.Text]:
+    """Every Text under ``control``."""
+    out: list[ft.Text] = []
+    stack = [control]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ft.Text):
+            out.append(c)
+        for attr in ("controls", "content", "views"):
+            v = getattr(c, attr, None)
+            if isinstance(v, list):
+                stack.extend(v)
+            elif v is not None and not isinstance(v, str):
+                stack.append(v)
+    return out

@@ -94,14 +94,28 @@ def layout(
         name_fit = cell_w / (_LETTER_WIDTH * max(longest_name, 1))
         size = int(min(MAX_TOTAL, by_width))
         while size > 8:
-            name = int(min(max(22, size // 3), name_fit, size))
-            if LINE * (size + name) <= cell_h:
+            # the height of the largest name (a short one, at its cap: see name_size)
+            if LINE * (size + _name_cap(size)) <= cell_h:
                 break
             size -= 1
-        name = int(max(8, min(max(22, size // 3), name_fit, size)))
+        name = int(max(8, min(_name_cap(size), name_fit)))
         if size > best[1] * 1.25:  # another column only for clearly larger totals
             best = (cols, size, name)
     return best
+
+
+def _name_cap(size: int) -> int:
+    """The largest name size (px) beside totals of ``size`` px: a third of it, at least 22."""
+    return int(min(max(22, size // 3), size))
+
+
+def table_name_size(name: str, columns: int, size: int, width: float = 360) -> int:
+    """The font size (px) of one player's name in a grid of ``columns`` columns with totals
+    of ``size`` px on a screen ``width`` px wide (see :func:`layout`): its own length decides,
+    so one long name is smaller (or cut with "…") while the others stay large."""
+    cell_w = (width - 24) / max(columns, 1) - _ROW_PAD
+    fit = cell_w / (_LETTER_WIDTH * max(len(name), 1))
+    return int(max(8, min(_name_cap(size), fit)))
 
 
 def total_size(texts: list[str], width: float = 360, height: float = 740, extra: int = 0) -> int:
@@ -174,7 +188,7 @@ class TableDisplay:
             mark = (_("winner") if st.finished else _("leads")) if lead else ""
             name = ft.Text(
                 p,
-                size=name_size,
+                size=max(name_size, table_name_size(p, self.columns, self.size, width)),
                 weight=ft.FontWeight.W_600 if lead else None,
                 color=ft.Colors.ON_PRIMARY_CONTAINER if lead else None,
                 no_wrap=True,
@@ -388,4 +402,12 @@ class TableDisplay:
         self.app.go(f"/game/{self.game.id}")
 
 
-__all__ = ["LINE", "MIN_TOTAL", "TableDisplay", "layout", "timer_on", "total_size"]
+__all__ = [
+    "LINE",
+    "MIN_TOTAL",
+    "TableDisplay",
+    "layout",
+    "table_name_size",
+    "timer_on",
+    "total_size",
+]
