@@ -122,7 +122,13 @@ def _announce(
         print_qr(urls[0])  # the plain address: phones join with the game's code
     print("Press Ctrl+C to stop.", flush=True)
     if open_it:
-        webbrowser.open(host_url or urls[0])
+        # this computer's own browser at the loopback address: its tab is the host's by its
+        # connection, never counted against the limits of an address a phone (or a page
+        # rebinding a name to the LAN address) shares
+        from app import live  # lazy: start-up time (as in main)
+
+        local = urls[-1] if host in ("0.0.0.0", "::") else urls[0]
+        webbrowser.open(live.host_url(local) if host_url is not None else local)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1626,25 +1626,37 @@ class NoFraming:
     :func:`same_origin`: a page could lay its own buttons over the host's screen
     (clickjacking)."""
 
-    HEADERS: Final = (
-        (b"x-frame-options", b"DENY"),
-        (b"content-security-policy", b"frame-ancestors 'none'"),
-    )
+    @staticmethod
+    def framed(headers: Any) -> list[tuple[bytes, bytes]]:
+        """``headers`` (ASGI: pairs of bytes) with ``X-Frame-Options: DENY`` and
+        ``frame-ancestors 'none'`` added to the page's own policy (one header, not two)."""
+        out: list[tuple[bytes, bytes]] = []
+        policy = False
+        for k, v in headers:
+            name = k.lower()
+            if name == b"x-frame-options":
+                continue
+            if name == b"content-security-policy" and not policy:
+                v = v.rstrip(b"; ") + b"; frame-ancestors 'none'"
+                policy = True
+            out.append((k, v))
+        out.append((b"x-frame-options", b"DENY"))
+        if not policy:
+            out.append((b"content-security-policy", b"frame-ancestors 'none'"))
+        return out
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        framed = self.framed
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
 
         async def send_framed(message: Any) -> None:
             if message.get("type") == "http.response.start":
-                headers = [
-                    (k, v) for k, v in message.get("headers", []) if k.lower() != b"x-frame-options"
-                ]
-                message = {**message, "headers": [*headers, *self.HEADERS]}
+                message = {**message, "headers": framed(message.get("headers", []))}
             await send(message)
 
         await self.app(scope, receive, send_framed)

@@ -561,10 +561,17 @@ HOST_WORDS: Final = (
     "hostiteľ",
     "hostiteľka",
     "správca",
+    "this computer",
+    "ten komputer",
+    "tento počítač",
+    "referee",
+    "sędzia",
+    "rozhodca",
 )
 """Words that make a joined phone's name pass for the host (English, Polish, Slovak): a
 joined name whose skeleton holds one of theirs is refused ("Host's computer", "The host",
-"Komputer gospodarz", "Administrator"; also "Ghost": the price of catching every "host")."""
+"Komputer gospodarz", "Administrator"; also "Ghost": the price of catching every "host"; and
+what the app calls the host's side, "This computer", or itself, "Referee")."""
 
 
 @functools.cache
