@@ -538,6 +538,29 @@ def error_text(error: Any, position: int | None = None, variant: str | None = No
     return sentence(render_key(ln.key, params))
 
 
+def refusal_text(error: Any, variant: str | None = None) -> str:
+    """Why a tapped piece was not added, describing what the row holds (not the row with the
+    refused piece in it): a :class:`rules.errors.TooManyCopiesError` reads "No more Y1: the
+    106-tile set holds only 2, all entered already" (RULES.md §1, copies of a set); any other
+    error as :func:`error_text` says it."""
+    ln = getattr(error, "line", None)
+    if ln is None or ln.key not in ("copies.too_many", "copies.too_many_where"):
+        return error_text(error, variant=variant)
+    if variant is not None:
+        with material_of_request({"variant": variant}):
+            return refusal_text(error)
+    params = dict(ln.to_json()["params"])
+    most = int(params.get("most", 0))
+    pset = _param(ln.key, "set", params.get("set"))
+    piece = _param(ln.key, "piece", params.get("piece"))
+    text = ngettext(
+        "No more {piece}: {set} holds only {most}, entered already",
+        "No more {piece}: {set} holds only {most}, all entered already",
+        most,
+    )
+    return sentence(text.format(piece=piece, set=pset, most=most))
+
+
 MATERIAL_HEADLINES: dict[tuple[str, str], str] = {
     ("tiles", "tile_taken_from_table"): N_("A tile left the table"),
     ("cards", "tile_taken_from_table"): N_("A card left the table"),

@@ -587,8 +587,8 @@ class PieceKeyboard:
             return False
         try:
             self._check([*self.pieces, code])
-        except RulesError as e:
-            self._say(readable(verdict_render.error_text(e, variant=self.variant)))
+        except RulesError as e:  # the refusal says what the row holds, not what was refused
+            self._say(readable(verdict_render.refusal_text(e, variant=self.variant)))
             return False
         self.pieces.append(code)
         self.field.value = " ".join(self.pieces)

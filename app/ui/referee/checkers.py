@@ -56,6 +56,7 @@ from app.ui.common.pieces import (
 )
 from app.ui.common.session import VIEW_FIELDS, ask_client
 from app.ui.common.widgets import (
+    AMBER_TINT,
     ERROR_COLOUR,
     GOOD_COLOUR,
     MUTED,
@@ -197,12 +198,27 @@ def fault_refs(answer: Mapping[str, Any]) -> tuple[set[int], set[int]]:
 
 
 # -- verdict parts ----------------------------------------------------------------------------
-def verdict_header(valid: bool, title: str, detail: str | None = None) -> ft.Control:
-    """The big answer: a tick or a cross, "Valid run" / "Not valid", and a line under it."""
+MOVED_COLOUR = ft.Colors.ORANGE_900
+"""The icon of a meld valid only in another order than it was laid (not the plain green
+"valid": at the table, the meld as it lies is not one); its headline is in the theme's plain
+text colour, on :data:`MOVED_BACKGROUND` (both readable on the light and the dark theme)."""
+MOVED_BACKGROUND = AMBER_TINT
+ON_SURFACE = ft.Colors.ON_SURFACE
+
+
+def verdict_header(
+    valid: bool, title: str, detail: str | None = None, moved: bool = False
+) -> ft.Control:
+    """The big answer: a tick or a cross, "Valid run" / "Not valid", and a line under it.
+    ``moved``: valid only with pieces moved (:func:`moved_title`): orange swap arrows and the
+    headline in the plain text colour, not the green of "valid"."""
     colour = GOOD_COLOUR if valid else ERROR_COLOUR
     icon = ft.Icons.CHECK_CIRCLE if valid else ft.Icons.CANCEL
+    title_colour = colour
+    if valid and moved:
+        colour, icon, title_colour = MOVED_COLOUR, ft.Icons.SWAP_HORIZONTAL_CIRCLE, ON_SURFACE
     column: list[ft.Control] = [
-        ft.Text(title, size=24, weight=ft.FontWeight.BOLD, color=colour),
+        ft.Text(title, size=24, weight=ft.FontWeight.BOLD, color=title_colour),
     ]
     if detail:
         column.append(ft.Text(detail, size=17, weight=ft.FontWeight.W_500))
@@ -381,6 +397,50 @@ def jokers_line(tiles: Sequence[str], jokers: Sequence[str], material: str) -> s
     return ngettext("Joker = {pieces}", "Jokers = {pieces}", len(jokers)).format(
         pieces=", ".join(names)
     )
+
+
+def moved_title(answer: Mapping[str, Any], entered: Sequence[str], material: str) -> str | None:
+    """The headline of a run valid only in another order than laid (RULES.md §1: the engine
+    normalises an order that cannot be a run; its answer says so with ``params.how`` =
+    ``meld.how.rearranged``, ``tiles`` in the order that is a run and ``jokers`` naming what
+    each joker stands for): "Valid run with the joker moved to the front (as red 11)", "… to
+    the end (as …)", "… moved (as …)" when the jokers went elsewhere or split, "Valid run once
+    the tiles are put in order" when no joker moved. None for a meld valid as laid (or any
+    other answer)."""
+    how = (answer.get("params") or {}).get("how") or {}
+    if not answer.get("valid") or answer.get("kind") != "run":
+        return None
+    if not isinstance(how, Mapping) or how.get("key") != "meld.how.rearranged":
+        return None
+    tiles = [str(t) for t in answer.get("tiles", [])]
+    names = [said_piece(str(j), material) for j in answer.get("jokers", [])]
+    laid_at = [i for i, c in enumerate(entered) if c == "JK"]
+    shown_at = [i for i, c in enumerate(tiles) if c == "JK"]
+    n = len(shown_at)
+    if not names or not shown_at or laid_at == shown_at:
+        if material == "tiles":
+            return _("Valid run once the tiles are put in order")
+        return _("Valid run once the cards are put in order")
+    pieces = ", ".join(names)
+    if shown_at == list(range(n)):
+        text = ngettext(
+            "Valid run with the joker moved to the front (as {pieces})",
+            "Valid run with the jokers moved to the front (as {pieces})",
+            n,
+        )
+    elif shown_at == list(range(len(tiles) - n, len(tiles))):
+        text = ngettext(
+            "Valid run with the joker moved to the end (as {pieces})",
+            "Valid run with the jokers moved to the end (as {pieces})",
+            n,
+        )
+    else:
+        text = ngettext(
+            "Valid run with the joker moved (as {pieces})",
+            "Valid run with the jokers moved (as {pieces})",
+            n,
+        )
+    return text.format(pieces=pieces)
 
 
 def reordered_text(answer: Mapping[str, Any], entered: Sequence[str], material: str) -> str:
@@ -1186,10 +1246,16 @@ class MeldChecker(Checker):
         kind = str(a.get("kind", ""))
         tiles = [str(t) for t in a.get("tiles", [])]
         jokers = [str(j) for j in a.get("jokers", [])]
-        title = _("Valid {kind}").format(kind=_(MELD_KINDS.get(kind, kind)))
+        moved = moved_title(a, self.keyboard.value, material)
+        title = moved or _("Valid {kind}").format(kind=_(MELD_KINDS.get(kind, kind)))
         value = int(a.get("value", 0))
         parts: list[ft.Control] = [
-            verdict_header(True, title, ngettext("{n} point", "{n} points", value).format(n=value)),
+            verdict_header(
+                True,
+                title,
+                ngettext("{n} point", "{n} points", value).format(n=value),
+                moved=moved is not None,
+            ),
             ft.Semantics(
                 label=_("Meld: {pieces}").format(pieces=meld_label(tiles, material, jokers)),
                 content=meld_view(tiles, material, jokers, size="l"),
@@ -1226,7 +1292,10 @@ class MeldChecker(Checker):
                 muted(_("The reading worth more stands unless the player says otherwise."))
             )
         parts.append(self.link(a))
-        return [panel(parts, True)]
+        box = panel(parts, True)
+        if moved is not None:  # not the plain green "valid": as laid, the meld is no run
+            box.bgcolor = MOVED_BACKGROUND
+        return [box]
 
 
 # -- opening -----------------------------------------------------------------------------------
