@@ -459,7 +459,7 @@ def test_penalties_fill_in_the_next_round_and_are_cleared(
     # the next round's timer: a new clock, round 2 starts with the next seat
     s2 = open_timer(app, stored, fake)
     assert s2.clock.player == "Ola" and s2.clock.state == READY and s2.clock.turn == 1
-    app.show(f"/game/{g.id}/round")
+    app.go(f"/game/{g.id}/round")  # "Enter round 2" (Back to the saved round shows the sheet)
     assert isinstance(app.screen, RoundEntry)
     assert app.screen.form.entry_order() == ["Ala", "Ola"]
     assert isinstance(app.screen.form, TilesForm)

@@ -22,6 +22,12 @@ Routes (built by :mod:`app.ui.router`)::
     /history/<id>            a finished game, read-only (export, delete with undo)
     /season                  players ranked per variant over a range of days
 
+A dialog belongs to the screen that opened it: a route change the browser makes by itself (Back,
+Forward, an address typed) closes it; one a screen asks for with ``app.go`` leaves it to the
+handler (it closes its dialog first, or keeps it on purpose, as the live table's conflict
+dialog over the sheet). A round's address, come back to after its round was saved, shows the
+score sheet again (:meth:`App.done_with`): Flet can only push an address, not replace one.
+
 A screen is an object with ``.view`` (an ``ft.View``) built from the store; its handlers only
 change controls and call ``app.go(route)``, so screens can be driven in tests with
 ``App(store)`` and no page at all (``page=None``: navigation renders at once, dialogs and
@@ -39,7 +45,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final, Protocol
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote
 
 import flet as ft
 
@@ -174,6 +180,14 @@ class App:
         self.device: dict[str, Any] = {}
         """This device's settings as read from its browser's storage this session (e.g. the
         referee's variant, app/ui/referee/checkers.py), by ``ft.SharedPreferences`` key."""
+        self._asked: list[str] = []
+        """The paths :meth:`go` sent the browser to whose route change has not come back
+        yet: a route change to any other path is the browser's own (Back, Forward, an
+        address typed)."""
+        self._done: set[str] = set()
+        """Paths whose screen finished its job (:meth:`done_with`)."""
+        self._address = "/"
+        """The path in the browser's address bar, as its last route change said."""
 
     # -- navigation ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -193,9 +207,19 @@ class App:
                 was_connect(e)
 
         page.on_connect = connected
+        self._address = _path(page.route or "/")
         self.show(page.route or "/")
 
     def _route_changed(self, e: ft.RouteChangeEvent) -> None:
+        path, before = _path(e.route), self._address
+        self._address = path
+        if path in self._asked:  # where a screen sent us: its handler closed (or kept, as
+            # the live table's conflict dialog over the sheet) its dialog itself
+            del self._asked[: self._asked.index(path) + 1]  # and any pushes skipped before
+        else:  # the browser's Back / Forward or an address typed
+            self._asked.clear()
+            if path != before:  # the dialogs of the screen left (the export of another
+                self.close_dialogs()  # game's sheet …) must not stay over the new one
         self.show(e.route)
 
     def _view_popped(self, _e: Any = None) -> None:
@@ -203,12 +227,16 @@ class App:
 
     def go(self, route: str) -> None:
         """Open ``route`` (through the browser history when there is a page)."""
+        self._done.discard(_path(route))  # opened on purpose: the screen itself again
         if self.page is None:
             self.show(route)
             return
-        if route == self.route:
+        if route == self.route or _path(self.route) != self._address == _path(route):
+            # the address is there already (the sheet shown at a saved round's address,
+            # :meth:`done_with`): a push of it would change nothing, not even the screen
             self.show(route)
             return
+        self._asked = [*self._asked[-7:], _path(route)]
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # not on the session's loop (a test's page): Flet's own way
@@ -218,6 +246,14 @@ class App:
         # "Task exception was never retrieved" in the log
         task = loop.create_task(self.page.push_route(route))
         task.add_done_callback(_quiet)
+
+    def done_with(self, route: str) -> None:
+        """Say that the screen of ``route`` finished its job (its round was saved): coming back
+        to it by the browser's Back or Forward shows the screen of :func:`parent_route` of it
+        instead (the score sheet, not an empty form for the next round), under the same
+        address; :attr:`route` is then the parent's (the sheet's refreshes, live updates and
+        ← are the sheet's). Opening ``route`` with :meth:`go` shows the screen itself again."""
+        self._done.add(_path(route))
 
     def refresh(self) -> None:
         """Rebuild the current screen from the store."""
@@ -235,10 +271,13 @@ class App:
         return self.language
 
     def show(self, route: str) -> None:
-        """Build the screen for ``route`` and put it on the page."""
+        """Build the screen for ``route`` and put it on the page (for a path :meth:`done_with`,
+        the screen of its parent)."""
         path, _sep, qs = route.partition("?")
         self.query = dict(parse_qsl(qs))
         route = path.rstrip("/") or "/"
+        if route in self._done:
+            route, self.query = parent_route(route), {}
         with i18n.use_language(self.language):  # the screen in this session's language
             try:
                 screen = routes().build(self, route)
@@ -363,6 +402,18 @@ class App:
                 top.update()
         self.page_update()
 
+    def close_dialogs(self) -> None:
+        """Close every dialog and bottom sheet on the page (not the short messages): the
+        screen they belonged to is gone."""
+        self.dialog = None
+        page = self.page
+        shown = getattr(getattr(page, "_dialogs", None), "controls", None)
+        if not isinstance(shown, list):
+            return
+        for d in shown:
+            if getattr(d, "open", False) and not isinstance(d, ft.SnackBar):
+                d.open = False
+
     # -- services (clipboard, download) -------------------------------------------------------
     def run(self, make: Callable[[], Awaitable[Any]]) -> None:
         """Run a coroutine for the page (no-op without a page)."""
@@ -446,6 +497,13 @@ Settings)."""
 
 NOTICE_SECONDS: Final = 4
 """How long a short message (:meth:`App.notify`) stays on the screen."""
+
+
+def _path(route: str) -> str:
+    """``route`` without its query and trailing slash, unquoted (``/game/x/?a=b`` →
+    ``/game/x``; ``/players/Ala%20B`` → ``/players/Ala B``): a route as pushed and as the
+    browser reports it back compare equal."""
+    return unquote(route.partition("?")[0]).rstrip("/") or "/"
 
 
 def parent_route(route: str) -> str:

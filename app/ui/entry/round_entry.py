@@ -555,6 +555,9 @@ class RoundEntry:
             self.app.go(f"/game/{self.game.id}")
             return
         self._saved = True
+        # the browser's Back from the sheet would come back here: to the sheet, not to an
+        # empty form for the next round (Flet can only push the sheet's address)
+        self.app.done_with(self.app.route)
         step = games.last_change(stored)  # saved on top of another phone's round: n moved
         n = step.index + 1 if step is not None else len(stored.rounds)
         self._write_draft(None)  # round saved: its draft is done with
