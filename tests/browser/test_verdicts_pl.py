@@ -85,7 +85,8 @@ def test_bad_token_and_too_many_copies_read_in_polish(phone: Phone) -> None:
     press(phone, "Wyczyść")
     # RULES.md §1: the 106-tile set holds each numbered tile twice: a third red 5 is refused
     tiles(phone, "R5", "R5", "R5")
-    shown(phone, "3 × R5", "komplet 106 płytek ma tylko 2")
+    # the refused third tap says what the field holds (two), not a count that never happened
+    shown(phone, "Więcej R5 nie ma", "komplet 106 płytek ma tylko 2, wszystkie już wpisano")
     no_english(phone)
     phone.shot("verdicts-pl-02-too-many-copies")
 
