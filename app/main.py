@@ -23,7 +23,6 @@ about itself (``page.client_ip``, the platform …) counts.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -33,7 +32,7 @@ from urllib.parse import parse_qsl, urlencode
 import flet as ft
 
 from app import guard, i18n, live
-from app.ui.common.session import ask_client
+from app.ui.common.session import ask_client, push_route
 from app.ui.shell import DEVICE_KEY, App
 from app.ui.table import sharing
 
@@ -160,14 +159,7 @@ def make_main(store: StoreLike) -> Callable[[ft.Page], Awaitable[None]]:
                 raise BrokenPipeError("the browser left")
             _start(page, visitor, lang)
         if had_key:  # show the address without the host key (browser history)
-            target = page.route or "/"
-
-            async def drop_key() -> None:
-                # a phone that left meanwhile: no "Task exception was never retrieved" in the log
-                with contextlib.suppress(Exception):
-                    await page.push_route(target)
-
-            page.run_task(drop_key)
+            push_route(page, page.route or "/")
 
     def _start(page: ft.Page, visitor: live.Visitor, lang: str) -> App:
         # this session's rights, and live updates from the others

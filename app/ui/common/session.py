@@ -148,6 +148,25 @@ def _quiet(task: asyncio.Task[Any]) -> None:
         log.debug("navigation not sent: %s", task.exception())
 
 
+def push_route(page: Any, route: str) -> None:
+    """Send the browser to ``route``: ``page.navigate``, but a phone that left meanwhile
+    ("Session closed") leaves no "Task exception was never retrieved" in the log. Off the
+    session's loop (a test's page) it is Flet's own ``navigate``."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        page.navigate(route)
+        return
+    loop.create_task(page.push_route(route)).add_done_callback(_quiet)
+
+
+def _shown(page: Any) -> list[Any] | None:
+    """The dialogs, bottom sheets and snack bars on ``page`` (Flet keeps them in
+    ``page._dialogs.controls``), or None without a page or such a list."""
+    shown = getattr(getattr(page, "_dialogs", None), "controls", None)
+    return shown if isinstance(shown, list) else None
+
+
 class App:
     """One session's UI state.
 
@@ -237,15 +256,7 @@ class App:
             self.show(route)
             return
         self._asked = [*self._asked[-7:], _path(route)]
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # not on the session's loop (a test's page): Flet's own way
-            self.page.navigate(route)
-            return
-        # as page.navigate, but a phone that left meanwhile ("Session closed") leaves no
-        # "Task exception was never retrieved" in the log
-        task = loop.create_task(self.page.push_route(route))
-        task.add_done_callback(_quiet)
+        push_route(self.page, route)
 
     def done_with(self, route: str) -> None:
         """Say that the screen of ``route`` finished its job (its round was saved): coming back
@@ -330,10 +341,8 @@ class App:
         """Take the short messages still on the page away. A browser reload brings the same
         session back (``page.on_connect``) and Flet would show its snack bars again, e.g.
         "Round 2 deleted" long after; they no longer apply."""
-        page = self.page
-        dialogs = getattr(page, "_dialogs", None) if page is not None else None
-        controls = getattr(dialogs, "controls", None)
-        if not isinstance(controls, list):
+        controls = _shown(self.page)
+        if controls is None:
             return
         stale = [d for d in controls if isinstance(d, ft.SnackBar)]
         if not stale:
@@ -390,8 +399,8 @@ class App:
         page = self.page
         if page is None:
             return
-        shown = getattr(getattr(page, "_dialogs", None), "controls", None)
-        if not isinstance(shown, list):
+        shown = _shown(page)
+        if shown is None:
             page.pop_dialog()
         else:
             top = next(
@@ -406,11 +415,7 @@ class App:
         """Close every dialog and bottom sheet on the page (not the short messages): the
         screen they belonged to is gone."""
         self.dialog = None
-        page = self.page
-        shown = getattr(getattr(page, "_dialogs", None), "controls", None)
-        if not isinstance(shown, list):
-            return
-        for d in shown:
+        for d in _shown(self.page) or []:
             if getattr(d, "open", False) and not isinstance(d, ft.SnackBar):
                 d.open = False
 
