@@ -159,11 +159,15 @@ class Raw:
         self.ws: Any = None
         self._reader: asyncio.Task[None] | None = None
 
-    async def connect(self, route: str = "/", page: dict[str, Any] | None = None) -> Raw:
+    async def _open(self) -> Any:
+        """The WebSocket to the served app (from :attr:`address`, as uvicorn trusts it)."""
         headers = {"X-Forwarded-For": self.address} if self.address else {}
-        self.ws = await websockets.connect(
+        return await websockets.connect(
             self.srv.ws, additional_headers=headers, max_size=None, open_timeout=20
         )
+
+    async def connect(self, route: str = "/", page: dict[str, Any] | None = None) -> Raw:
+        self.ws = await self._open()
         self._reader = asyncio.create_task(self._read())
         fields = {"route": route, "width": 360.0, "height": 740.0, "web": True}
         fields.update(page or {})

@@ -22,7 +22,7 @@ import websockets
 
 from app import guard
 from app.guard import clean_page_event, host_name_of, host_name_trusted
-from tests.test_attack import CODE, REGISTER, Raw, Served, attack, is_host, phone_address, served
+from tests.test_attack import CODE, Raw, Served, attack, is_host, phone_address, served
 
 __all__ = ["served"]  # the module's served app (a fixture of tests/test_attack.py)
 
@@ -40,9 +40,9 @@ class Named(Raw):
         self.with_port = port
         self.calls: list[tuple[str, Any]] = []
 
-    async def connect(self, route: str = "/", page: dict[str, Any] | None = None) -> Named:
+    async def _open(self) -> Any:
         netloc = f"{self.name}:{self.srv.port}" if self.with_port else self.name
-        self.ws = await websockets.connect(
+        return await websockets.connect(
             f"ws://{netloc}/ws",
             host="127.0.0.1",
             port=self.srv.port,
@@ -51,13 +51,6 @@ class Named(Raw):
             max_size=None,
             open_timeout=20,
         )
-        self._reader = asyncio.create_task(self._read())
-        fields = {"route": route, "width": 360.0, "height": 740.0, "web": True}
-        fields.update(page or {})
-        await self.send(REGISTER, {"session_id": "", "page_name": "", "page": fields})
-        if not await self.wait(lambda: self.patches > 0 and self.find("Text"), 30):
-            raise ConnectionError("the server sent no screen")
-        return self
 
     async def _answer(self, body: dict[str, Any]) -> None:
         self.calls.append((str(body.get("name")), body.get("args")))
