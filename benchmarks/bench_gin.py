@@ -20,11 +20,20 @@ Measures, on seeded random hands:
 
 Usage: ``.venv/bin/python benchmarks/bench_gin.py [--quick] [--seed N]`` from the project root
 (``--quick``: 5,000 hands for the agreement check, fewer judge requests).
+
+``--ab OLD_CHECKOUT`` (a tree made with ``git worktree add /tmp/gin-old HEAD`` before a change)
+times instead, interleaved on the same hands in one process, ``analyse_hand`` and the Card-level
+call (``best_arrangement`` / ``best_discard``) of this tree and of that checkout (its
+``rules/variants/gin.py`` on its own ``rules/search/deadwood.py``), each engine on its own card
+objects, cold (the first call after other work) and warm (best of 5): the median per-hand ratio
+this / that (below 1: this tree faster). On a busy machine that ratio is the before/after figure
+to trust, not two runs' medians.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -32,7 +41,9 @@ import statistics
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -215,13 +226,102 @@ def judge(rng: random.Random, requests: int) -> None:
     )
 
 
+def _old_engine(old: Path) -> tuple[Any, Any]:
+    """The ``deadwood`` and ``gin`` modules of checkout ``old`` (its gin on its own deadwood)."""
+    spec = importlib.util.spec_from_file_location(
+        "deadwood_ab", old / "rules" / "search" / "deadwood.py"
+    )
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no rules/search/deadwood.py under {old}")
+    dw_old = importlib.util.module_from_spec(spec)
+    sys.modules["deadwood_ab"] = dw_old
+    spec.loader.exec_module(dw_old)
+    src = (old / "rules" / "variants" / "gin.py").read_text()
+    src = src.replace("from rules.search.deadwood import", "from deadwood_ab import")
+    gin_old = types.ModuleType("gin_ab")
+    sys.modules["gin_ab"] = gin_old
+    exec(compile(src, str(old / "rules" / "variants" / "gin.py"), "exec"), gin_old.__dict__)
+    return dw_old, gin_old
+
+
+def ab_timing(rng: random.Random, old: Path, count: int) -> None:
+    """``--ab``: analyse_hand and the Card-level call, this tree / checkout ``old``."""
+    from rules import notation
+    from rules.pieces import Card, Suit
+    from rules.variants import gin
+
+    dw_old, gin_old = _old_engine(old)
+    for mod in (dw, dw_old):
+        mod._card_level_tables()
+    suits = list(Suit)
+    junk = [[i, str(i), {i: i}] for i in range(400)]
+
+    def other_work() -> int:  # between calls: pushes the engine out of the processor's caches
+        total = 0
+        for a, b, c in junk:
+            total += a + len(b) + len(c)
+        return total
+
+    clock = time.perf_counter_ns
+    print(
+        f"--ab {old}: this tree / that checkout, median per-hand ratio (below 1: this tree "
+        "faster); cold: first call after other work, warm: best of 5; medians µs this | that"
+    )
+    for n in (10, 11):
+        for kind, pools in (("uniform", POOLS[:1]), ("meld-rich", POOLS[1:])):
+            res: dict[str, list[tuple[list[int], list[int]]]] = {}
+            for i in range(count):
+                ix = rng.sample(pools[i % len(pools)], n)
+                tokens = [str(Card(j % 13 + 1, suits[j // 13])) for j in ix]
+                parsed = notation.parse_pieces(tokens, "cards", None, False)
+                mine = [Card(c.rank, c.suit) for c in parsed]  # each engine its own objects
+                theirs = [Card(c.rank, c.suit) for c in parsed]
+                f_mine = dw.best_arrangement if n == 10 else dw.best_discard
+                f_theirs = dw_old.best_arrangement if n == 10 else dw_old.best_discard
+                f_mine(mine)  # the packed values cached on the cards, as the judge's are
+                f_theirs(theirs)
+                for name, a, b in (
+                    ("analyse_hand", gin.analyse_hand, gin_old.analyse_hand),
+                    (f_mine.__name__, f_mine, f_theirs),
+                ):
+                    calls = [(0, a, mine), (1, b, theirs)]
+                    if i % 2:
+                        calls.reverse()
+                    cold = [0, 0]
+                    warm = [0, 0]
+                    for who, f, arg in calls:
+                        other_work()
+                        t = clock()
+                        f(arg)
+                        cold[who] = clock() - t
+                        best = 1 << 62
+                        for _ in range(5):
+                            t = clock()
+                            f(arg)
+                            best = min(best, clock() - t)
+                        warm[who] = best
+                    res.setdefault(name, []).append((cold, warm))
+            for name, got in res.items():
+                parts = []
+                for label, k in (("cold", 0), ("warm", 1)):
+                    r = statistics.median(x[k][0] / x[k][1] for x in got)
+                    this = statistics.median(x[k][0] for x in got) / 1e3
+                    that = statistics.median(x[k][1] for x in got) / 1e3
+                    parts.append(f"{label} {r:.2f} ({this:.2f} | {that:.2f})")
+                print(f"{n}-card {kind:9s} {name:16s} " + "  ".join(parts))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--quick", action="store_true", help="fewer hands for the agreement check")
     ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--ab", type=Path, help="time against this older checkout (see above)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, seed {args.seed}")
+    if args.ab is not None:
+        ab_timing(rng, args.ab.resolve(), 500 if args.quick else 1500)
+        return
     time_search(rng)
     agreement(rng, 5_000 if args.quick else 100_000)
     judge(rng, 2_000 if args.quick else 20_000)

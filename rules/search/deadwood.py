@@ -1585,10 +1585,26 @@ def hand_value(cards: Sequence[Card]) -> int:
         ValueError: a card appears twice.
     """
     try:
-        packed: int = sum(map(_pack_of, cards))
+        n = len(cards)
+        if n == 10:  # a gin hand: the cards read by name, as in best_arrangement (no map, no sum)
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+            packed: int = c0._pack + c1._pack + c2._pack + c3._pack + c4._pack + c5._pack
+            packed += c6._pack + c7._pack + c8._pack + c9._pack
+        elif n == 11:  # and the card drawn
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
+            packed = c0._pack + c1._pack + c2._pack + c3._pack + c4._pack + c5._pack
+            packed += c6._pack + c7._pack + c8._pack + c9._pack + c10._pack
+        else:
+            packed = sum(map(_pack_of, cards))
     except AttributeError:  # a card met for the first time
         return value_mask(encode(cards))
-    if (packed >> _HAND_AT11).bit_count() != len(cards):  # a card twice: its bits carried
+    except TypeError:  # no len(): an iterable read once
+        try:
+            packed = sum(map(_pack_of, cards))
+        except AttributeError:
+            return value_mask(encode(cards))
+        n = len(cards)  # raises, as before
+    if (packed >> _HAND_AT11).bit_count() != n:  # a card twice: its bits carried
         return value_mask(encode(cards))  # raises
     return packed & 511
 
@@ -1674,6 +1690,7 @@ inline, as it does)."""
 _RM_BITS: Final = (1 << 52) - 1
 """The 52 bits of a rank-major mask (:data:`_rm_chunks`)."""
 _new_arrangement: Final = tuple.__new__  # builds an Arrangement without NamedTuple's __new__
+_new_object: Final = object.__new__  # builds a Discard without its __init__
 
 
 def _layout_tables() -> None:
@@ -2155,7 +2172,13 @@ def best_discard(cards: Iterable[Card]) -> Discard:
             + t6[hi >> 16],
         ),
     )
-    return Discard(_top_cards[bl], arrangement, False, h)
+    made = _new_object(Discard)  # Discard(...) without the call to __init__ (speed only)
+    made.discard = _top_cards[bl]
+    made.arrangement = arrangement
+    made.big_gin = False
+    made._hand = h
+    made._eleven = None
+    return made
 
 
 def _discard_searched(x: int, h: int, tri: int, r: int) -> Discard:
@@ -2183,7 +2206,13 @@ def _discard_searched(x: int, h: int, tri: int, r: int) -> Discard:
     m = (x >> 9 & _RM_BITS) ^ 1 << (4 * (i % 13) + 3 - i // 13)  # rank-major mask, cards kept
     melds, loose = _keyed_layout(m, groups, e0, e1, e2, e3)
     arrangement = _new_arrangement(Arrangement, ((key >> 8) - 64, melds, loose))
-    return Discard(_top_cards[10 + 4 * (i % 13) + 3 - i // 13], arrangement, full == 0, h)
+    made = _new_object(Discard)  # as in best_discard
+    made.discard = _top_cards[10 + 4 * (i % 13) + 3 - i // 13]
+    made.arrangement = arrangement
+    made.big_gin = full == 0
+    made._hand = h
+    made._eleven = None
+    return made
 
 
 def discard_of_mask(h: int) -> Discard:

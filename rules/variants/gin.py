@@ -116,6 +116,8 @@ NOBODY_WINS: Final = line("gin.nobody_wins")
 _SEED_OPTIONS: Final = GinOptions()
 """The options when none are given (the seed preset; options are immutable, so one value
 serves every call)."""
+_new_object: Final = object.__new__
+"""Makes a :class:`HandAnalysis` without its ``__init__`` (speed only: :func:`analyse_hand`)."""
 
 RoundKind = Literal["knock", "gin", "big_gin", "undercut", "void", "second_joker"]
 
@@ -262,18 +264,26 @@ def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> Ha
     else:
         said = Line("gin.bad_hand_size", {"n": len(cards)})
         raise RequestError(f"{said.english()} (RULES.md §5)", "bad_hand_size", said)
-    return HandAnalysis(
-        deadwood=arr.deadwood,
-        melds=arr.melds,
-        unmatched=arr.unmatched,
-        can_knock=arr.deadwood <= opts.knock_max,
-        gin=arr.deadwood == 0,
-        big_gin=big_gin,
-        discard=discard,
-        eleven=eleven,
-        knock_max=opts.knock_max,
-        hand_value=hand_value(cards),
+    # HandAnalysis(...) with its fields set at once (speed only: the call with ten keywords
+    # and its __init__ take about twice as long); the same state, still frozen
+    got = _new_object(HandAnalysis)
+    deadwood, melds, unmatched = arr
+    knock_max = opts.knock_max
+    got.__dict__.update(
+        {
+            "deadwood": deadwood,
+            "melds": melds,
+            "unmatched": unmatched,
+            "can_knock": deadwood <= knock_max,
+            "gin": deadwood == 0,
+            "big_gin": big_gin,
+            "discard": discard,
+            "eleven": eleven,
+            "knock_max": knock_max,
+            "hand_value": hand_value(cards),
+        }
     )
+    return got
 
 
 def _gin_options(req: Request) -> GinOptions:
