@@ -39,7 +39,9 @@ tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (call
   a visitor's address refused for :data:`BAN_SECONDS`. A visitor's socket is read
   :data:`READ_CHUNK` bytes at a time, so a burst of tiny frames is parsed a few at a time.
   Per address: at most :data:`MAX_SESSIONS_PER_ADDRESS` sessions and
-  :data:`MAX_CONNECTIONS_PER_ADDRESS` open connections (this computer is not limited).
+  :data:`MAX_CONNECTIONS_PER_ADDRESS` open connections (this computer is not limited, nor a
+  connection showing the host pass: the key URL's cookie, :class:`HostKeyCookie`, checked
+  before any limit of the address).
   A visitor's session is kept :data:`VISITOR_TIMEOUT` seconds after it disconnects
   (the host's :data:`HOST_TIMEOUT`).
 - **No traceback** reaches a client: ``SESSION_CRASHED`` carries a plain sentence; the
@@ -894,7 +896,9 @@ def same_origin(headers: Any) -> bool:
 
 def own_names() -> frozenset[str]:
     """This computer's own names (lower case, no trailing dot): ``socket.gethostname()``, its
-    first label, their ``.local`` forms (mDNS) and the fully qualified name. Looked up once
+    first label and the fully qualified name, but no ``.local`` name (mDNS: any device on
+    the Wi-Fi may answer for it, so a page served under it can be rebound to this computer;
+    also when the computer's own name is one, as on a Mac). Looked up once
     (:func:`socket.getfqdn` may ask the resolver)."""
     global _OWN_NAMES
     if _OWN_NAMES is None:
@@ -904,15 +908,19 @@ def own_names() -> frozenset[str]:
         with contextlib.suppress(OSError):
             name = socket.gethostname().strip().rstrip(".").lower()
             if name:
-                short = name.split(".")[0]
-                names |= {name, short, f"{name}.local", f"{short}.local"}
+                names |= {name, name.split(".")[0]}
         with contextlib.suppress(OSError):
             fqdn = socket.getfqdn().strip().rstrip(".").lower()
             if fqdn:
                 names.add(fqdn)
-        names.discard("")
-        _OWN_NAMES = frozenset(names)
+        _OWN_NAMES = frozenset(n for n in names if n and not mdns_name(n))
     return _OWN_NAMES
+
+
+def mdns_name(name: str) -> bool:
+    """Is ``name`` (lower case, no trailing dot) a multicast DNS name (``*.local``,
+    RFC 6762), which devices on the local network answer for themselves, unauthenticated?"""
+    return name == "local" or name.endswith(".local")
 
 
 _OWN_NAMES: frozenset[str] | None = None
@@ -952,9 +960,10 @@ def host_name_trusted(host: object) -> bool:
 
     Yes when the browser was sent to an address (an IP literal: ``127.0.0.1``, ``[::1]``, the
     computer's LAN address), to ``localhost`` or a ``*.localhost`` name (browsers resolve those
-    to loopback themselves), or to this computer's own name (:func:`own_names`). Any other
-    name may be a site that re-points its own name at 127.0.0.1 (DNS rebinding): its page,
-    opened in the host's browser, would connect from loopback with its own name as ``Host``
+    to loopback themselves), or to this computer's own name (:func:`own_names`; not its
+    ``.local`` name, which a device on the Wi-Fi can claim by mDNS). Any other name may be
+    a site that re-points its own name at 127.0.0.1 (DNS rebinding): its page, opened in the
+    host's browser, would connect from loopback with its own name as ``Host``
     and ``Origin``. Such a connection is served as a phone without rights (never refused: a
     phone may reach the app by a router's name); the host key still gives the host's rights
     under any name. Case, a port and a trailing dot do not matter; an absent or malformed
@@ -972,7 +981,7 @@ def host_name_trusted(host: object) -> bool:
         pass
     if name == "localhost" or name.endswith(".localhost"):
         return True
-    return name in own_names()
+    return not mdns_name(name) and name in own_names()
 
 
 def _make_connection_class() -> type:
@@ -1006,8 +1015,16 @@ def _make_connection_class() -> type:
             loopback = live.is_loopback(ip) and host_name_trusted(websocket.headers.get("host"))
             if live.is_loopback(ip) and not loopback:
                 log.debug("a loopback connection under another name: served as a visitor")
+            # the host pass (the key URL's cookie, HostKeyCookie) before any limit of the
+            # address: a host's device is not refused for another's use of its address; a
+            # wrong pass is a wrong message, and the address's limits and bans apply as
+            # without one. The pass gives no rights, nor the host's limits: the key does
+            cookie = websocket.headers.get("cookie")
+            presented = presented_pass(cookie, scope_port(websocket.scope))
+            self.keyed = presented is True
             self.peer_ip = ip
             self.loopback = loopback
+            exempt = loopback or self.keyed
             self.limits = HOST_LIMITS if loopback else VISITOR_LIMITS
             self.flooded = False
             self.registered = False
@@ -1021,7 +1038,7 @@ def _make_connection_class() -> type:
                 # computer it would get the host's rights
                 await websocket.close(code=CLOSE_POLICY)
                 return
-            if not loopback and (
+            if not exempt and (
                 _banned(ip, now) or _CONNECTIONS.get(ip, 0) >= MAX_CONNECTIONS_PER_ADDRESS
             ):
                 await websocket.close(code=CLOSE_POLICY)
@@ -1030,9 +1047,11 @@ def _make_connection_class() -> type:
             self.bytes = Bucket(self.limits.bytes_rate, self.limits.bytes_burst)
             self.wrong = Bucket(1.0, self.limits.strikes)
             self.big = Bucket(BIG_FRAMES_PER_MINUTE / 60.0, BIG_FRAMES_PER_MINUTE)
-            if not loopback:
+            if presented is False:
+                self._strike()  # a wrong or stale pass (a full bucket: never closes here)
+            if not exempt:
                 _small_reads(websocket)
-            if loopback:  # this computer is not limited
+            if exempt:  # this computer and the host pass are not counted
                 await self._serve(websocket, ip)
                 return
             _CONNECTIONS[ip] = _CONNECTIONS.get(ip, 0) + 1
@@ -1236,22 +1255,29 @@ def _make_connection_class() -> type:
                 self._strike()
                 return
             self.registered = True
+            given = route_key(clean["page"]["route"])  # the key URL's first session
+            key_ok = given is not None and live.host_key_ok(given)
+            if given is not None and not key_ok:
+                self._strike()  # a wrong key: the address's limits apply
             sid = clean["session_id"]
             again = False
             if sid:
                 known = await app_manager.get_session(self._FletApp__get_unique_session_id(sid))
                 again = known is not None and known.connection is None
             ip = self.peer_ip
-            if not again and not self.loopback and _live_sessions(ip) >= MAX_SESSIONS_PER_ADDRESS:
+            exempt = self.loopback or self.keyed or key_ok
+            if not again and not exempt and _live_sessions(ip) >= MAX_SESSIONS_PER_ADDRESS:
                 raise Refused("too many sessions from one address")
             await super()._FletApp__on_message([MessageAction.REGISTER_CLIENT, clean])
             session = self._FletApp__session
             if session is not None and session not in _PEERS:
-                _PEERS[session] = Peer(ip, self.loopback, self.loopback)
+                _PEERS[session] = Peer(ip, self.loopback, self.loopback or key_ok)
                 _SESSIONS.setdefault(ip, weakref.WeakSet()).add(session)
                 for k in [k for k, v in _SESSIONS.items() if not v and k != ip]:
                     _SESSIONS.pop(k, None)
-            elif session is not None and _PEERS[session].host and not self.loopback:
+            elif session is not None and key_ok:
+                _PEERS[session].host = True  # a watcher's session given the key later
+            if session is not None and _PEERS[session].host and not self.loopback:
                 self.host_limits()
 
         def _event(self, session: Any, body: dict[str, Any]) -> None:
@@ -1473,7 +1499,15 @@ HEADER_SECONDS: Final = 5.0
 """Seconds a visitor's connection may take to send a request's header (the first, or the
 next on a kept-alive connection): a slow-loris that sends a header line every few seconds
 is closed. A request being answered (a download) is not timed."""
+HTTP_WAITING_PER_ADDRESS: Final = 32
+"""Connections over :data:`HTTP_CONNECTIONS_PER_ADDRESS` one visitor address may have waiting
+for their request header: each is served only if that header shows this run's host pass (its
+cookie, :class:`HostKeyCookie`) or key (``?key=`` in the address), else answered 503 and closed;
+one more closes the oldest waiting (so sockets held idle cannot keep a host's device at that
+address out: it sends its header at once)."""
 _HTTP_OPEN: dict[str, int] = {}
+_HTTP_WAITING: dict[str, dict[int, Any]] = {}
+"""Visitor address → its connections over the cap waiting for a header (oldest first)."""
 
 
 def http_open(ip: str) -> int:
@@ -1481,12 +1515,43 @@ def http_open(ip: str) -> int:
     return _HTTP_OPEN.get(ip, 0)
 
 
+def http_waiting(ip: str) -> int:
+    """Connections of visitor address ``ip`` over the cap, waiting for a request header."""
+    return len(_HTTP_WAITING.get(ip, ()))
+
+
+def keyed_request(scope: Any) -> bool:
+    """Does an HTTP request (its ASGI scope, as uvicorn builds it) show this run's host pass
+    in its cookie (:func:`presented_pass`) or the host key in its query (``?key=…``)?"""
+    headers = scope.get("headers") or []
+    cookie = b"; ".join(v for k, v in headers if k.lower() == b"cookie").decode("latin-1")
+    if presented_pass(cookie, scope_port(scope)):
+        return True
+    raw = scope.get("query_string", b"")
+    query = raw.decode("latin-1") if isinstance(raw, (bytes, bytearray)) else ""
+    given = query_key(query)
+    return given is not None and live.host_key_ok(given)
+
+
+_OVER_CAP_ANSWER: Final = (
+    {
+        "type": "http.response.start",
+        "status": 503,
+        "headers": [(b"connection", b"close"), (b"content-length", b"0")],
+    },
+    {"type": "http.response.body", "body": b""},
+)
+
+
 def guarded_http(base: type) -> type:
-    """uvicorn's HTTP protocol class ``base`` with :data:`HTTP_CONNECTIONS_PER_ADDRESS` and
-    :data:`HEADER_SECONDS` for visitors (the peer address of the socket itself)."""
+    """uvicorn's HTTP protocol class ``base`` with :data:`HTTP_CONNECTIONS_PER_ADDRESS`,
+    :data:`HTTP_WAITING_PER_ADDRESS` and :data:`HEADER_SECONDS` for visitors (the peer
+    address of the socket itself)."""
 
     class GuardedHTTP(base):  # type: ignore[misc]
+        app: Any  # uvicorn's: the ASGI app each request is run with
         _guard_ip: str | None = None
+        _guard_waiting: str | None = None
         _guard_timer: Any = None
 
         def connection_made(self, transport: Any) -> None:
@@ -1495,14 +1560,52 @@ def guarded_http(base: type) -> type:
             ip = str(client[0]) if client else ""
             if live.is_loopback(ip):
                 return
+            self._guard_last: Any = None
             if _HTTP_OPEN.get(ip, 0) >= HTTP_CONNECTIONS_PER_ADDRESS:
-                _refusals.note(ip)
-                transport.abort()
+                self._guard_wait(ip)  # served only with the host pass or key
                 return
             _HTTP_OPEN[ip] = _HTTP_OPEN.get(ip, 0) + 1
             self._guard_ip = ip
-            self._guard_last: Any = None
             self._guard_timer = self.loop.call_later(HEADER_SECONDS, self._guard_tick)
+
+        def _guard_wait(self, ip: str) -> None:
+            waiting = _HTTP_WAITING.setdefault(ip, {})
+            while len(waiting) >= HTTP_WAITING_PER_ADDRESS:
+                oldest = waiting.pop(next(iter(waiting)))
+                oldest._guard_waiting = None
+                _refusals.note(ip)
+                oldest.transport.abort()
+            waiting[id(self)] = self
+            self._guard_waiting = ip
+            self._guard_app = self.app
+            self.app = self._guard_gate  # uvicorn runs ``self.app`` for each request
+            self._guard_timer = self.loop.call_later(HEADER_SECONDS, self._guard_tick)
+
+        def _guard_unwait(self) -> str | None:
+            ip, self._guard_waiting = self._guard_waiting, None
+            if ip is not None:
+                waiting = _HTTP_WAITING.get(ip, {})
+                waiting.pop(id(self), None)
+                if not waiting:
+                    _HTTP_WAITING.pop(ip, None)
+            return ip
+
+        def _guard_keyed(self) -> None:
+            """A waiting connection showed the host pass or key: served, not counted (still
+            timed: a leaked pass holds no socket idle)."""
+            self._guard_unwait()
+            self.app = self._guard_app
+
+        async def _guard_gate(self, scope: Any, receive: Any, send: Any) -> None:
+            """A request on a connection over the cap: served with the host pass or key, else
+            answered 503 (and closed)."""
+            if keyed_request(scope):
+                self._guard_keyed()
+                await self._guard_app(scope, receive, send)
+                return
+            _refusals.note(self._guard_unwait() or "")
+            for message in _OVER_CAP_ANSWER:
+                await send(message)
 
         def _guard_tick(self) -> None:
             """Every :data:`HEADER_SECONDS`: a connection that waited for a request header
@@ -1522,6 +1625,7 @@ def guarded_http(base: type) -> type:
             if self._guard_timer is not None:
                 self._guard_timer.cancel()
                 self._guard_timer = None
+            self._guard_unwait()
             ip, self._guard_ip = self._guard_ip, None
             if ip is None:
                 return
@@ -1536,7 +1640,12 @@ def guarded_http(base: type) -> type:
             super().connection_lost(exc)
 
         def handle_websocket_upgrade(self, *args: Any) -> None:
-            # the socket is the WebSocket protocol's now (its own per-address cap)
+            if self._guard_waiting is not None and not keyed_request(self.scope):
+                _refusals.note(self._guard_unwait() or "")  # over the cap, without the pass
+                self.transport.abort()
+                return
+            # the socket is the WebSocket protocol's now (its own per-address cap, after
+            # the host pass: Guarded.handle)
             self._guard_release()
             super().handle_websocket_upgrade(*args)
 
@@ -1650,9 +1759,10 @@ class NoFraming:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         framed = self.framed
-        if scope.get("type") != "http":
-            await self.app(scope, receive, send)
+        if scope.get("type") != "http" or scope.get("app.guard.framed"):
+            await self.app(scope, receive, send)  # (Flet mounts its app in another: once)
             return
+        scope["app.guard.framed"] = True
 
         async def send_framed(message: Any) -> None:
             if message.get("type") == "http.response.start":
@@ -1660,6 +1770,119 @@ class NoFraming:
             await send(message)
 
         await self.app(scope, receive, send_framed)
+
+
+# -- the host key before the address limits -------------------------------------------------------
+PASS_COOKIE: Final = "rummy_referee_pass"
+"""Name (before ``_<port>``) of the cookie holding the host pass (:class:`HostKeyCookie`)."""
+PASS_COOKIE_SECONDS: Final = 30 * 24 * 3600
+"""How long a browser keeps the pass's cookie (the key, and so the pass, change every run)."""
+KEY_QUERY_MAX: Final = 4096
+"""Characters of a query string read for the host key (a longer one is not parsed)."""
+
+
+def pass_cookie_name(port: object) -> str:
+    """The pass cookie's name for the server on ``port`` (two runs on two ports keep two)."""
+    ok = isinstance(port, int) and not isinstance(port, bool)
+    return f"{PASS_COOKIE}_{port}" if ok else PASS_COOKIE
+
+
+def scope_port(scope: Any) -> int | None:
+    """The port the server took a request on (the ASGI scope's ``server``), or None."""
+    server = scope.get("server") if isinstance(scope, dict) else None
+    if isinstance(server, (list, tuple)) and len(server) == 2 and isinstance(server[1], int):
+        return server[1]
+    return None
+
+
+def cookie_values(header: object, name: str) -> list[str]:
+    """Every value a ``Cookie`` request header gives the cookie ``name`` (a browser may send
+    two of one name, for two paths); none for a header that is not text."""
+    if not isinstance(header, str):
+        return []
+    out = []
+    for chunk in header.split(";"):
+        key, eq, value = chunk.partition("=")
+        if eq and key.strip() == name:
+            out.append(value.strip().strip('"'))
+    return out
+
+
+def presented_pass(header: object, port: object) -> bool | None:
+    """The host pass (:func:`app.live.host_pass`) in a request's ``Cookie`` header
+    (:data:`PASS_COOKIE`): True when one value of the cookie is this run's pass, False when
+    the cookie is there with another value (a wrong or stale pass), None when there is none."""
+    values = cookie_values(header, pass_cookie_name(port))
+    if not values:
+        return None
+    return any(live.host_pass_ok(v) for v in values)
+
+
+def query_key(query: object) -> str | None:
+    """The host key parameter of a query string (``a=1&key=K`` → ``K``), or None (no such
+    parameter, or a query longer than :data:`KEY_QUERY_MAX`)."""
+    from urllib.parse import parse_qsl
+
+    if not isinstance(query, str) or not query or len(query) > KEY_QUERY_MAX:
+        return None
+    return next((v for k, v in parse_qsl(query) if k == live.HOST_KEY_PARAM), None)
+
+
+def route_key(route: object) -> str | None:
+    """The host key parameter of a route (``/game/x?key=K`` → ``K``), or None."""
+    return query_key(route.partition("?")[2]) if isinstance(route, str) else None
+
+
+class HostKeyCookie:
+    """ASGI middleware: a page opened with this run's host key (``?key=…``) is answered with
+    the host pass (:func:`app.live.host_pass`, derived from the key; not the key) as an
+    HttpOnly, SameSite=Strict cookie of that name and address (:func:`pass_cookie_name`), so
+    that every later WebSocket of that browser shows it in its upgrade request, before any
+    message, and the guard checks it before the address limits (:meth:`Guarded.handle`): a
+    host's device at a shared address is not locked out by another's use of it (16
+    connections, 12 sessions, the 60-s ban, 32 HTTP connections). The pass gives no rights
+    (the key, from the address or the browser's storage, does). A pass cookie that is not this
+    run's is deleted. The page's script cannot read the cookie; a page of another name (DNS
+    rebinding) or site does not get it sent."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    @staticmethod
+    def cookie_header(scope: Any) -> bytes | None:
+        """The ``Set-Cookie`` value for a request (its ASGI scope), or None for none."""
+        name = pass_cookie_name(scope_port(scope))
+        raw = scope.get("query_string", b"")
+        query = raw.decode("latin-1") if isinstance(raw, (bytes, bytearray)) else ""
+        given = query_key(query)
+        pass_ = live.host_pass()
+        if given is not None and live.host_key_ok(given) and pass_ is not None:
+            flags = f"Path=/; Max-Age={PASS_COOKIE_SECONDS}; HttpOnly; SameSite=Strict"
+            return f"{name}={pass_}; {flags}".encode()
+        header = next(
+            (v for k, v in scope.get("headers", []) if k.lower() == b"cookie"), b""
+        ).decode("latin-1")
+        if presented_pass(header, scope_port(scope)) is False:
+            return f"{name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict".encode()
+        return None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope.get("app.guard.key_cookie"):
+            await self.app(scope, receive, send)  # (Flet mounts its app in another: once)
+            return
+        scope["app.guard.key_cookie"] = True
+        cookie = self.cookie_header(scope)
+        if cookie is None:
+            await self.app(scope, receive, send)
+            return
+
+        async def send_cookie(message: Any) -> None:
+            if message.get("type") == "http.response.start":
+                headers = [*message.get("headers", []), (b"set-cookie", cookie)]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_cookie)
 
 
 _installed = False
@@ -1703,6 +1926,7 @@ def install() -> None:
             kwargs.setdefault(name, None)
         fastapi_init(self, *args, **kwargs)
         self.add_middleware(NoFraming)
+        self.add_middleware(HostKeyCookie)
 
     FastAPI.__init__ = without_api_pages
 

@@ -33,6 +33,7 @@ from ``qrcode``'s matrix in ``app/ui/table/sharing.py``.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
 import functools
@@ -75,6 +76,8 @@ __all__ = [
     "Visitor",
     "classify",
     "host_key_ok",
+    "host_pass",
+    "host_pass_ok",
     "host_url",
     "check_joined_name",
     "new_host_key",
@@ -175,6 +178,34 @@ def host_key_ok(given: object) -> bool:
     if not _host_key or not isinstance(given, str) or len(given) > 128:
         return False
     return hmac.compare_digest(given.encode(), _host_key.encode())
+
+
+def host_pass() -> str | None:
+    """This run's host pass (None when no key was made): 43 URL-safe characters derived from
+    the host key (HMAC-SHA256), kept as a cookie by a browser that opened the key URL
+    (``app.guard.HostKeyCookie``). It lets that device's connections past its address's
+    limits (a ban, the counts of connections and sessions) and gives no rights: those come
+    from the key itself, so a pass sent where it should not go (cookies go to every port of
+    a name) does not give the key away."""
+    if not _host_key:
+        return None
+    value = pass_for(_host_key)
+    remember_secret(value)
+    return value
+
+
+def pass_for(key: str) -> str:
+    """The host pass of the host key ``key`` (HMAC-SHA256, URL-safe base64 without padding)."""
+    digest = hmac.new(key.encode(), b"rummy-referee: host pass", "sha256").digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def host_pass_ok(given: object) -> bool:
+    """Is ``given`` this run's host pass (:func:`host_pass`)?"""
+    expected = host_pass()
+    if expected is None or not isinstance(given, str) or len(given) > 128:
+        return False
+    return hmac.compare_digest(given.encode(), expected.encode())
 
 
 def host_url(base: str) -> str:

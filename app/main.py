@@ -15,8 +15,10 @@ Each session's rights (:func:`session_visitor`) come from the server's side only
 address of its connection (:func:`app.guard.peer_of`: loopback is this computer, the host,
 when opened at an address or the computer's own name: :func:`app.guard.host_name_trusted`)
 or this run's host key (``?key=`` in the address ``python -m app`` opens and prints; the
-browser keeps it, ``live.HOST_KEY_PREF``), and a phone's join tokens kept in its browser
-(``live.JOINS_PREF``, checked by :meth:`app.live.Access.redeem`). Nothing the browser says
+browser keeps it, ``live.HOST_KEY_PREF``; a pass derived from it, kept as a cookie, lets that
+device past its address's limits and gives no rights, :class:`app.guard.HostKeyCookie`), and
+a phone's join tokens kept in its browser (``live.JOINS_PREF``, checked by
+:meth:`app.live.Access.redeem`). Nothing the browser says
 about itself (``page.client_ip``, the platform …) counts.
 """
 
@@ -103,9 +105,10 @@ async def session_visitor(page: ft.Page, store: Any) -> live.Visitor:
         _ask(lambda: prefs.get(live.HOST_KEY_PREF)), _ask(lambda: prefs.get(live.JOINS_PREF))
     )
     ip = peer.ip if peer is not None else None
-    loopback = peer is not None and peer.loopback
+    # the connection's own: loopback (or the key in the first message's route, as url_ok)
+    by_connection = peer is not None and peer.host
     url_ok = live.host_key_ok(url_key)
-    visitor = live.Visitor(ip=ip, host=loopback or url_ok or live.host_key_ok(stored_key))
+    visitor = live.Visitor(ip=ip, host=by_connection or url_ok or live.host_key_ok(stored_key))
     if url_key is not None:
         page.route = route  # the key does not stay in the address bar
     if url_ok and url_key is not None and stored_key != url_key:
