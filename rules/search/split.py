@@ -66,12 +66,16 @@ then needs a few dozen states of it instead of hundreds). The two spot sweeps me
 middle (:class:`_Meet`): once one has laid 13 down to a number in the middle, the other's
 states there are joined with its states exactly (runs, jokers, the aces in the spots of both
 ends), so there the narrower of the two (it goes on first) answers "no", or goes on from one
-state known to be in a split (each new state it makes there is joined at once, so it need not
-finish the number). All are exact, the first to answer wins, and each keeps its memo or states
-between its turns (the sweeps and windows of one direction share their bound and option
-memos). Every split returned is
-re-checked meld by meld and against the heap before it is handed out. Memos live for one call
-only (nothing is cached across heaps).
+state known to be in a split (each new state it makes there, or gives a new tag vector, is
+joined at once, so it need not finish the number). The spot depth-first searches meet the
+spot sweep the other way too: a state of theirs at a cut that sweep has laid whole is joined
+with its states there, and fails at once when it joins none (:class:`_DfsMeets`), so a
+search that dives past the middle answers there instead of laying the rest; they build the
+children of a state cost by cost (jokers with the bounds after them), as far as the order
+needs (:func:`_spot_children`). All are exact, the first to answer wins, and each keeps its
+memo or states between its turns (the sweeps and windows of one direction share their bound
+and option memos). Every split returned is re-checked meld by meld and against the heap
+before it is handed out. Memos live for one call only (nothing is cached across heaps).
 
 Limits: at most :data:`MAX_COPIES` copies of each numbered piece and :data:`MAX_JOKERS` jokers
 (every set in the project fits: 106 tiles, two 53-card decks). With at most two jokers, no meld
@@ -956,6 +960,11 @@ _WINDOW_MIN_GAPS_KEPT: Final = 5
 cost 50-300 state expansions each for nothing). Without them the tails still prove "no", but
 not always as soon: stored heap 6 then takes 695 state expansions instead of 71 (and stored 48,
 which splits, 930 instead of 1,052)."""
+_WINDOW_TRIES_KEPT: Final = 1
+"""Windows :func:`_race_kept` tries, tightest first (:data:`_WINDOW_TRIES` without the ace
+high). On the 49 stored hill-climbed heaps a second window never proved what the first did
+not: with one, 8 heaps took 53-61 state expansions fewer (stored 48: 875 against 814), none
+more, and stored heap 6 is still proved "no" by the first window (71)."""
 _DFS_UNIT: Final = 32
 """The spot depth-first searches of :func:`_race_kept` restart in a new order after this many
 state expansions times the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...; :func:`_luby`), one way
@@ -1005,15 +1014,16 @@ def _race_kept(
 
     1. the depth-first search over all kept-back vectors from 1 up (:func:`_searcher`,
        :data:`_FIRST_BUDGET_KEPT` state expansions; most heaps are answered here);
-    2. the window proofs (:func:`_window_proof`, windows with at least
-       :data:`_WINDOW_MIN_GAPS_KEPT` empty places: a quick "no");
+    2. the window proof (:func:`_window_proof`, the tightest of the windows with at least
+       :data:`_WINDOW_MIN_GAPS_KEPT` empty places, :data:`_WINDOW_TRIES_KEPT`: a quick "no");
     3. then in turns, :data:`_DFS_SHARE` state expansions of (3a) for each one of (3b), (3a)
        first:
 
        a. the spot depth-first searches (:func:`_spot_dfs_restarts`: from 2 up and from 13
           down, each restarting in a new order after a number of states that grows, in
           turns of :data:`_DFS_CHUNK`): a quick "yes" on most heaps that split, and "no"
-          when one of them has tried everything;
+          when one of them has tried everything; each way meets the spot sweep the other
+          way wherever that has laid every state it kept (:class:`_DfsMeets`);
        b. the provers, in chunks of :data:`_SWEEP_CHUNK`, each to the one whose work left
           (states at its number times the numbers left, times :data:`_TAIL_WEIGHT` for a tail)
           looks least (:data:`_SWEEP_SWITCH`), of the spot sweeps the narrower one: the spot
@@ -1035,14 +1045,16 @@ def _race_kept(
     else:
         return None if isinstance(got, str) else _build(heap, got)
     dirs = (heap, _Heap(pieces, heap.rules, mirror=True))
-    if _window_proof(heap, dirs[1], deadline, _WINDOW_MIN_GAPS_KEPT):
+    if _window_proof(heap, dirs[1], deadline, _WINDOW_MIN_GAPS_KEPT, _WINDOW_TRIES_KEPT):
         return None
-    dfs = _SpotRunner(dirs[0], deadline, steps=_spot_dfs_restarts(dirs, deadline))
-    dfs_work = prover_work = 0
     # the provers: 0 and 1 the spot sweeps, 2 and 3 the tails (each way)
     sweeps = [_SpotRunner(h, deadline) for h in dirs]
     sweeps[0].meet(sweeps[1])
     sweeps[1].meet(sweeps[0])
+    # the depth-first searches each way meet the spot sweep the other way
+    others = (sweeps[1].view, sweeps[0].view)
+    dfs = _SpotRunner(dirs[0], deadline, steps=_spot_dfs_restarts(dirs, deadline, others))
+    dfs_work = prover_work = 0
     tails = [_SweepRunner(h, deadline, start=2) for h in dirs]
     progress = [sweeps[0].progress, sweeps[1].progress, tails[0].progress, tails[1].progress]
     live = [0, 1, 2, 3]
@@ -1484,6 +1496,7 @@ def _window_proof(
     mirrored: _Heap,
     deadline: Deadline | None = None,
     min_gaps: int = _WINDOW_MIN_GAPS,
+    tries_max: int = _WINDOW_TRIES,
 ) -> bool:
     """A quick proof that ``heap`` has no split: some window of :data:`_WINDOW` numbers that
     cannot be laid even with every run it could need arriving from below it, runs left open
@@ -1506,7 +1519,7 @@ def _window_proof(
             if gaps >= min_gaps:
                 tries.append((-gaps, d, a))
     tries.sort()
-    for _gaps, d, a in tries[:_WINDOW_TRIES]:
+    for _gaps, d, a in tries[:tries_max]:
         h = (heap, mirrored)[d]
         try:
             if _sweep(h, deadline, start=a, stop=a + _WINDOW - 1, cap=_WINDOW_CAP) is None:
@@ -1598,10 +1611,15 @@ class _Spots:
         self.fam_memo: dict[int, list[tuple[int, int, list[_SpotOpt]]]] = {}
         self.dfs_kids: dict[
             tuple[int, tuple[int, ...], tuple[int, ...]],
-            list[tuple[int, int, tuple[int, int, int, int, int], tuple[int, int, int, int]]],
+            tuple[
+                list[int],
+                list[list[tuple[int, tuple[int, int, int, int, int], tuple[int, int, int, int]]]],
+            ],
         ] = {}
         """Per state of the spot depth-first search (number, state, tag vector), its children
-        within the joker bound: (jokers to spare, open-run length, state, tag vector)."""
+        within the joker bound as far as they are built (:func:`_spot_dfs_steps`): ([the next
+        cost to build], per number of jokers to spare, the children: (open-run length, state,
+        tag vector))."""
 
     def tag_after(self, f: int, s: int, c: int) -> int:
         """Suit ``f``'s tag when ``c`` of the runs of length 2 of slot state ``s`` stop at 3."""
@@ -1784,11 +1802,14 @@ either of them started at 2 is three or more long, so no run open at the cut has
 class _SpotView:
     """What a spot sweep shows of itself as it goes, for the one the other way
     (:class:`_Meet`): the states it expanded at each number, the number it is at (its
-    states up to there are complete) and its tag vectors (by bit)."""
+    states up to there are complete), the last number up to which they are all it kept
+    (``whole``: after it met the other way the sweep goes on from one state in a split) and
+    its tag vectors (by bit)."""
 
     def __init__(self) -> None:
         self.history: list[dict[_SpotKey, int]] = [{} for _ in range(15)]
         self.at = 0
+        self.whole = 0
         self.vecs: list[_TagVec] = [(0, 0, 0, 0)]
 
 
@@ -1841,6 +1862,7 @@ class _Meet:
                     cols[f][a] |= bits
         self.cols = cols
         self.compat: dict[tuple[int, int], int] = {}
+        self.by_vec: dict[tuple[_TagVec, int], int] = {}
 
     def narrow(self, key: _SpotKey, mask: int, vecs: list[_TagVec]) -> int:
         """The tag vectors (bits of ``mask``, over ``vecs``) with which this way's state
@@ -1861,6 +1883,19 @@ class _Meet:
             if got & cand:
                 out |= low
         return out
+
+    def joins(self, key: _SpotKey, tv: _TagVec) -> bool:
+        """Whether this way's state ``key`` at the cut with the tag vector ``tv`` (a state of
+        the spot depth-first search) joins some state of the other way's."""
+        c0, c1, c2, c3 = self.cols
+        cand = c0[key[0]] & c1[key[1]] & c2[key[2]] & c3[key[3]] & self.jok[key[4]]
+        if not cand:
+            return False
+        ck = (tv, key[4])
+        got = self.by_vec.get(ck)
+        if got is None:
+            got = self.by_vec[ck] = self._compatible(tv, key[4])
+        return bool(got & cand)
 
     def _compatible(self, tv: _TagVec, J: int) -> int:
         """The other way's states holding a tag vector whose spots, with this way's ``tv``,
@@ -1883,17 +1918,26 @@ def _spots_fill(aces: list[int], low: _TagVec, high: _TagVec, J: int) -> bool:
     """Whether the aces of each suit, those not in groups of aces, and ``J`` jokers fill the
     spots of the tags ``low`` (below runs from 2) and ``high`` (above runs to 13): every
     mandatory spot, no more spots than there are, every joker placed (as :func:`_spot_end`)."""
-    lo = [low[f] // 5 + high[f] // 5 for f in range(_FAMILIES)]
-    hi = [low[f] % 5 + high[f] % 5 for f in range(_FAMILIES)]
-    for g in product(*(range(a + 1) for a in aces)):
-        a = [aces[f] - g[f] for f in range(_FAMILIES)]
-        if any(a[f] > hi[f] for f in range(_FAMILIES)):
-            continue
-        need = sum(max(0, lo[f] - a[f]) for f in range(_FAMILIES))
-        room = sum(hi[f] - a[f] for f in range(_FAMILIES))
-        for jg in _GROUP_JG[g[0] + 3 * g[1] + 9 * g[2] + 27 * g[3]][J]:
-            if need <= J - jg <= room:
-                return True
+    # per suit, the aces it may send to groups of aces (the rest fit its spots), each with the
+    # jokers its mandatory spots then need and the room its spots leave
+    per: list[list[tuple[int, int, int]]] = []
+    for f in range(_FAMILIES):
+        lo = low[f] // 5 + high[f] // 5
+        hi = low[f] % 5 + high[f] % 5
+        a = aces[f]
+        opts = [(g, max(0, lo - a + g), hi - a + g) for g in range(max(0, a - hi), a + 1)]
+        if not opts:
+            return False
+        per.append(opts)
+    for g0, n0, r0 in per[0]:
+        for g1, n1, r1 in per[1]:
+            for g2, n2, r2 in per[2]:
+                for g3, n3, r3 in per[3]:
+                    need = n0 + n1 + n2 + n3
+                    room = r0 + r1 + r2 + r3
+                    for jg in _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3][J]:
+                        if need <= J - jg <= room:
+                            return True
     return False
 
 
@@ -1977,11 +2021,14 @@ def _spot_sweep_steps(
     covers: dict[int, int] = {1: 1}  # per mask, the tag vectors it covers
     history = view.history
     expansions = 0
+    cut_short = False  # the sweep goes on from one state in a split (it met the other way)
     for n in range(2, 14):
         at_tag = n == _TAG_AT
         children: dict[_Key, int] = {}
         history[n] = states
         view.at = n
+        if not cut_short:
+            view.whole = n
         if progress is not None:
             progress[:] = [n, len(states)]
         todo = list(states.items())
@@ -1990,7 +2037,7 @@ def _spot_sweep_steps(
         meet_at = 16 - n if other and _MEET_LOW < n <= _MEET_HIGH + 1 else 0
         probe_at = 15 - n if other and _MEET_LOW <= n <= _MEET_HIGH else 0
         probe: _Meet | None = None
-        fresh: list[_Key] = []  # the new states after n of the last state expanded
+        fresh: list[_Key] = []  # the states after n the last state expanded gave new vectors
         i = 0
         while i < len(todo):
             expansions += 1
@@ -2002,6 +2049,7 @@ def _spot_sweep_steps(
             if other and probe_at and probe is None and other[0].at >= probe_at:
                 there = other[0]
                 probe = _Meet(there.history[probe_at], there.vecs, sp.aces, J0, ends)
+                fresh = list(children)  # those made before the probe too
             if probe is not None:
                 hit = next(
                     ((ck, m) for ck in fresh if (m := probe.narrow(ck, children[ck], vecs))), None
@@ -2009,6 +2057,7 @@ def _spot_sweep_steps(
                 if hit is not None:
                     # a state after n in a split: the sweep goes on from it alone
                     children = {hit[0]: hit[1]}
+                    cut_short = True
                     break
             fresh.clear()
             if meet_at and other and other[0].at >= meet_at:
@@ -2020,6 +2069,7 @@ def _spot_sweep_steps(
                 narrowed = ((k, meet.narrow(k, m, vecs)) for k, m in todo[i:])
                 todo[i:] = next(([(k, m)] for k, m in narrowed if m), [])
                 meet_at = 0
+                cut_short = True
                 if progress is not None:
                     progress[1] = len(todo) - i
                 if i == len(todo):
@@ -2078,8 +2128,7 @@ def _spot_sweep_steps(
                                                 old = children.get(ck, 0)
                                                 if cm & ~old:
                                                     children[ck] = old | cm
-                                                    if not old:
-                                                        fresh.append(ck)
+                                                    fresh.append(ck)
         if at_tag:
             # the tag vectors are all known now: per suit and tag the vectors holding it (for
             # the filter), and per vector those it dominates (suit by suit: its tag dominates)
@@ -2327,11 +2376,15 @@ def _spot_build(
 
 
 def _spot_children(
-    sp: _Spots, n: int, key: tuple[int, int, int, int, int]
+    sp: _Spots, n: int, key: tuple[int, int, int, int, int], cost: int
 ) -> dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]]:
     """The states after ``n`` that the state ``key`` (before ``n``) leads to in the spot
-    sweep, each with its tag vectors (at :data:`_TAG_AT` the tags the choice gives, else
-    one empty vector), in the sweep's order (cheapest options first)."""
+    sweep by the choices whose jokers, with the suits' bounds after them (:meth:`_Spots.options`)
+    and the group jokers, come to exactly ``cost``; each with its tag vectors (at
+    :data:`_TAG_AT` the tags the choice gives, else one empty vector), in the sweep's order
+    (cheapest options first). Every state after ``n`` comes at one cost only (its jokers left
+    and the suits' bounds fix the cost), so the depth-first search builds the children of a
+    state cost by cost, cheapest first, as it needs them."""
     J = key[4]
     out: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
     per = [sp.options(f, n, key[f], J) for f in range(_FAMILIES)]
@@ -2340,38 +2393,40 @@ def _spot_children(
     # the options are cheapest first: a loop stops where the cheapest of the rest cannot fit
     for g0, b0, l0 in per[0]:
         for g1, b1, l1 in per[1]:
-            if b0 + b1 > J:
+            if b0 + b1 > cost:
                 break
             for g2, b2, l2 in per[2]:
-                if b0 + b1 + b2 > J:
+                if b0 + b1 + b2 > cost:
                     break
                 for g3, b3, l3 in per[3]:
-                    if b0 + b1 + b2 + b3 > J:
+                    if b0 + b1 + b2 + b3 > cost:
                         break
                     row = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3]
                     if not row[J - b0 - b1 - b2 - b3]:
                         continue  # no groups of these pieces with the jokers left
                     for c0, s0, j0, _m0, t0 in l0:
-                        if c0 + b1 + b2 + b3 > J:
+                        if c0 + b1 + b2 + b3 > cost:
                             break
                         for c1, s1, j1, _m1, t1 in l1:
                             x1 = c0 + c1
-                            if x1 + b2 + b3 > J:
+                            if x1 + b2 + b3 > cost:
                                 break
                             for c2, s2, j2, _m2, t2 in l2:
                                 x2 = x1 + c2
-                                if x2 + b3 > J:
+                                if x2 + b3 > cost:
                                     break
                                 for c3, s3, j3, _m3, t3 in l3:
                                     x3 = x2 + c3
-                                    if x3 > J:
+                                    if x3 > cost:
                                         break
-                                    used = j0 + j1 + j2 + j3
+                                    jg = cost - x3
+                                    if jg not in row[J - x3]:
+                                        continue
+                                    ck = (s0, s1, s2, s3, J - j0 - j1 - j2 - j3 - jg)
                                     tv = (t0, t1, t2, t3) if at_tag else no_tag
-                                    for jg in row[J - x3]:
-                                        tvs = out.setdefault((s0, s1, s2, s3, J - used - jg), [])
-                                        if tv not in tvs:
-                                            tvs.append(tv)
+                                    tvs = out.setdefault(ck, [])
+                                    if tv not in tvs:
+                                        tvs.append(tv)
     return out
 
 
@@ -2383,11 +2438,38 @@ _DfsFailed = set[tuple[int, tuple[int, int, int, int, int], tuple[int, int, int,
 """States of the spot depth-first search known to fail: (number, state, tag vector)."""
 
 
+class _DfsMeets:
+    """The spot depth-first searches of one way meeting the spot sweep the other way
+    (:func:`_spot_dfs_steps`): its view and the meetings at each cut it has laid whole
+    (:class:`_Meet`, built once and shared by the searches of every order)."""
+
+    def __init__(self, other: _SpotView) -> None:
+        self.other = other
+        self.at_cut: dict[int, _Meet] = {}
+        self.ends: dict[tuple[_TagVec, _TagVec, int], bool] = {}
+
+    def meet(self, sp: _Spots, n: int) -> _Meet | None:
+        """The meeting for this way's states before ``n``, once the other way has laid 13
+        down to ``n`` with every state it kept (between :data:`_MEET_LOW` and
+        :data:`_MEET_HIGH`, as :func:`_spot_sweep_steps`), else ``None``."""
+        cut = 16 - n
+        if not _MEET_LOW < n <= _MEET_HIGH + 1 or self.other.whole < cut:
+            return None
+        got = self.at_cut.get(cut)
+        if got is None:
+            there = self.other
+            got = self.at_cut[cut] = _Meet(
+                there.history[cut], there.vecs, sp.aces, sp.J0, self.ends
+            )
+        return got
+
+
 def _spot_dfs_steps(
     heap: _Heap,
     deadline: Deadline | None = None,
     order: int = 0,
     failed: _DfsFailed | None = None,
+    meets: _DfsMeets | None = None,
 ) -> Generator[int, None, list[SplitMeld] | None]:
     """The spot sweep's states (see :func:`_spot_sweep_steps`) searched depth first, each
     state with one tag vector, the suits' joker bounds (:meth:`_Spots.lb`) pruning, the
@@ -2398,8 +2480,11 @@ def _spot_dfs_steps(
     from 12 to thousands, and which order wins varies (:func:`_spot_dfs_restarts` runs many).
     A quick "yes"; exact, but with no dominance it is slow to say "no". ``failed`` shares the
     states found to fail between searches of the same heap in other orders (a state fails
-    whatever the order: every way on from it was tried). Yields the state expansions so far;
-    returns the melds of a split, or ``None``.
+    whatever the order: every way on from it was tried). With ``meets``, a state at a cut
+    that the spot sweep the other way has laid whole is joined with that sweep's states there
+    (:class:`_Meet`, exact): one that joins none fails at once, so the search, where it dives
+    past the middle, meets the other way instead of laying the rest. Yields the state
+    expansions so far; returns the melds of a split, or ``None``.
 
     Raises:
         TooComplexError: the deadline passed.
@@ -2423,36 +2508,60 @@ def _spot_dfs_steps(
         nonlocal expansions
         if n > 13:
             return _spot_end(sp, key, tv)
+        if meets is not None:
+            meet = meets.meet(sp, n)
+            if meet is not None and not meet.joins(key, tv):
+                return None  # joins no state of the other way there: in no split
         expansions += 1
         if deadline is not None:
             if expansions % _CHECK_EVERY == 1:
                 deadline.check()
             deadline.expansions += 1
         yield expansions
+        J = key[4]
         got = kids.get((n, key, tv))
         if got is None:
-            got = kids[n, key, tv] = []
-            for ck, tvs in _spot_children(sp, n, key).items():
-                for tv2 in tvs if n == _TAG_AT else (tv,):
-                    slack = ck[4] - sum(lb(f, n + 1, ck[f], tv2[f]) for f in range(_FAMILIES))
-                    if slack >= 0:
-                        runs = size[ck[0]] + size[ck[1]] + size[ck[2]] + size[ck[3]]
-                        got.append((slack, runs, ck, tv2))
-        line: list[tuple[float, _Key, _Tv]] = [
-            ((runs_sign * runs if tie is None else tie()) - 100.0 * slack, ck, tv2)
-            for slack, runs, ck, tv2 in got
-            if (n + 1, ck, tv2) not in failed
-        ]
-        line.sort(key=lambda e: e[0])
-        for _o, ck, tv2 in line:
-            if (n + 1, ck, tv2) in failed:
-                continue
-            path.append((ck, tv2))
-            end = yield from visit(n + 1, ck, tv2)
-            if end is not None:
-                return end
-            path.pop()
-            failed.add((n + 1, ck, tv2))
+            got = kids[n, key, tv] = ([0], [[] for _ in range(J + 1)])
+        built, by_slack = got
+        # the children with the most jokers to spare first: those with ``slack`` to spare
+        # come at a cost of at most J - slack (the options' bounds take the suits' best tags
+        # after :data:`_TAG_AT`; the child's own tags may need more), so the children are
+        # built cost by cost, as far as each level needs
+        for slack in range(J, -1, -1):
+            while built[0] <= J - slack:
+                cost = built[0]
+                built[0] += 1
+                for ck, tvs in _spot_children(sp, n, key, cost).items():
+                    runs = size[ck[0]] + size[ck[1]] + size[ck[2]] + size[ck[3]]
+                    if n < _TAG_AT or n == _TAG_AT:
+                        # the bounds after n do not depend on the tags yet, or take the
+                        # choice's own: the cost is exact
+                        for tv2 in tvs if n == _TAG_AT else (tv,):
+                            by_slack[J - cost].append((runs, ck, tv2))
+                        continue
+                    left = ck[4] - (
+                        lb(0, n + 1, ck[0], tv[0])
+                        + lb(1, n + 1, ck[1], tv[1])
+                        + lb(2, n + 1, ck[2], tv[2])
+                        + lb(3, n + 1, ck[3], tv[3])
+                    )
+                    if left >= 0:
+                        by_slack[left].append((runs, ck, tv))
+            line: list[tuple[float, _Key, _Tv]] = [
+                (runs_sign * runs if tie is None else tie(), ck, tv2)
+                for runs, ck, tv2 in by_slack[slack]
+                if (n + 1, ck, tv2) not in failed
+            ]
+            line.sort(key=lambda e: e[0])
+            for _o, ck, tv2 in line:
+                if (n + 1, ck, tv2) in failed:
+                    continue
+                path.append((ck, tv2))
+                end = yield from visit(n + 1, ck, tv2)
+                if end is not None:
+                    return end
+                path.pop()
+                failed.add((n + 1, ck, tv2))
         return None
 
     tv0: _Tv = (0, 0, 0, 0)
@@ -2481,7 +2590,9 @@ def _luby(i: int) -> int:
 
 
 def _spot_dfs_restarts(
-    dirs: tuple[_Heap, _Heap], deadline: Deadline | None = None
+    dirs: tuple[_Heap, _Heap],
+    deadline: Deadline | None = None,
+    others: tuple[_SpotView, _SpotView] | None = None,
 ) -> Generator[int, None, list[SplitMeld] | None]:
     """The spot depth-first searches (:func:`_spot_dfs_steps`) on the heap from 2 up and from
     13 down (``dirs``: the heap and its mirror), in turns: the ``i``-th turn of each way runs
@@ -2491,19 +2602,21 @@ def _spot_dfs_restarts(
     to find a split varies widely from heap to heap and order to order (on 32 hill-climbed
     heaps that split: from 12 to over 3,000), so many short searches beat a few long ones.
     Exact: a split found is a split, and a search that ends without one has tried everything
-    (the turns grow without end). Yields the state expansions so far; returns the melds of a
-    split, or ``None``.
+    (the turns grow without end). With ``others`` (per way, the view of the spot sweep the
+    other way) each way's searches meet that sweep wherever it has got to (:class:`_DfsMeets`).
+    Yields the state expansions so far; returns the melds of a split, or ``None``.
 
     Raises:
         TooComplexError: the deadline passed.
     """
     fails: tuple[_DfsFailed, _DfsFailed] = (set(), set())
+    meets = [None, None] if others is None else [_DfsMeets(v) for v in others]
     done = 0
     i = 1
     while True:
         cut = _DFS_UNIT * _luby(i)
         for way in (0, 1):
-            steps = _spot_dfs_steps(dirs[way], deadline, i - 1, fails[way])
+            steps = _spot_dfs_steps(dirs[way], deadline, i - 1, fails[way], meets[way])
             start = done
             try:
                 while done - start < cut:
