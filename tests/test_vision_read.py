@@ -6,13 +6,15 @@ held-out test fonts); no real photo is read here."""
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from app.vision import VisionError, classifier, read_photo
+from app.vision import VisionError, classifier, read_photo, train
 from app.vision.features import DIM, features, upright, upright_frame
 from app.vision.find import Group, Mark, find_marks, planes, tidy
 from app.vision.reader import ONE_DIGIT_WIDE, _row_right, _wide_cut
@@ -198,6 +200,60 @@ def test_training_arithmetic_is_deterministic() -> None:
     assert a.keys() == b.keys()
     for k in a:
         assert a[k].tobytes() == b[k].tobytes(), k
+
+
+def test_training_refuses_when_a_training_font_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a missing font silently gave other training photos, and so another model (the committed
+    # one could not be regenerated on a machine without fonts-freefont-ttf, fonts-roboto-
+    # unhinted and fonts-urw-base35)
+    gone = TRAIN_FONTS[2]
+    monkeypatch.setattr(
+        train, "available", lambda fonts: [] if fonts == (gone,) else available(fonts)
+    )
+    assert gone in train.missing_fonts()
+    out = tmp_path / "m.npz"
+    assert train.main(["--scenes", "1", "--cards", "0", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert gone in err and "fonts-freefont-ttf" in err
+    assert not out.exists()
+
+
+def test_training_runs_again_with_openblas_pinned() -> None:
+    # the committed model came from OpenBLAS's AVX-512 kernels on two threads; this machine's
+    # environment asks for the Haswell ones (another model), one thread gives a third
+    env = {"HOME": "/root", "OPENBLAS_CORETYPE": "Haswell", "PYTHONPATH": "/x"}
+    again = train.blas_env(env)
+    assert again is not None
+    assert again["OPENBLAS_CORETYPE"] == "SkylakeX" and again["OPENBLAS_NUM_THREADS"] == "2"
+    assert again["HOME"] == "/root"
+    assert again["PYTHONPATH"].split(os.pathsep) == [str(train.ROOT), "/x"]
+    assert train.blas_env(again) is None  # pinned: no second run
+    assert train.blas_env({**again, "OPENBLAS_NUM_THREADS": "1"}) is not None
+
+
+def test_training_needs_avx512_and_pinned_openblas(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    skylake = (
+        "processor\t: 0\nflags\t\t: fpu sse2 avx2 fma avx512f avx512dq avx512cd avx512bw avx512vl\n"
+    )
+    assert train.has_avx512(skylake)
+    assert not train.has_avx512(skylake.replace(" avx512bw", ""))  # no SkylakeX kernels
+    assert not train.has_avx512("processor\t: 0\nflags\t\t: fpu sse2 avx2 fma\n")
+    assert not train.has_avx512("")
+    monkeypatch.setattr(train, "missing_fonts", lambda: [])
+    out = tmp_path / "m.npz"
+    args = ["--scenes", "1", "--cards", "0", "--out", str(out)]
+    monkeypatch.setattr(train, "has_avx512", lambda: False)
+    assert train.main(args) == 2
+    assert "--any-cpu" in capsys.readouterr().err
+    monkeypatch.setattr(train, "has_avx512", lambda: True)
+    monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
+    assert train.main(args) == 2  # called in a process whose OpenBLAS was not pinned
+    assert "python -m app.vision.train" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_the_model_averages_a_sharp_and_a_degraded_perceptron() -> None:

@@ -1,32 +1,46 @@
 """Train the mark classifier from synthetic photos and write ``app/vision/marks.npz``.
 
-    python -m app.vision.train [--scenes 400] [--seed 1]
+    python -m app.vision.train [--scenes 400] [--seed 1] [--any-cpu]
 
-Deterministic for a given seed (numpy's generator, single-threaded arithmetic). Photos are
-rendered by :mod:`app.vision.render` with the *training* fonts and backgrounds and seeds from
-1_000_000 up; the benchmark and tests use other seeds, fonts and backgrounds. The marks the
-reader itself finds on each photo are labelled from the photo's truth (the digit whose box
-holds the mark's centre, a joker, or ``X`` for anything else) and cut upright by the tile's
-true "up", a little turned at random; digits 2, 3, 4, 5 and 7 upside down are added as ``X``,
-so the reader can tell a wrong turn. Two digits whose ink ran together are cut where the reader
-cuts them (:func:`app.vision.find.split_joined`) and each half is labelled by its own digit.
-Playing-card photos add suit signs and letters as ``X``. Half the photos are varied
-(:class:`app.vision.render.Style`: cream faces, Okey suit signs, pale inks, steep views); a
-digit is also cut slanted and narrowed as a steep view shows it (:func:`slant`), and as the
-reader first sees it, turned by its own long axis (a slanted 7 along its diagonal).
+Deterministic for a given seed (numpy's generator, OpenCV on one thread, OpenBLAS pinned: see
+below). Photos are rendered by :mod:`app.vision.render` with the *training* fonts and
+backgrounds and seeds from 1_000_000 up; the benchmark and tests use other seeds, fonts and
+backgrounds. The marks the reader itself finds on each photo are labelled from the photo's
+truth (the digit whose box holds the mark's centre, a joker, or ``X`` for anything else) and
+cut upright by the tile's true "up", a little turned at random; digits 2, 3, 4, 5 and 7 upside
+down are added as ``X``, so the reader can tell a wrong turn. Two digits whose ink ran together
+are cut where the reader cuts them (:func:`app.vision.find.split_joined`) and each half is
+labelled by its own digit. Playing-card photos add suit signs and letters as ``X``. Half the
+photos are varied (:class:`app.vision.render.Style`: cream faces, Okey suit signs, pale inks,
+steep views); a digit is also cut slanted and narrowed as a steep view shows it
+(:func:`slant`), and as the reader first sees it, turned by its own long axis (a slanted 7
+along its diagonal).
 
 Every third photo is also read degraded (:func:`degrade`: out of focus, shaken or soft, at a
 lower resolution, hard JPEG; in proportion to its digits' height). Two perceptrons are
 trained, one on the sharp photos' marks, one on all; the reader averages them
 (:mod:`app.vision.classifier`). A tenth of the marks is held out to report each accuracy.
+
+Byte for byte the same model on every machine needs the same photos and the same arithmetic:
+every training font (:data:`app.vision.render.TRAIN_FONTS`, from :data:`FONT_PACKAGES`) must be
+installed (the script refuses to train without one: a missing font silently gave other photos),
+and numpy's OpenBLAS runs pinned to the kernels and threads the committed model was trained
+with (:data:`BLAS_ENV`; the script runs itself again with them when they are not so, and
+refuses on a CPU without AVX-512 unless ``--any-cpu``). A matrix product's rounding depends on
+the OpenBLAS kernel and on how many threads share it, and 40 epochs carry a last-bit difference
+into another model, which reads a tile or two of the real dev photos otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
 
 import cv2
 import numpy as np
@@ -44,6 +58,59 @@ from app.vision.render import (
 )
 
 TRAIN_SEED_BASE = 1_000_000
+
+FONT_PACKAGES: Final = (
+    "fonts-dejavu-core",
+    "fonts-liberation",
+    "fonts-freefont-ttf",
+    "fonts-roboto-unhinted",
+    "fonts-open-sans",
+    "fonts-urw-base35",
+)
+"""The Debian packages of :data:`app.vision.render.TRAIN_FONTS` (``apt-get install``)."""
+
+BLAS_ENV: Final = {"OPENBLAS_CORETYPE": "SkylakeX", "OPENBLAS_NUM_THREADS": "2"}
+"""How numpy's OpenBLAS runs the training's matrix products: with its AVX-512 kernels
+(``SkylakeX``; ``Cooperlake`` and ``SapphireRapids`` give the same model, the AVX2 ones,
+``Haswell`` or ``Zen``, another) on two threads (the project machines' two cores; one thread
+splits the products otherwise and rounds otherwise), as the committed model was trained. OpenBLAS
+reads these when numpy loads it, so ``python -m app.vision.train`` runs itself again with them
+set (:func:`blas_env`). On a machine with one core, or another BLAS, the model differs."""
+
+AVX512: Final = ("avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl")
+"""The CPU flags OpenBLAS's SkylakeX kernels use (:data:`BLAS_ENV`), which a CPU without
+them cannot run."""
+
+
+def has_avx512(cpuinfo: str | None = None) -> bool:
+    """Whether the CPU has :data:`AVX512` (by ``/proc/cpuinfo``'s flags, or ``cpuinfo``'s)."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text()
+        except OSError:
+            return False
+    flags = next(
+        (ln.split(":", 1)[1].split() for ln in cpuinfo.splitlines() if ln.startswith("flags")), []
+    )
+    return all(f in flags for f in AVX512)
+
+
+ROOT: Final = Path(__file__).resolve().parents[2]
+
+
+def missing_fonts() -> list[str]:
+    """The training fonts (:data:`app.vision.render.TRAIN_FONTS`) not installed here."""
+    return [f for f in TRAIN_FONTS if not available((f,))]
+
+
+def blas_env(environ: Mapping[str, str]) -> dict[str, str] | None:
+    """The environment to run the training again in so that OpenBLAS is pinned
+    (:data:`BLAS_ENV`, the project root on ``PYTHONPATH``), or None when ``environ`` pins it
+    already."""
+    if all(environ.get(k) == v for k, v in BLAS_ENV.items()):
+        return None
+    path = [str(ROOT)] + [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return {**environ, **BLAS_ENV, "PYTHONPATH": os.pathsep.join(path)}
 
 
 def _turn(up: tuple[float, float], deg: float) -> tuple[float, float]:
@@ -275,13 +342,44 @@ def train_mlp(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     ap.add_argument("--scenes", type=int, default=400)
     ap.add_argument("--cards", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--out", default=str(classifier.MODEL_PATH))
+    ap.add_argument(
+        "--any-cpu",
+        action="store_true",
+        help="train with OpenBLAS as it is (no AVX-512 needed; the model then differs)",
+    )
     a = ap.parse_args(argv)
+    missing = missing_fonts()
+    if missing:
+        print(
+            "training fonts missing: "
+            + ", ".join(missing)
+            + "\n(install the Debian packages "
+            + " ".join(FONT_PACKAGES)
+            + "; without them the photos, and so the model, differ)",
+            file=sys.stderr,
+        )
+        return 2
+    if not a.any_cpu and not has_avx512():
+        print(
+            "this CPU has no AVX-512, whose OpenBLAS kernels the committed model was trained "
+            "with; --any-cpu trains with OpenBLAS as it is (a model that differs)",
+            file=sys.stderr,
+        )
+        return 2
+    if not a.any_cpu and blas_env(os.environ) is not None:
+        print(
+            "OpenBLAS is not pinned ("
+            + " ".join(f"{k}={v}" for k, v in BLAS_ENV.items())
+            + "): run the training as `python -m app.vision.train`",
+            file=sys.stderr,
+        )
+        return 2
     cv2.setNumThreads(1)
     rng = np.random.default_rng(a.seed)
     t0 = time.perf_counter()
@@ -303,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     y_arr = np.array(ys, np.int64)
     soft_arr = np.array(soft, bool)
     assert x_arr.shape[1] == DIM
+    print("OpenBLAS:", " ".join(f"{k}={os.environ.get(k, '')}" for k in BLAS_ENV))
     print(
         f"{len(y_arr)} marks ({int(soft_arr.sum())} degraded) from {a.scenes} photos in "
         f"{time.perf_counter() - t0:.0f} s; per class",
@@ -332,4 +431,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    pinned = blas_env(os.environ)
+    if pinned is not None and "--any-cpu" not in sys.argv[1:] and has_avx512():
+        # numpy has loaded OpenBLAS already: run again with it pinned
+        os.execve(sys.executable, [sys.executable, "-m", "app.vision.train", *sys.argv[1:]], pinned)
     sys.exit(main())
