@@ -106,7 +106,7 @@ def test_gin_a_full_hand_another_hand_and_a_refusal_leave_every_key_in_place() -
     assert bob.pieces_tap.selected and not ala.pieces_tap.selected
     # (c) a refused tap: said in Bob's hand and on the pad's line, nothing put in above
     assert not pad.board.press("AS")
-    assert bob.error.visible and bob.error in bob.control.controls
+    assert bob.error.visible and bob.said in bob.control.controls and bob.said.content is bob.error
     assert pad.line.value == bob.error.value and layout(pad) == before
     assert heights(pad) == high
     assert pad.board.press("KS") and pad.line.value == "1 card"  # the line is the hand's again

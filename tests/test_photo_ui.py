@@ -649,3 +649,26 @@ def test_the_reading_carries_the_photo_without_boxes() -> None:
     g1 = (boxed[..., 1] > 150) & (boxed[..., 0] < 90) & (boxed[..., 2] < 90)
     g2 = (redrawn[..., 1] > 150) & (redrawn[..., 0] < 90) & (redrawn[..., 2] < 90)
     assert g2.sum() > 300 and (g1 & g2).sum() > 0.8 * (g1 | g2).sum()
+
+
+def test_the_review_keeps_its_keys_below_the_scrolling_photo() -> None:
+    """Session 10 (a phone at 390×844 in Polish): the photo and rows scroll, the text field
+    and keys stay below them, right above the dialog's buttons; a dialog with narrow margins
+    (the keys' row had 262 px). A screen too low for that scrolls everything together."""
+    res = read_safely(meld_jpeg(["R5", "R6", "R7"]), ".jpg")
+    review = PhotoReview("tile_rummy", res["reading"], res["preview"], lambda rows: None)
+    scroller, keys = review.control.controls
+    assert scroller is review.scroller and scroller.scroll == ft.ScrollMode.AUTO
+    assert review.image in scroller.controls and review.editor.control in scroller.controls
+    assert any(c is review.editor.keys_box for c in walk(keys))  # pinned, not scrolled
+    assert any(c is review.editor.keyboard.field for c in walk(keys))
+    assert not any(c is review.editor.keyboard.field for c in walk(scroller))
+    dialog = photo.review_dialog(review)
+    assert dialog.scrollable is False and dialog.actions == review.actions
+    inset = dialog.inset_padding
+    assert isinstance(inset, ft.Padding) and inset.left + inset.right <= 16
+    review.scroll_all()  # a phone held sideways
+    assert review.control.controls == [scroller]
+    assert any(c is review.editor.keyboard.field for c in walk(scroller))
+    review.scroll_all()  # once is enough
+    assert scroller.controls.count(keys) == 1

@@ -230,3 +230,150 @@ def test_meld_checker_asks_which_row_of_a_table_photo(phone: Phone) -> None:
     # the verdict is on row 2 alone (a joker is named "joker as black 8" there)
     assert len(verdict.split(":", 1)[1].split(",")) == len(tiles_read), (verdict, row2)
     assert not any("Neither a run nor a group" in label for label in phone.labels())
+
+
+# -- the review fits a phone (new-user tester, session 10): 390×844, in Polish ---------------------
+
+TALL_PHONE = {"width": 390, "height": 844}
+ROWS = [["R10", "R11", "R12", "R13"], ["K10", "K11", "K12"], ["Y10", "Y11", "Y12", "Y13"]]
+
+
+def rows_jpeg(rows: list[list[str]], seed: int = 7) -> bytes:
+    """A flat, upright photo of ``rows`` (one row of tiles under the other)."""
+    from app.vision.render import render_scene
+
+    sc = render_scene(
+        seed,
+        fonts=available(TEST_FONTS),
+        size=(900, 900),
+        tokens_rows=rows,
+        rotation=0,
+        perspective=0.0,
+        tile_width=80,
+    )
+    ok, buf = cv2.imencode(".jpg", sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return bytes(buf.tobytes())
+
+
+@pytest.fixture
+def polish(chromium: Any, server: Server) -> Iterator[Phone]:
+    """A 390×844 phone whose browser prefers Polish (the app starts in Polish)."""
+    context = chromium.new_context(viewport=TALL_PHONE, device_scale_factor=1, locale="pl-PL")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    yield Phone(page, server.url)
+    context.close()
+
+
+def boxes(phone: Phone, names: list[str]) -> dict[str, dict[str, float]]:
+    """The bounding box of the button named each of ``names`` (exactly), as drawn."""
+    out = {}
+    for name in names:
+        loc = phone.role("button", name).last  # the dialog's, over the screen's own keys
+        loc.wait_for(timeout=15_000)
+        box = loc.bounding_box()
+        assert box is not None, name
+        out[name] = box
+    return out
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"] - 0.5
+        and b["x"] < a["x"] + a["width"] - 0.5
+        and a["y"] < b["y"] + b["height"] - 0.5
+        and b["y"] < a["y"] + a["height"] - 0.5
+    )
+
+
+def text_width(phone: Phone, text: str, size: int) -> float:
+    """Width (px) of ``text`` in bold Roboto at ``size`` px: the font the app's web client draws
+    with (its own copy, assets/fonts/roboto.woff2)."""
+    width: float = phone.page.evaluate(
+        """async ([text, size]) => {
+             const face = new FontFace('RobotoApp', 'url(assets/fonts/roboto.woff2)');
+             document.fonts.add(await face.load());
+             const ctx = document.createElement('canvas').getContext('2d');
+             ctx.font = `700 ${size}px RobotoApp`;
+             return ctx.measureText(text).width;
+           }""",
+        [text, size],
+    )
+    return width
+
+
+def test_the_review_keys_fit_a_phone_in_polish(polish: Phone, tmp_path: Path) -> None:
+    # the tester's phone: the colour keys were cut ("czer…", "niebie…"), the 8–13 row sat
+    # under "Anuluj" / "Użyj tych płytek", the photo was 262 px wide. Now every key is whole,
+    # inside the screen, clear of the buttons and of the other keys, and the photo is wider;
+    # with more rows than fit, the rows scroll and the keys stay put.
+    from app.i18n import use_language
+    from app.ui.common.keyboard import family_text_size
+    from app.ui.common.pieces import family_name
+
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(rows_jpeg(ROWS))
+    phone = polish
+    phone.open("/check/opening?variant=tile_rummy")
+    phone.wait_text("Sprawdź otwarcie")
+    with phone.page.expect_file_chooser(timeout=20_000) as chooser:
+        press(phone, "Ze zdjęcia")
+    chooser.value.set_files(str(photo))
+    phone.dialog("Płytki na zdjęciu", timeout=90_000)
+    shown(phone, "Odczytane płytki, układ 3", timeout=90)
+    phone.shot("photo-11-review-pl-390")
+    with use_language("pl"):
+        colours = [family_name(c, "tiles") for c in "RBKY"]
+    numbers = [f"czerwony {n}" for n in range(1, 14)]
+    keys = boxes(phone, [*colours, "joker", *numbers, "Cofnij", "Wyczyść"])
+    actions = boxes(phone, ["Anuluj", "Użyj tych płytek"])
+    field = phone.role("textbox", re.compile("^Odczytane płytki")).last.bounding_box()
+    assert field is not None
+    for name, box in keys.items():
+        assert box["x"] >= 0 and box["x"] + box["width"] <= TALL_PHONE["width"], (name, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= TALL_PHONE["height"], (name, box)
+        assert box["height"] >= 40, (name, box)  # a whole key, not a sliver
+        near = [*actions.items(), *keys.items()]
+        if name != "Wyczyść":  # beside the field (whose box reaches 2 px under it)
+            near.append(("field", field))
+        for other, obox in near:
+            if other != name:
+                assert not overlap(box, obox), (name, box, other, obox)
+    for button, box in actions.items():  # the buttons are on the screen, under the keys
+        assert box["y"] + box["height"] <= TALL_PHONE["height"], (button, box)
+        assert box["y"] >= keys["czerwony 13"]["y"] + keys["czerwony 13"]["height"], button
+    # each name fits its key inside a chosen key's 4 px frame (the chosen key reports only
+    # the inside of its frame, the others their whole width)
+    room = max(keys[c]["width"] for c in colours) - 8
+    for name in colours:
+        need = text_width(phone, name, family_text_size(name))
+        assert room >= need, (name, keys[name], need)
+    for lang in ("en", "sk"):  # the keys are as wide in every language: their names fit too
+        with use_language(lang):
+            names = [family_name(c, "tiles") for c in "RBKY"]
+        for name in names:
+            need = text_width(phone, name, family_text_size(name))
+            assert room >= need, (lang, name, room, need)
+    for n in numbers:  # a thumb's width at least
+        assert keys[n]["width"] >= 40, (n, keys[n])
+    photo_box = phone.page.locator(
+        '[aria-label="Zdjęcie z ramką wokół każdej znalezionej płytki"]'
+    ).first.bounding_box()
+    assert photo_box is not None and photo_box["width"] >= 330, photo_box
+    # the rows scroll under a fixed set of keys: wheel over the photo, the keys stay
+    before = boxes(phone, ["czerwony 8"])["czerwony 8"]
+    phone.page.mouse.move(TALL_PHONE["width"] / 2, photo_box["y"] + 40)
+    phone.page.mouse.wheel(0, 400)
+    time.sleep(0.6)
+    assert boxes(phone, ["czerwony 8"])["czerwony 8"] == before
+    after = phone.page.locator(
+        '[aria-label="Zdjęcie z ramką wokół każdej znalezionej płytki"]'
+    ).first.bounding_box()
+    # scrolled up: gone, or only its lower part is left in view
+    assert after is None or after["y"] + after["height"] < photo_box["y"] + photo_box["height"], (
+        photo_box,
+        after,
+    )
+    phone.shot("photo-12-review-pl-390-scrolled")
+    press(phone, "Anuluj")

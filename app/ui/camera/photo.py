@@ -43,9 +43,15 @@ __all__ = [
     "for_melds",
     "image_source",
     "read_safely",
+    "review_dialog",
 ]
 
 Confirmed = Callable[[list[list[str]]], None]
+
+PINNED_MIN_HEIGHT = 560
+"""Screen height (px) from which the review keeps its keys in view below the scrolling photo
+and rows (the keys, the field and the dialog's title and buttons take about 400 px); on a lower
+screen everything scrolls together."""
 
 _MESSAGES = {
     "not_image": lambda: _("This file is not a picture. Take a photo or choose a JPEG or PNG."),
@@ -190,12 +196,23 @@ class ReadRows(MeldList):
 
 class ReviewEditor(MeldsEditor):
     """The review's rows in the tile keyboard, each tile knowing where it came from
-    (:class:`ReadRows`)."""
+    (:class:`ReadRows`).
+
+    :attr:`control` holds the rows and the "New row"/"Remove row" buttons (they scroll with
+    the photo); :attr:`keys_box` holds the text field and the keys, for the review to pin
+    below the scrolling part (a phone never scrolls a key under the dialog's buttons)."""
 
     model: ReadRows
 
     def _new_model(self) -> ReadRows:
         return ReadRows()
+
+    def _layout(self, players: int | None) -> ft.Column:
+        self.keys_box = ft.Column([self.keyboard.control], spacing=6, visible=True)
+        return ft.Column(
+            [self.rows, ft.Row([self.new_button, self.remove_button], wrap=True, spacing=8)],
+            spacing=8,
+        )
 
     def set_read(self, melds: Sequence[Sequence[str]], origins: Sequence[Sequence[int]]) -> None:
         """Show the rows read (the last one is then edited); see :meth:`ReadRows.set_read`."""
@@ -273,7 +290,7 @@ class PhotoReview:
         self.choice = ft.Column(spacing=10, visible=False)
         """The meld checker's "Check row N" buttons (each above its row's tiles), while the
         photo holds several rows."""
-        self.control = ft.Column(
+        self.scroller = ft.Column(
             [
                 self.image,
                 ft.Text(
@@ -292,10 +309,39 @@ class PhotoReview:
             spacing=8,
             scroll=ft.ScrollMode.AUTO,
             tight=True,
+            expand=True,
         )
+        """The photo, the lines about it and the rows: the part that scrolls (all the height
+        the keys leave: the keys stay at the dialog's foot, right above its buttons)."""
+        self.control = ft.Column(
+            [
+                self.scroller,
+                ft.Container(
+                    self.editor.keys_box,
+                    padding=ft.Padding.only(top=6),
+                    border=ft.Border.only(top=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+                ),
+            ],
+            spacing=0,
+            tight=True,
+        )
+        """The whole review: :attr:`scroller` above the text field and keys, which never
+        scroll (the dialog's buttons sit right under the keys)."""
         self.actions: list[ft.Control] = [self.cancel_button, self.confirm_button]
+        self.pinned = True
+        """The keys stay below the scrolling part (see :meth:`scroll_all`)."""
         self._paint_unsure()
         self._paint_choice()
+
+    def scroll_all(self) -> None:
+        """Let the keys scroll with the photo and rows: for a screen too low to hold the keys
+        and a part of the photo at once (a phone held sideways, :data:`PINNED_MIN_HEIGHT`)."""
+        if not self.pinned:
+            return
+        self.pinned = False
+        keys = self.control.controls[1]
+        self.control.controls = [self.scroller]
+        self.scroller.controls.append(keys)
 
     def _changed(self) -> None:
         self._paint_unsure()
@@ -566,13 +612,10 @@ class PhotoButton:
             scale=result.get("scale", 1.0),
         )
         if page is not None:
-            self.dialog = ft.AlertDialog(
-                modal=True,
-                title=ft.Text(_("Tiles on the photo")),
-                content=ft.Container(self.review.control, width=520),
-                actions=self.review.actions,
-                scrollable=True,
-            )
+            height = getattr(page, "height", None)
+            if isinstance(height, (int, float)) and 0 < height < PINNED_MIN_HEIGHT:
+                self.review.scroll_all()
+            self.dialog = review_dialog(self.review)
             page.show_dialog(self.dialog)
         return result
 
@@ -590,6 +633,23 @@ class PhotoButton:
         self.status.value = text
         self.status.color = ERROR_COLOUR if error else MUTED
         self.status.visible = True
+
+
+def review_dialog(review: PhotoReview) -> ft.AlertDialog:
+    """The dialog that shows ``review``, sized for a phone: narrow margins (a 390 px wide
+    screen leaves 350 px to the photo and a key row, not 262 px), the photo and rows scrolling
+    above the keys, which stay in view right above "Cancel" and "Use these tiles"."""
+    return ft.AlertDialog(
+        modal=True,
+        title=ft.Text(_("Tiles on the photo"), size=20),
+        title_padding=ft.Padding.only(left=16, top=14, right=16),
+        content=ft.Container(review.control, width=520),
+        content_padding=ft.Padding.only(left=12, top=8, right=12, bottom=0),
+        actions=review.actions,
+        actions_padding=ft.Padding.only(left=12, top=4, right=12, bottom=10),
+        inset_padding=ft.Padding.symmetric(horizontal=8, vertical=12),
+        scrollable=False,
+    )
 
 
 def flat(rows: Sequence[Sequence[str]]) -> list[str]:

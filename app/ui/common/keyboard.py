@@ -18,6 +18,8 @@ control values, so both work in logic tests without a page (call ``pick_family``
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -60,6 +62,19 @@ move under a finger when a tap adds a piece."""
 """Height of a key of the one-key-per-piece grid (8 rows of them fit a phone screen)."""
 
 Changed = Callable[[], None]
+
+REFUSAL_SECONDS = 6.0
+"""How long a refused tap's reason stays on screen (s) when the player taps nothing else: a
+valid tap, Backspace or Clear takes it away at once. Screen readers hear it when it appears
+(a live region)."""
+
+log = logging.getLogger(__name__)
+
+
+def family_text_size(name: str) -> int:
+    """Font size (px, bold) of a colour's name on its key: 14, or 12 for a name longer than
+    7 letters ("czerwony", "niebieski" fit a chosen key, inside its 4 px frame, from 58 px)."""
+    return 14 if len(name) <= 7 else 12
 
 
 def _key(
@@ -166,6 +181,13 @@ class PieceKeyboard:
         self.families = FAMILIES[self.material]
         self.family = self.families[0]
         self.error = ft.Text("", color=ERROR_COLOUR, size=14, visible=False)
+        self.said = ft.Semantics(live_region=True, content=self.error)
+        """:attr:`error` as a live region: a screen reader says a refusal when it appears."""
+        self._refusal: object | None = None
+        """The refusal now shown (a token: a later one, or a change, replaces it)."""
+        self.on_quiet: Callable[[], None] | None = None
+        """Called after a refusal went away by itself (:data:`REFUSAL_SECONDS`), before the
+        page is drawn again: the pad showing it brings its line up to date."""
         self.drawn = (
             ft.Row(spacing=4, scroll=ft.ScrollMode.HIDDEN, auto_scroll=True)
             if grid
@@ -305,11 +327,11 @@ class PieceKeyboard:
             self.keys = ft.Column(spacing=3)  # built when first shown (:meth:`_build_grid`)
             self.keys_box = ft.Column([self.keys], spacing=6)
             self.control = ft.Column(
-                [self.pieces_tap or self.pieces_box, field_row, self.error, self.keys_box],
+                [self.pieces_tap or self.pieces_box, field_row, self.said, self.keys_box],
                 spacing=6,
             )
             if keys_at == "elsewhere":  # the pad holds the keys; the flag says it edits this row
-                self.control.controls = [self.pieces_tap or self.pieces_box, field_row, self.error]
+                self.control.controls = [self.pieces_tap or self.pieces_box, field_row, self.said]
             elif keys_at == "only":
                 self._build_grid()
                 self.control = ft.Column([self.keys_box], spacing=0)
@@ -322,7 +344,7 @@ class PieceKeyboard:
                 ],
                 spacing=6,
             )
-            self.keys_box = ft.Column([field_row, self.error, self.keys], spacing=6)
+            self.keys_box = ft.Column([field_row, self.said, self.keys], spacing=6)
             self.control = ft.Column([self.pieces_tap or self.pieces_box, self.keys_box], spacing=6)
         self._paint()
 
@@ -492,7 +514,7 @@ class PieceKeyboard:
             colour = TILE_COLOURS[letter]
             body: ft.Control = ft.Text(
                 name,
-                size=14 if len(name) <= 7 else 12,  # "czerwony" fits a selected key too
+                size=family_text_size(name),
                 weight=ft.FontWeight.W_700,
                 color=ft.Colors.WHITE,
                 max_lines=1,
@@ -707,10 +729,40 @@ class PieceKeyboard:
     def _say(self, message: str) -> None:
         self.error.value = message
         self.error.visible = True
+        refusal = self._refusal = object()
+        try:
+            page = self.error.page
+        except RuntimeError:  # not on a page (logic tests): it stays until the next change
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(REFUSAL_SECONDS)
+            if self.quiet(refusal):
+                try:
+                    page.update()
+                except Exception:  # noqa: BLE001 - the phone left meanwhile
+                    log.debug("refusal not cleared on the screen", exc_info=True)
+
+        try:
+            page.run_task(later)
+        except Exception:  # noqa: BLE001 - a page closing: nothing to clear on it
+            log.debug("no timer for the refusal", exc_info=True)
+
+    def quiet(self, refusal: object | None = None) -> bool:
+        """Take the refusal shown away (``refusal``: only if it is still that one, not a later
+        one); True when one went."""
+        if not self.error.visible or (refusal is not None and refusal is not self._refusal):
+            return False
+        self.error.visible = False
+        self._refusal = None
+        if self.on_quiet is not None:
+            self.on_quiet()
+        return True
 
     def _changed(self, echo: bool = True) -> None:
         if echo:
             self.error.visible = False
+            self._refusal = None
         self._paint()
         if self.on_change is not None:
             self.on_change()
@@ -1177,6 +1229,7 @@ class KeyPad:
             variant, "", players=players, show_pieces=False, grid=True, keys_at="only"
         )
         self.board.on_refused = self.refresh
+        self._quiet_row: PieceKeyboard | None = None
         self.target: PieceKeyboard | None = None
         self._shown: tuple[str, str, str | None, str | None] = ("", "", None, None)
         self._drawn: tuple[Any, ...] | None = None
@@ -1262,6 +1315,11 @@ class KeyPad:
         row's owner), ``line`` (what the screen says about the row) and the ``mark`` colour.
         A refusal of the row's last tap shows in place of ``line``."""
         self._shown = (title, line, line_colour, mark)
+        if self._quiet_row is not None and self._quiet_row is not row:
+            self._quiet_row.on_quiet = None
+        self._quiet_row = row
+        if row is not None:  # its refusal going by itself clears this line too
+            row.on_quiet = self.refresh
         self.target = row
         self.board.target = row
         self.control.visible = row is not None
@@ -1282,6 +1340,7 @@ class KeyPad:
             pieces=pieces_names(row.pieces, self.material) if row.pieces else _("none yet"),
         )
         if row.error.visible and row.error.value:
+            # a refusal (a screen reader hears it from the row's own line, a live region)
             self.line.value, self.line.color = str(row.error.value), ERROR_COLOUR
         else:
             self.line.value, self.line.color = line, line_colour or MUTED
@@ -1305,4 +1364,5 @@ __all__ = [
     "MeldList",
     "MeldsEditor",
     "PieceKeyboard",
+    "family_text_size",
 ]

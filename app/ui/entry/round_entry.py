@@ -36,6 +36,7 @@ from app.ui.common.labels import FINISH_NAMES, OPENED_NAMES
 from app.ui.common.session import ask_client
 from app.ui.common.titles import when
 from app.ui.common.widgets import (
+    ERROR_COLOUR,
     MUTED,
     ChoiceChips,
     Stepper,
@@ -65,6 +66,58 @@ DRAFT_PREF = "rummy_referee.draft."
 """Browser storage key prefix of a game's round draft (the game id follows)."""
 DRAFT_VERSION = 1
 log = logging.getLogger(__name__)
+
+MARK_KEY = "marked-{n}"
+"""The scroll key of a screen's ``n``-th part (:func:`key_parts`): a refused save scrolls the
+first part holding a marked field into view (:func:`first_marked`)."""
+
+
+def _under(control: Any) -> Iterator[Any]:
+    """``control`` and every visible control under it, depth first."""
+    if getattr(control, "visible", True) is False:
+        return
+    yield control
+    if not dataclasses.is_dataclass(control):
+        return
+    for f in dataclasses.fields(control):
+        if f.name.startswith("_") or f.name == "data":
+            continue
+        v = getattr(control, f.name, None)
+        for item in v if isinstance(v, list) else [v]:
+            if isinstance(item, ft.BaseControl):
+                yield from _under(item)
+
+
+def marked(control: Any, skip: tuple[Any, ...] = ()) -> bool:
+    """Does ``control`` show a marked field: a text field with its error, or a visible red
+    line (a choice not made, a hand the referee refused)? ``skip``: lines that do not count
+    (the form's own "Please correct the marked fields." line)."""
+    for c in _under(control):
+        if any(c is s for s in skip):
+            continue
+        if isinstance(c, ft.TextField) and c.error:
+            return True
+        if isinstance(c, ft.Text) and c.color == ERROR_COLOUR and c.value:
+            return True
+    return False
+
+
+def key_parts(controls: list[ft.Control]) -> None:
+    """Give each of a screen's parts (``controls``) a scroll key (:data:`MARK_KEY`) unless it
+    has one."""
+    for n, c in enumerate(controls):
+        if getattr(c, "key", None) is None:
+            c.key = ft.ScrollKey(MARK_KEY.format(n=n))  # type: ignore[call-arg]
+
+
+def first_marked(controls: list[ft.Control], skip: tuple[Any, ...] = ()) -> str | None:
+    """The scroll key of the first of ``controls`` (keyed by :func:`key_parts`) that shows a
+    marked field, or None."""
+    for c in controls:
+        key = getattr(c, "key", None)
+        if isinstance(key, ft.ScrollKey) and marked(c, skip):
+            return str(key.value)
+    return None
 
 
 # -- drafts ----------------------------------------------------------------------------------
@@ -292,6 +345,7 @@ class RoundEntry:
         ]
         title = (_("Round {n}") if index is None else _("Edit round {n}")).format(n=n)
         route = f"/game/{game.id}/round" + ("" if index is None else f"/{n}/edit")
+        key_parts(self.form.controls)
         self.view = frame(app, route, title, controls, back=f"/game/{game.id}")
         self.body: ft.Column | None = None
         """With piece keys: the scrolling part of the screen, above the keys."""
@@ -336,6 +390,31 @@ class RoundEntry:
             try:
                 await asyncio.sleep(0.15)  # let the client lay the breakdown out first
                 await body.scroll_to(scroll_key=ft.ScrollKey(BREAKDOWN_KEY), duration=250)  # type: ignore[call-arg]
+            except Exception:  # noqa: BLE001 - scrolling is a nicety
+                log.debug("scroll failed", exc_info=True)
+
+        self.app.run(scroll)
+
+    def marked_key(self) -> str | None:
+        """The scroll key of the first part of the form showing a marked field (None: none)."""
+        return first_marked(self.form.controls, skip=(self.form.error,))
+
+    def _show_marked(self) -> None:
+        """After a refused "Show the scores": scroll the first marked field into view (the
+        message stays by the button; the player sees what is wrong and where)."""
+        key = self.marked_key()
+        if key is None:
+            return
+        body = self.body
+        if body is None:
+            self.app.scroll_to(key)
+            return
+
+        async def scroll() -> None:
+            self.app.page_update()
+            try:
+                await asyncio.sleep(0.15)  # let the client lay the marks out first
+                await body.scroll_to(scroll_key=ft.ScrollKey(key), duration=250)  # type: ignore[call-arg]
             except Exception:  # noqa: BLE001 - scrolling is a nicety
                 log.debug("scroll failed", exc_info=True)
 
@@ -490,12 +569,14 @@ class RoundEntry:
             entry = self.form.entry()
         except FormError as e:
             show_error(self.error, str(e))
+            self._show_marked()
             return False
         result = games.score_round(self.game, entry)
         if not result.valid:
             message = round_problem(result, self.game.variant)
             self.form.flag_judge(message, result.breakdown)
             show_error(self.error, message)
+            self._show_marked()
             return False
         self.result = result
         # the rule line is a link to the rule book when leaving keeps a draft (a new round);
@@ -617,7 +698,9 @@ def entry_summary(entry: Mapping[str, Any], material: str | None = None) -> list
             empty = _("empty rack") if material == "tiles" else _("no cards")
             bits.append(pieces_text(p["hand"]) or empty)
         if p.get("hand_value") is not None:
-            bits.append(_("{n} points").format(n=p["hand_value"]))
+            value = p["hand_value"]
+            count = abs(int(value)) if isinstance(value, int) else 0
+            bits.append(ngettext("{n} point", "{n} points", count).format(n=value))
             if p.get("jokers"):
                 bits.append(ngettext("{n} joker", "{n} jokers", p["jokers"]).format(n=p["jokers"]))
         if p.get("deadwood") is not None and not isinstance(p.get("hand"), list):

@@ -353,9 +353,11 @@ class FinishedGame:
 
         self.app.confirm(
             _("Delete this game?"),
-            _("{title} with {n} rounds will be deleted. You can undo it in the history.").format(
-                title=game_title(s), n=s.round_count
-            ),
+            ngettext(
+                "{title} with {n} round will be deleted. You can undo it in the history.",
+                "{title} with {n} rounds will be deleted. You can undo it in the history.",
+                s.round_count,
+            ).format(title=game_title(s), n=s.round_count),
             _("Delete"),
             really,
         )
@@ -394,9 +396,11 @@ class SeasonScreen:
         for variant, rows in self.ranking.items():
             lines: list[ft.Control] = [heading(labels.variant_name(variant), size=17)]
             for i, r in enumerate(rows, start=1):
-                text = _("{rank}. {name}: {wins} won of {games}, {points} points").format(
-                    rank=i, name=r.name, wins=r.wins, games=r.games, points=number(r.points)
-                )
+                text = ngettext(
+                    "{rank}. {name}: {wins} won of {games}, {points} point",
+                    "{rank}. {name}: {wins} won of {games}, {points} points",
+                    abs(int(r.points)),
+                ).format(rank=i, name=r.name, wins=r.wins, games=r.games, points=number(r.points))
                 lines.append(
                     ft.Semantics(
                         label=text,

@@ -365,7 +365,7 @@ class NewGame:
             self.error_from_options = True
             return
         if not ok:
-            show_error(self.error, _("Please fix the marked fields."))
+            show_error(self.error, _("Please correct the marked fields."))
             return
         try:
             game = games.new_game(

@@ -283,9 +283,11 @@ class PlayerScreen:
             ],
             wrap=True,
         )
-        summary = _("Chart of the final totals of {n} games; the last {total}").format(
-            n=len(tl), total=number(tl[-1][2])
-        )
+        summary = ngettext(
+            "Chart of the final totals of {n} game; the last {total}",
+            "Chart of the final totals of {n} games; the last {total}",
+            len(tl),
+        ).format(n=len(tl), total=number(tl[-1][2]))
         return ft.Semantics(
             label=summary, container=True, content=ft.Column([chart, legend], spacing=6)
         )

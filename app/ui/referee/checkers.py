@@ -635,12 +635,16 @@ def kind_blurb(kind: str, variant: str, options: Mapping[str, Any] | None = None
         return _("Run or group? Valid or not, and its value")
     if kind == "opening":
         if mr.pairs and takes_discard(variant):
-            return _("Enough to open? {n} points or {p} pairs, the taken discard").format(
-                n=typed.threshold, p=typed.pairs_needed
-            )
-        return _("Enough for the initial meld? {n} points, own tiles only").format(
-            n=typed.initial_meld
-        )
+            return ngettext(
+                "Enough to open? {n} point or {p} pairs, the taken discard",
+                "Enough to open? {n} points or {p} pairs, the taken discard",
+                typed.threshold,
+            ).format(n=typed.threshold, p=typed.pairs_needed)
+        return ngettext(
+            "Enough for the initial meld? {n} point, own tiles only",
+            "Enough for the initial meld? {n} points, own tiles only",
+            typed.initial_meld,
+        ).format(n=typed.initial_meld)
     if kind == "hand":
         if typed.knock_max == 0:  # a house option: nothing left to count
             if mr.jokers:
@@ -1402,11 +1406,17 @@ class OpeningChecker(Checker):
     def need_text(self) -> ft.Control:
         t = self.rules.typed
         if self.described.has_option("threshold"):
-            text = _("Opening needs {n} points in runs and groups, or {p} pairs.").format(
-                n=t.threshold, p=t.pairs_needed
-            )
+            text = ngettext(
+                "Opening needs {n} point in runs and groups, or {p} pairs.",
+                "Opening needs {n} points in runs and groups, or {p} pairs.",
+                t.threshold,
+            ).format(n=t.threshold, p=t.pairs_needed)
         else:
-            text = _("The initial meld needs {n} points, own tiles only.").format(n=t.initial_meld)
+            text = ngettext(
+                "The initial meld needs {n} point, own tiles only.",
+                "The initial meld needs {n} points, own tiles only.",
+                t.initial_meld,
+            ).format(n=t.initial_meld)
         self.need = ft.Text(text, size=16, weight=ft.FontWeight.W_500)
         return self.need
 
@@ -1465,11 +1475,15 @@ class OpeningChecker(Checker):
         pairs = a.get("pairs", 0)
         needed = a.get("needed")
         if by == "pairs":
-            detail = _("{n} pairs (needs {need}; no point minimum)").format(
-                n=pairs, need=a.get("pairs_needed")
-            )
+            detail = ngettext(
+                "{n} pair (needs {need}; no point minimum)",
+                "{n} pairs (needs {need}; no point minimum)",
+                pairs if isinstance(pairs, int) else 0,
+            ).format(n=pairs, need=a.get("pairs_needed"))
         else:
-            detail = _("{n} points (needs {need})").format(n=value, need=needed)
+            detail = ngettext(
+                "{n} point (needs {need})", "{n} points (needs {need})", abs(int(value))
+            ).format(n=value, need=needed)
         title = _("Valid opening") if valid else _("Not valid")
         if not self.described.has_option("threshold"):
             title = _("Valid initial meld") if valid else _("Not valid")
@@ -1492,9 +1506,12 @@ class OpeningChecker(Checker):
             tiles = [str(t) for t in m.get("tiles", [])]
             if m.get("valid", True):
                 k = str(m.get("kind", ""))
-                caption = _("Meld {n}: {kind}, {v} points").format(
-                    n=i + 1, kind=_(MELD_KINDS.get(k, k)), v=m.get("value", 0)
-                )
+                v = m.get("value", 0)
+                caption = ngettext(
+                    "Meld {n}: {kind}, {v} point",
+                    "Meld {n}: {kind}, {v} points",
+                    abs(int(v)) if isinstance(v, int) else 0,
+                ).format(n=i + 1, kind=_(MELD_KINDS.get(k, k)), v=v)
             else:
                 caption = _("Meld {n}: not valid").format(n=i + 1)
             parts.append(

@@ -577,7 +577,9 @@ class ScoreSheet:
                 border_radius=10,
                 padding=ft.Padding.symmetric(horizontal=8, vertical=2),
             )
-            label = _("{name}: {total} points").format(name=p, total=number(total))
+            label = ngettext(
+                "{name}: {total} point", "{name}: {total} points", abs(int(total))
+            ).format(name=p, total=number(total))
             if tag:
                 label += f", {tag}"
             rows.append(ft.Semantics(label=label, container=True, content=row))
@@ -682,7 +684,7 @@ class ScoreSheet:
         elif limit:
             text += " · " + ngettext("{n} round agreed", "{n} rounds agreed", limit).format(n=limit)
         if target:
-            text += " · " + _("to {n} points").format(n=target)
+            text += " · " + ngettext("to {n} point", "to {n} points", target).format(n=target)
         return muted(text, size=13)
 
     # -- actions ------------------------------------------------------------------------------

@@ -1,0 +1,170 @@
+"""Words a new user found (session 10), without a browser: the score sheet's spoken totals and
+every other "{n} points" line in real plural forms (English 1 point / 2 points, Polish 1 punkt /
+2 punkty / 5 punktów, Slovak 1 bod / 2 body / 5 bodov), and one phrase for a refused form.
+Expected words are worked out from RULES.md §4 (a Tile Rummy rack: the winner gets what the
+others hold) and the catalogues' plural rules."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import flet as ft
+import pytest
+
+from app import games
+from app.i18n import ngettext, use_language
+from app.store import Store
+from app.ui.sheet.score_sheet import ScoreSheet
+from app.ui.shell import App
+from tests.conftest import walk
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def spoken_totals(app: App, store: Store, rack: list[str], lang: str) -> list[str]:
+    """The score sheet's spoken total lines after one Tile Rummy round Ala won against
+    ``rack`` (§4: Ala gets its value, Bob loses it)."""
+    game = games.new_game("tile_rummy", ["Ala", "Bob"])
+    entry = {"players": [{"name": "Ala", "winner": True}, {"name": "Bob", "hand": rack}]}
+    game = store.create_game(games.add_round(game, entry))
+    with use_language(lang):
+        app.language = lang
+        app.go(f"/game/{game.id}")
+        sheet = app.screen
+        assert isinstance(sheet, ScoreSheet)
+        return [
+            c.label
+            for c in walk(sheet.view)
+            if isinstance(c, ft.Semantics)
+            and isinstance(c.label, str)
+            and re.match(r"^(Ala|Bob): \S+ \w+", c.label)
+        ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "rack", "ala", "bob"),
+    [
+        ("en", ["R1"], "Ala: 1 point", "Bob: \u22121 point"),
+        ("en", ["R2"], "Ala: 2 points", "Bob: \u22122 points"),
+        ("pl", ["R1"], "Ala: 1 punkt", "Bob: \u22121 punkt"),
+        ("pl", ["R2"], "Ala: 2 punkty", "Bob: \u22122 punkty"),
+        ("pl", ["R5"], "Ala: 5 punktów", "Bob: \u22125 punktów"),
+        ("pl", ["R9", "R13"], "Ala: 22 punkty", "Bob: \u221222 punkty"),
+        ("pl", ["R12", "R13"], "Ala: 25 punktów", "Bob: \u221225 punktów"),
+        ("sk", ["R1"], "Ala: 1 bod", "Bob: \u22121 bod"),
+        ("sk", ["R2"], "Ala: 2 body", "Bob: \u22122 body"),
+        ("sk", ["R5"], "Ala: 5 bodov", "Bob: \u22125 bodov"),
+    ],
+)
+def test_the_spoken_totals_have_plural_forms(
+    app: App, store: Store, lang: str, rack: list[str], ala: str, bob: str
+) -> None:
+    """Was "Ala: 1 points" (score_sheet.py: one form for every number)."""
+    said = spoken_totals(app, store, rack, lang)
+    assert any(s == ala or s.startswith(ala + ",") for s in said), said
+    assert any(s == bob or s.startswith(bob + ",") for s in said), said
+
+
+@pytest.mark.parametrize(
+    ("singular", "plural", "forms"),
+    [
+        (
+            "to {n} point",
+            "to {n} points",
+            {
+                "en": ("to 1 point", "to 500 points"),
+                "pl": ("do 1 punktu", "do 500 punktów"),
+                "sk": ("do 1 bodu", "do 500 bodov"),
+            },
+        ),
+        (
+            "{n} point (needs {need})",
+            "{n} points (needs {need})",
+            {
+                "en": ("1 point (needs 51)", "500 points (needs 51)"),
+                "pl": ("1 punkt (potrzeba 51)", "500 punktów (potrzeba 51)"),
+                "sk": ("1 bod (treba 51)", "500 bodov (treba 51)"),
+            },
+        ),
+        (
+            "The initial meld needs {n} point, own tiles only.",
+            "The initial meld needs {n} points, own tiles only.",
+            {
+                "en": (
+                    "The initial meld needs 1 point, own tiles only.",
+                    "The initial meld needs 500 points, own tiles only.",
+                ),
+                "pl": (
+                    "Pierwsze wyłożenie wymaga 1 punktu, tylko z własnych płytek.",
+                    "Pierwsze wyłożenie wymaga 500 punktów, tylko z własnych płytek.",
+                ),
+                "sk": (
+                    "Prvé vyloženie potrebuje 1 bod, len z vlastných kameňov.",
+                    "Prvé vyloženie potrebuje 500 bodov, len z vlastných kameňov.",
+                ),
+            },
+        ),
+    ],
+)
+def test_point_counts_read_in_each_language(
+    singular: str, plural: str, forms: dict[str, tuple[str, str]]
+) -> None:
+    for lang, (one, many) in forms.items():
+        with use_language(lang):
+            assert ngettext(singular, plural, 1).format(n=1, need=51) == one
+            assert ngettext(singular, plural, 500).format(n=500, need=51) == many
+
+
+def test_pairs_found_read_in_each_language() -> None:
+    """The opening checker's pairs line (§3: an opening by pairs needs 5): 1 pair, 2 pairs."""
+    msg = (
+        "{n} pair (needs {need}; no point minimum)",
+        "{n} pairs (needs {need}; no point minimum)",
+    )
+    want = {
+        "en": ["1 pair (needs 5", "2 pairs (needs 5", "5 pairs (needs 5"],
+        "pl": ["1 para (potrzeba 5", "2 pary (potrzeba 5", "5 par (potrzeba 5"],
+        "sk": ["1 pár (treba 5", "2 páry (treba 5", "5 párov (treba 5"],
+    }
+    for lang, lines in want.items():
+        with use_language(lang):
+            for n, line in zip((1, 2, 5), lines, strict=True):
+                assert ngettext(*msg, n).format(n=n, need=5).startswith(line), (lang, n)
+
+
+def test_the_opening_checker_says_30_points_in_each_language() -> None:
+    """The initial-meld checker's need line for Tile Rummy's 30 (§4), and Polish 22 (form 1)."""
+    msg = (
+        "The initial meld needs {n} point, own tiles only.",
+        "The initial meld needs {n} points, own tiles only.",
+    )
+    with use_language("pl"):
+        assert ngettext(*msg, 30).format(n=30).startswith("Pierwsze wyłożenie wymaga 30 punktów")
+        assert ngettext(*msg, 22).format(n=22).startswith("Pierwsze wyłożenie wymaga 22 punktów")
+    with use_language("sk"):
+        assert ngettext(*msg, 30).format(n=30).startswith("Prvé vyloženie potrebuje 30 bodov")
+        assert ngettext(*msg, 3).format(n=3).startswith("Prvé vyloženie potrebuje 3 body")
+
+
+def test_no_count_of_points_is_said_without_its_plural() -> None:
+    """No `_("… {n} points …")` is left in the UI: a count of points goes through ngettext."""
+    counted = re.compile(r"""\b_\(\s*"[^"]*\{\w+\} points\b""")
+    found = [
+        f"{path.relative_to(ROOT)}"
+        for path in (ROOT / "app" / "ui").rglob("*.py")
+        if not path.is_relative_to(ROOT / "app" / "ui" / "table")  # the guard's (timer.py)
+        for _line in counted.findall(path.read_text())
+    ]
+    assert not found, found
+
+
+def test_a_refused_form_says_one_phrase() -> None:
+    """ "Please fix the marked fields" (new game) and "Please correct the marked fields" (a
+    round) said one thing two ways: one phrase now, in every catalogue."""
+    for po in [*(ROOT / "app" / "locale").glob("*/LC_MESSAGES/messages.po")]:
+        live = [b for b in po.read_text().split("\n\n") if not b.lstrip().startswith("#~")]
+        assert not any('msgid "Please fix' in b for b in live), po
+    sources = "\n".join(p.read_text() for p in (ROOT / "app").rglob("*.py"))
+    assert "Please fix" not in sources
+    assert '_("Please correct the marked fields.")' in sources
