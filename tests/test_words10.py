@@ -168,3 +168,32 @@ def test_a_refused_form_says_one_phrase() -> None:
     sources = "\n".join(p.read_text() for p in (ROOT / "app").rglob("*.py"))
     assert "Please fix" not in sources
     assert '_("Please correct the marked fields.")' in sources
+
+
+PROPER_NAMES = {"Rummikub", "RRRummy", "My Rummy"}
+"""Preset names that are names of games or editions in every language."""
+ENGLISH_WORDS = re.compile(r"\b(Standard|Rising|Tiles|Dutch|Easy|Original|Modern|Classic|free)\b")
+
+
+@pytest.mark.parametrize("lang", ["pl", "sk"])
+def test_every_preset_name_reads_in_the_language(lang: str) -> None:
+    """Was "Modern (nowoczesne)", "Classic (klasyczne)", "Dutch Rummy (holenderskie)",
+    "Tiles 50": the chips of the new game and the rules line speak the player's language;
+    the rule books quote the same names."""
+    from app.ui.common import labels
+    from tests.test_words7 import book_text
+
+    with use_language(lang):
+        names = {k: labels.preset_name(k) for k in labels.PRESET_NAMES}
+        books = {v: book_text(v, lang) for v in ("rummy101", "tile_rummy", "gin")}
+    for key, name in names.items():
+        if labels.PRESET_NAMES[key] in PROPER_NAMES:
+            assert name == labels.PRESET_NAMES[key], (key, name)
+            continue
+        assert not ENGLISH_WORDS.search(name), (key, name)
+    assert names["modern"] == {"pl": "Nowoczesne", "sk": "Moderné"}[lang]
+    assert names["tiles50"] == {"pl": "Płytki 50", "sk": "Kamene 50"}[lang]
+    for key, variant in (("tiles50", "tile_rummy"), ("dutch", "tile_rummy"), ("classic", "gin")):
+        assert names[key] in books[variant], (key, lang)
+    for text in books.values():
+        assert not re.search(r"„(Modern|Classic|Tiles 50|Dutch Rummy)\b", text)
