@@ -258,9 +258,11 @@ def _import(e: Any, pasted: bool = False) -> str:
     if problem == "too_big" and "mb" in p:
         return _("The file is larger than {mb} MB.").format(mb=p["mb"])
     if problem == "too_many_rounds" and "n" in p:
-        return _("The game in the file has {n} rounds; one game holds at most {max}.").format(
-            n=p["n"], max=p["max"]
-        )
+        return ngettext(
+            "The game in the file has {n} round; one game holds at most {max}.",
+            "The game in the file has {n} rounds; one game holds at most {max}.",
+            int(p["n"]),
+        ).format(n=p["n"], max=p["max"])
     if problem == "game" and isinstance(p.get("cause"), BaseException):
         return _("The game in the file: {problem}").format(problem=describe(p["cause"]))
     if problem == "round" and "round" in p:

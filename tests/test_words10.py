@@ -197,3 +197,43 @@ def test_every_preset_name_reads_in_the_language(lang: str) -> None:
         assert names[key] in books[variant], (key, lang)
     for text in books.values():
         assert not re.search(r"„(Modern|Classic|Tiles 50|Dutch Rummy)\b", text)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", ["Ola: 1 tile (invalid turn)", "Ola: 3 tiles (invalid turn)", "Ola: 5 tiles"]),
+        ("pl", ["Ola: 1 karna płytka (", "Ola: 3 karne płytki (", "Ola: 5 karnych płytek ("]),
+        ("sk", ["Ola: 1 trestný kameň (", "Ola: 3 trestné kamene (", "Ola: 5 trestných kameňov ("]),
+    ],
+)
+def test_pending_penalty_tiles_have_plural_forms(lang: str, expected: list[str]) -> None:
+    """Was "{name}: {n} tiles ({reason})" for every count: "Ola: 1 tiles"."""
+    from app.ui.table.timer import penalty_text
+
+    with use_language(lang):
+        got = [penalty_text({"name": "Ola", "tiles": n, "reason": "time"}) for n in (1, 3, 5)]
+    for text, start in zip(got, expected, strict=True):
+        assert text.startswith(start), (text, start)
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "word"),
+    [
+        ("en", 501, "501 rounds"),
+        ("pl", 502, "502 rundy"),
+        ("pl", 505, "505 rund"),
+        ("sk", 502, "502 kôl"),
+        ("sk", 505, "505 kôl"),
+    ],
+)
+def test_too_many_rounds_has_plural_forms(lang: str, n: int, word: str) -> None:
+    """The import refusal for a file with too many rounds counts them in the language's form."""
+    from app.error_text import describe
+    from app.games import GameImportError
+
+    err = GameImportError(
+        "too many rounds", "bad_import", {"problem": "too_many_rounds", "n": n, "max": 500}
+    )
+    with use_language(lang):
+        assert word in describe(err)

@@ -366,8 +366,10 @@ def reminder_text(variant: str, name: str, reason: str) -> str:
 
 def penalty_text(p: dict[str, Any]) -> str:
     """One pending penalty: ``Ola: 3 tiles (time ran out)``."""
-    return _("{name}: {n} tiles ({reason})").format(
-        name=p.get("name"), n=p.get("tiles"), reason=reason_text(str(p.get("reason")))
+    tiles = p.get("tiles")
+    n = tiles if isinstance(tiles, int) else 2
+    return ngettext("{name}: {n} tile ({reason})", "{name}: {n} tiles ({reason})", n).format(
+        name=p.get("name"), n=tiles, reason=reason_text(str(p.get("reason")))
     )
 
 
