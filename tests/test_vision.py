@@ -263,15 +263,16 @@ def test_dev_photos_floor() -> None:
                 len(m) == len(g) and all(a in ("?", b) for a, b in zip(m, g, strict=True))
                 for g in got_rows
             )
-    # measured (benchmarks/bench_photos.py): 97.3 % read right (178 of the 183 readable
-    # tiles), 33 of 40 rows, 91.8 % found with no tile reported that is not there (12 of the
-    # 194 tiles show no number: at most 93.8 %); floors just below
-    assert right / known >= 0.97
+    # measured (benchmarks/bench_photos.py): 98.4 % read right (180 of the 183 readable
+    # tiles: the far K10 and R12 of christophrus-4 found at their neighbours' size), 34 of
+    # 40 rows, 92.8 % found with no tile reported that is not there (12 of the 194 tiles
+    # show no number: at most 93.8 %); floors just below
+    assert right / known >= 0.98
     # tiles reported that the photos do not show: measured none (3 before: a blurred Y10 read
     # as R4, a leaned R11 as R1, a tile's edge as Y1)
     assert wrong <= 1
-    assert rows_ok >= 33
-    assert found / labelled >= 0.91
+    assert rows_ok >= 34
+    assert found / labelled >= 0.92
 
 
 @pytest.mark.skipif(not (DEV / "jnsbhlr-2.jpg").is_file(), reason="../shared/photos-dev absent")

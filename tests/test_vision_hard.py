@@ -144,3 +144,91 @@ def test_near_tiles_are_not_read_again() -> None:
     groups, _pl = read_image(img, scale)
     assert groups
     assert _zoomed(data, img, scale, groups) is None
+
+
+# -- far tiles in a steep view: sized by their neighbours, not by the photo ---------------------
+def _paste(img: np.ndarray, text: str, cx: int, cy: int, h: int, ink: int) -> None:
+    """``text`` in the first test font, ``h`` px high, centred at (cx, cy), in grey ``ink``."""
+    from app.vision.render import glyph
+
+    g = glyph(available(TEST_FONTS)[0], text)
+    m = cv2.resize(g, (max(1, round(g.shape[1] * h / g.shape[0])), h), interpolation=cv2.INTER_AREA)
+    y0, x0 = cy - m.shape[0] // 2, cx - m.shape[1] // 2
+    a = (m.astype(np.float32) / 255)[:, :, None]
+    reg = img[y0 : y0 + m.shape[0], x0 : x0 + m.shape[1]].astype(np.float32)
+    img[y0 : y0 + m.shape[0], x0 : x0 + m.shape[1]] = (reg * (1 - a) + ink * a).astype(np.uint8)
+
+
+def near_and_far(faint: bool) -> np.ndarray:
+    """Four near tiles (numbers 100 px high) and, below, four far ones (46 px: under the
+    0.55 of the photo's number size that the photo-wide faint pass tries): 2, 10, 5, 8, the
+    10 out of focus in mid grey when ``faint`` (no ink by the fixed thresholds, only a hole
+    in the tile face)."""
+    img = np.full((760, 1200, 3), (40, 60, 50), np.uint8)
+    for k, t in enumerate(("3", "4", "5", "7")):
+        x0 = 80 + 190 * k
+        cv2.rectangle(img, (x0, 60), (x0 + 170, 330), (235, 238, 240), -1)
+        _paste(img, t, x0 + 85, 150, 100, 25)
+    for k, t in enumerate(("2", "10", "5", "8")):
+        x0 = 300 + 84 * k
+        cv2.rectangle(img, (x0, 450), (x0 + 76, 570), (235, 238, 240), -1)
+        _paste(img, t, x0 + 38, 492, 46, 110 if faint and t == "10" else 25)
+        if faint and t == "10":
+            img[440:580, x0 - 6 : x0 + 82] = cv2.GaussianBlur(
+                img[440:580, x0 - 6 : x0 + 82], (0, 0), 1.6
+            )
+    return img
+
+
+NEAR_AND_FAR = Counter(["K3", "K4", "K5", "K7", "K2", "K10", "K5", "K8"])
+
+
+def test_a_far_blurred_number_is_found_at_its_neighbours_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.vision import reader
+
+    img = near_and_far(faint=True)
+    groups, _pl = read_image(img)
+    assert Counter(g.token for g in groups) == NEAR_AND_FAR
+    ten = next(g for g in groups if g.token == "K10")
+    assert 390 < ten.cx < 450 and 470 < ten.cy < 515
+    # the photo-wide passes alone miss it (and read every other tile the same)
+    monkeypatch.setattr(reader, "_far_numbers", lambda *a: [])
+    groups, _pl = read_image(img)
+    assert Counter(g.token for g in groups) == NEAR_AND_FAR - Counter(["K10"])
+
+
+def test_a_sharp_far_number_is_not_read_twice() -> None:
+    groups, _pl = read_image(near_and_far(faint=False))
+    assert Counter(g.token for g in groups) == NEAR_AND_FAR
+
+
+def test_a_hole_is_sized_only_by_numbers_around_it() -> None:
+    from app.vision import find
+
+    pl = find.planes(near_and_far(faint=True))
+    marks = find.tidy(find.find_marks(pl), pl)
+    assert len(marks) == 7  # the faint 10 is too small for the photo-wide faint pass
+    # the far row's numbers around it are 46 px high: its two digits' holes are found
+    found = find.local_faint(pl, marks, lambda x, y, s: 46.0)
+    xs = sorted(m.cx for m, _ks in found)  # the 10's tile spans x 384-460
+    assert len(xs) == 2 and 384 < xs[0] < xs[1] - 15 < 460
+    # no numbers known around it, or numbers twice its size: nothing
+    assert find.local_faint(pl, marks, lambda x, y, s: 0.0) == []
+    assert find.local_faint(pl, marks, lambda x, y, s: 92.0) == []
+
+
+def test_digits_leaned_apart_may_still_pair() -> None:
+    from app.vision.find import Mark
+    from app.vision.reader import _may_pair
+
+    def mark(cx: float, cy: float, long: float = 50.0, short: float = 12.0) -> Mark:
+        return Mark(0, 0, np.zeros((1, 1), np.uint8), 300, cx, cy, long, short, (0.42, 0.91), 1.0)
+
+    one = mark(100, 100)
+    assert _may_pair(one, mark(122, 104, short=20))  # a leaned "0" beside the "1"
+    assert _may_pair(one, mark(126, 100, short=20))  # square on
+    assert not _may_pair(one, mark(100 + 20 * 0.42, 100 + 20 * 0.91))  # above it, along its axis
+    assert not _may_pair(one, mark(180, 100, short=20))  # the next tile's
+    assert not _may_pair(one, mark(122, 104, long=30, short=12))  # a much smaller speck

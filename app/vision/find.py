@@ -16,7 +16,9 @@ colour on a light face. The steps:
    through a shadow) is opened step by step and its parts are tried again. A number out of
    focus or printed in thin lines (a joker's outline) may be no ink at all by the fixed
    thresholds, or only fragments: the holes it leaves in the tile face, of about the size of
-   the photo's other numbers, are marks too (:func:`faint_marks`).
+   the photo's other numbers, are marks too (:func:`faint_marks`); the reader also tries
+   smaller holes about the size of the numbers read around them (:func:`local_faint`: far
+   tiles in a steep view).
 3. **Numbers.** Marks inside another (a joker's eyes and mouth) join it; small marks beside a
    much larger one on the same tile (logos, an Okey tile's suit sign, also when it sits in a
    hollow that breaks the face around it) are dropped; two marks
@@ -37,6 +39,7 @@ colour on a light face. The steps:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -291,6 +294,68 @@ brightness around it: a blurred digit's core reaches about 0.6, the embossed log
 shading of a tile's face stay above 0.85."""
 
 
+def _holes(pl: Planes) -> list[tuple[int, int, int, int, np.ndarray]]:
+    """The holes in the tile face (regions of no face that face surrounds) inside the picture
+    and at least 3 px across: (x, y, w, h, contour)."""
+    H, W = pl.face.shape
+    cont, hier = cv2.findContours(pl.face.astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return []
+    out = []
+    for c, hi in zip(cont, hier[0], strict=True):
+        if hi[3] < 0:  # an outer outline, not a hole
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        if min(w, h) < 3 or x == 0 or y == 0 or x + w >= W or y + h >= H:
+            continue
+        out.append((x, y, w, h, c))
+    return out
+
+
+def _owners(pl: Planes, marks: list[Mark]) -> np.ndarray:
+    """Per pixel, the index of the mark whose ink it is, else -1."""
+    owner = np.full(pl.face.shape, -1, np.int32)
+    for k, m in enumerate(marks):
+        h, w = m.mask.shape
+        owner[m.y : m.y + h, m.x : m.x + w][m.mask > 0] = k
+    return owner
+
+
+def _hole_mark(
+    pl: Planes,
+    hole: tuple[int, int, int, int, np.ndarray],
+    marks: list[Mark],
+    owner: np.ndarray,
+    bar: bool = False,
+) -> tuple[Mark, set[int]] | None:
+    """The faint mark in a hole (its pixels darker than halfway from the face's brightness to
+    the hole's darkest, :data:`FAINT`) and the indexes of the marks inside the hole it
+    replaces; None when the hole is a mark already found, not dark enough, no mark, or a long
+    bar (the gap between two tiles that touch at both ends) unless ``bar`` allows one."""
+    x, y, w, h, c = hole
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [c - np.array([x, y])], -1, 1, cv2.FILLED)
+    held = owner[y : y + h, x : x + w][inside > 0]
+    ks = set(np.unique(held[held >= 0]).tolist())
+    if any(marks[k].long >= 0.75 * max(w, h) for k in ks):
+        return None  # the hole is a mark already found (maybe with its halo)
+    sub = pl.img[y : y + h, x : x + w].min(axis=2).astype(np.float32)
+    lm = pl.lm[y : y + h, x : x + w].astype(np.float32)
+    rel = np.where(inside > 0, sub / np.maximum(lm, 1.0), 2.0)
+    darkest = float(rel.min())
+    if darkest > FAINT:
+        return None
+    comp = ((rel < (1.0 + darkest) / 2) & (inside > 0)).astype(np.uint8)
+    mk = _make_mark(pl, comp, x, y)
+    if mk is None or not _ok(mk):
+        return None
+    if mk.long > 3.2 * mk.short and not bar:
+        return None  # a long bar: the gap between two tiles that touch at both ends
+    if any(marks[k].long >= 0.7 * mk.long for k in ks):
+        return None
+    return mk, ks
+
+
 def faint_marks(pl: Planes, marks: list[Mark]) -> list[Mark]:
     """``marks`` with the faint ones the fixed ink thresholds missed or broke up: a number out
     of focus (its thin strokes blurred to grey) or printed in a thin line (a joker's outline).
@@ -303,47 +368,52 @@ def faint_marks(pl: Planes, marks: list[Mark]) -> list[Mark]:
     size = number_size(marks)
     if size <= 0:
         return marks
-    H, W = pl.face.shape
-    cont, hier = cv2.findContours(pl.face.astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hier is None:
-        return marks
-    owner = np.full((H, W), -1, np.int32)
-    for k, m in enumerate(marks):
-        h, w = m.mask.shape
-        owner[m.y : m.y + h, m.x : m.x + w][m.mask > 0] = k
+    owner = _owners(pl, marks)
     drop: set[int] = set()
     added: list[Mark] = []
-    for c, hi in zip(cont, hier[0], strict=True):
-        if hi[3] < 0:  # an outer outline, not a hole
+    for hole in _holes(pl):
+        if not (0.55 * size <= max(hole[2], hole[3]) <= 1.6 * size):
             continue
-        x, y, w, h = cv2.boundingRect(c)
-        if not (0.55 * size <= max(w, h) <= 1.6 * size) or min(w, h) < 3:
-            continue
-        if x == 0 or y == 0 or x + w >= W or y + h >= H:
-            continue
-        inside = np.zeros((h, w), np.uint8)
-        cv2.drawContours(inside, [c - np.array([x, y])], -1, 1, cv2.FILLED)
-        held = owner[y : y + h, x : x + w][inside > 0]
-        ks = set(np.unique(held[held >= 0]).tolist())
-        if any(marks[k].long >= 0.75 * max(w, h) for k in ks):
-            continue  # the hole is a mark already found (maybe with its halo)
-        sub = pl.img[y : y + h, x : x + w].min(axis=2).astype(np.float32)
-        lm = pl.lm[y : y + h, x : x + w].astype(np.float32)
-        rel = np.where(inside > 0, sub / np.maximum(lm, 1.0), 2.0)
-        darkest = float(rel.min())
-        if darkest > FAINT:
-            continue
-        comp = ((rel < (1.0 + darkest) / 2) & (inside > 0)).astype(np.uint8)
-        mk = _make_mark(pl, comp, x, y)
-        if mk is None or not _ok(mk) or mk.long > 3.2 * mk.short:
-            continue  # a long bar: the gap between two tiles that touch at both ends
-        if any(marks[k].long >= 0.7 * mk.long for k in ks):
-            continue
-        drop |= ks
-        added.append(mk)
+        found = _hole_mark(pl, hole, marks, owner)
+        if found is not None:
+            drop |= found[1]
+            added.append(found[0])
     if not added:
         return marks
     return [m for k, m in enumerate(marks) if k not in drop] + added
+
+
+def local_faint(
+    pl: Planes, marks: list[Mark], size_at: Callable[[float, float, float], float]
+) -> list[tuple[Mark, set[int]]]:
+    """Faint marks (:func:`faint_marks`) in the holes smaller than the photo's number size
+    (``marks``' :func:`number_size`; at least :data:`LOCAL_FAINT` of it, below the 0.55 that
+    :func:`faint_marks` tries) that are about the size of the numbers around them: a far
+    tile's number in a steep view, blurred. ``size_at(x, y, s)`` gives the usual number
+    height (px) around (x, y) for a hole of size ``s`` (0: none known); a hole is tried when
+    its size is 0.75–1.35 of that, and there it may be a bar up to 1.3 of it (a "1"). Each
+    with the indexes of the marks it replaces (fragments of it)."""
+    size = number_size(marks)
+    if size <= 0:
+        return []
+    owner = _owners(pl, marks)
+    out = []
+    for hole in _holes(pl):
+        x, y, w, h, _c = hole
+        s = max(w, h)
+        if not LOCAL_FAINT * size <= s < 0.55 * size:
+            continue
+        here = size_at(x + w / 2, y + h / 2, s)
+        if here <= 0 or not 0.75 * here <= s <= 1.35 * here:
+            continue
+        found = _hole_mark(pl, hole, marks, owner, bar=s <= 1.3 * here)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+LOCAL_FAINT = 0.3
+"""The smallest hole :func:`local_faint` tries, as a share of the photo's number size."""
 
 
 def _merge(a: Mark, b: Mark) -> Mark:

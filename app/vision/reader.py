@@ -15,7 +15,10 @@ paired in that frame (:func:`_slanted_pairs`). A lone mark wider than one digit 
 two at its thinnest column even without a waist, and kept cut only when its halves read surely
 as a number 10–13 (:func:`_wide_cut`: a steep view runs a "12"'s digits into one mark).
 A number the picture's frame may cut is left out (:func:`_cut_by_frame`), and far tiles on a
-big photo are read again zoomed in from the photo's own pixels (:func:`_zoomed`)."""
+big photo are read again zoomed in from the photo's own pixels (:func:`_zoomed`). Last, far
+tiles of a steep view whose blurred numbers left only holes in the face, too small for the
+photo's number size, are looked for at the size of the numbers read around them and added
+when read surely (:func:`_far_numbers`)."""
 
 from __future__ import annotations
 
@@ -33,12 +36,14 @@ from app.vision.find import (
     Group,
     Mark,
     Planes,
+    axis_of,
     cut_mark,
     face_run,
     find_marks,
     ink_colour,
     ink_rgb,
     ink_strength,
+    local_faint,
     orient,
     pair_digits,
     planes,
@@ -283,6 +288,7 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
     _settle_turns(pl, groups)
     _smooth_ups(groups)
     groups = [g for g in groups if not _cut_by_frame(pl, g)]
+    groups += _far_numbers(pl, marks, groups, leans)
     inks = {id(g): ink_rgb(pl, g) for g in groups if g.token != "JK"}
     split = warm_split(list(inks.values()))
     for g in groups:
@@ -300,6 +306,127 @@ def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes
         x1, y1 = q.max(axis=0) * scale
         g.box = (int(x0), int(y0), int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0)))
     return [g for g in groups if g.token], pl
+
+
+FAR_NEAR = 3
+"""How many of the nearest numbers read give a place's local number height
+(:func:`_far_numbers`)."""
+
+FAR_READ = 0.85
+"""The least score of a number read in a hole sized by its neighbours (:func:`_far_numbers`):
+such a number went unseen by the photo-wide sizes, so it is added only when read surely."""
+
+
+def _far_numbers(
+    pl: Planes, marks: list[Mark], groups: list[Group], leans: dict[int, tuple[float, float]]
+) -> list[Group]:
+    """Numbers of far tiles in a steep view, sized by their neighbours, not by the photo.
+
+    The far tiles' numbers may be under half the near ones' height, so, blurred, they leave
+    holes in the tile face too small for :func:`app.vision.find.faint_marks` (which sizes
+    them by the whole photo). Here a hole is sized by the :data:`FAR_NEAR` nearest numbers
+    read (``groups``, all within 5 hole sizes; :func:`app.vision.find.local_faint`); its
+    faint mark, where it overlaps no number read, is paired with another such mark or with a
+    mark no number took (a far "12"'s "1", whose "2" came out in fragments), square on or in
+    the slanted frame of the thinner one's lean (:func:`_read_slanted`), and that pair is
+    kept when it reads as a number 10–13. A faint mark with no mark beside it that may be its
+    other digit (:func:`_may_pair`) is read alone (no joker: a joker's face leaves no such
+    hole). Read with the neighbours' height as the usual one, a number is added only with a
+    score of :data:`FAR_READ` or more and when :func:`_far_ok`. The numbers already read are
+    left as they are: the photo-wide pass keeps its readings (a far number found here changes
+    no near one). Returns the new groups, read, up set."""
+    if len(groups) < FAR_NEAR:
+        return []
+
+    def size_at(x: float, y: float, s: float) -> float:
+        near = sorted((math.hypot(g.cx - x, g.cy - y), g.height) for g in groups)[:FAR_NEAR]
+        hs = [h for d, h in near if d < 5 * s]
+        return float(np.median(hs)) if len(hs) == FAR_NEAR else 0.0
+
+    found = local_faint(pl, marks, size_at)
+    if not found:
+        return []
+    boxes = [
+        (m.x, m.y, m.x + m.mask.shape[1], m.y + m.mask.shape[0]) for g in groups for m in g.marks
+    ]
+
+    def free(m: Mark) -> bool:
+        return not any(x0 <= m.cx <= x1 and y0 <= m.cy <= y1 for x0, y0, x1, y1 in boxes)
+
+    dropped = {k for _m, ks in found for k in ks}
+    new = [m for m, _ks in found if free(m)]
+    if not new:
+        return []
+    pool = new + [m for k, m in enumerate(marks) if k not in dropped and free(m)]
+    pairs = sorted(
+        (math.hypot(o.cx - m.cx, o.cy - m.cy) / max(m.long, o.long), i, j)
+        for i, m in enumerate(new)
+        for j, o in enumerate(pool)
+        if j != i and (j >= len(new) or j > i) and _may_pair(m, o)
+    )
+    used: set[int] = set()
+    out: list[Group] = []
+    for _d, i, j in pairs:
+        if i in used or j in used:
+            continue
+        a, b = pool[i], pool[j]
+        here = size_at((a.cx + b.cx) / 2, (a.cy + b.cy) / 2, max(a.long, b.long))
+        if here <= 0:
+            continue
+        # square on, as pair_digits pairs; else in the slanted frame of the thinner's lean
+        g = orient(pl, [a, b])
+        leans[id(g)] = g.up
+        text, score, _f, up = _classify(g, True, here)
+        _set_up(g, up)
+        g.token, g.confidence = text, score
+        ax = a.axis if a.short / a.long < b.short / b.long else b.axis
+        sl = _read_slanted(pl, [a, b], ax, here, leans)
+        if sl is not None and (len(text) != 2 or sl.confidence > score):
+            g = sl
+        if len(g.token) == 2 and g.confidence >= FAR_READ and _far_ok(pl, g, here):
+            out.append(g)
+            used.update((i, j))
+    paired = {k for _d, i, j in pairs for k in (i, j)}
+    for i, m in enumerate(new):
+        if i in paired:
+            continue  # maybe one digit of a number whose other digit was not read
+        here = size_at(m.cx, m.cy, m.long)
+        if here <= 0:
+            continue
+        g = orient(pl, [m], axis_of([m]))
+        leans[id(g)] = g.up
+        text, score, _f, up = _classify(g, True, here)
+        _set_up(g, up)
+        g.token, g.confidence = text, score
+        if text and text != "JK" and score >= FAR_READ and _far_ok(pl, g, here):
+            out.append(g)
+    return out
+
+
+def _may_pair(a: Mark, b: Mark) -> bool:
+    """Whether marks ``a`` and ``b`` may be the two digits of one number, square on or
+    slanted (:func:`app.vision.find.pair_digits`, :data:`SLANTED_PAIR`): about one height,
+    close side by side."""
+    if not 0.72 < a.long / b.long < 1.39:
+        return False
+    dx, dy = b.cx - a.cx, b.cy - a.cy
+    d = math.hypot(dx, dy)
+    h = max(a.long, b.long)
+    if not 0.2 * h <= d <= 0.98 * h or d - (a.short + b.short) / 2 > 0.38 * h:
+        return False
+    ax = a.axis if a.short / a.long < b.short / b.long else b.axis
+    return abs(dx * ax[0] + dy * ax[1]) / d <= SLANTED_PAIR[1]
+
+
+def _far_ok(pl: Planes, g: Group, here: float) -> bool:
+    """Whether a number read by :func:`_far_numbers` is kept: about its neighbours' height
+    ``here`` (0.7–1.4), on the tile face, not cut by the frame, and no 6 or 9 whose face did
+    not tell its up."""
+    if not 0.7 <= g.height / here <= 1.4:
+        return False
+    if g.token in ("6", "9") and not g.up_sure:
+        return False
+    return not _edge_like(g) and not _cut_by_frame(pl, g)
 
 
 SLANTED_PAIR = (0.42, 0.8)
