@@ -20,7 +20,9 @@ and memory. Prints figures, asserts nothing.
   Their labels have no positions, so per photo: *found* = tiles reported ÷ tiles labelled
   (capped at 1; ``extra`` counts reports beyond the labelled tiles), *read right* = the
   multiset of tiles reported ∩ the labelled tiles, ÷ the labelled tiles that are not ``?``,
-  *rows right* = labelled rows reported exactly (``?`` matches any tile) ÷ labelled rows.
+  *rows right* = labelled rows reported exactly (``?`` matches any tile) ÷ labelled rows;
+  *rows of the readable tiles* = labelled rows with their ``?`` tiles left out (rows of only
+  ``?`` not counted) reported exactly, as the reader leaves out what nobody can read.
   With ``?`` tiles as "don't care" (the labels' README), the share of the readable tiles found
   is printed as a range: at least the tiles read right (each is surely found), at most the
   tiles reported, capped at the readable ones.
@@ -289,12 +291,19 @@ def _row_match(label: list[str], row: list[str]) -> bool:
     )
 
 
+def _readable_row(label: list[str]) -> list[str]:
+    """A labelled row with its ``?`` tiles left out: the row a reader that leaves out what
+    nobody can read reports (empty when no tile of the row can be read)."""
+    return [t for t in label if t != "?"]
+
+
 def real() -> None:
     if not (REAL / "labels.json").is_file():
         print(f"real photos: {REAL} absent, skipped")
         return
     labels = json.loads((REAL / "labels.json").read_text())
     tot_lab = tot_known = tot_found = tot_right = tot_rows = tot_rows_ok = tot_cap = 0
+    tot_readable_rows = tot_readable_ok = 0
     print("real photos (../shared/photos-dev)")
     print(
         f"  {'photo':22} {'tiles':>5} {'found':>7} {'right':>7} {'extra':>5} {'rows':>7} {'s':>6}"
@@ -317,6 +326,9 @@ def real() -> None:
         found = min(len(got), len(lab))
         melds = entry.get("melds") or []
         rows_ok = sum(any(_row_match(m, row) for row in rows) for m in melds)
+        readable = [r for r in map(_readable_row, melds) if r]
+        tot_readable_rows += len(readable)
+        tot_readable_ok += sum(r in rows for r in readable)
         tot_lab += len(lab)
         tot_known += len(known)
         tot_found += found
@@ -339,6 +351,10 @@ def real() -> None:
     print(
         f"  all: found {tot_found / tot_lab:.1%}  read right {tot_right / tot_known:.1%}  "
         f"rows right {tot_rows_ok}/{tot_rows}"
+    )
+    print(
+        f"  rows of the readable tiles (? left out, rows of only ? not counted): "
+        f"{tot_readable_ok}/{tot_readable_rows}"
     )
     print(
         f"  readable tiles (? don't care): found {tot_right / tot_known:.1%}–"
