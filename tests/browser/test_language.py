@@ -25,7 +25,7 @@ pytestmark = pytest.mark.browser
 
 
 def total(phone: Phone, name: str, unit: str) -> str:
-    """The big total shown for ``name`` on the score sheet (``unit``: "points" / "pkt")."""
+    """The big total shown for ``name`` on the score sheet (``unit``: "points" / "punktów" …)."""
     pattern = re.compile(rf"^{re.escape(name)}: (\S+) {unit}")
     for _ in range(80):
         for label in phone.labels():
@@ -107,9 +107,10 @@ def test_switch_to_polish_while_another_phone_stays_english(phone: Phone, second
     phone.shot("language-03-breakdown-polish")
     phone.tap(re.compile("^Zapisz rundę 1"))
     phone.wait_text(re.compile("Wpisz rundę 2"))
-    assert total(phone, "Ala", "pkt") == "101"
-    assert total(phone, "Ola", "pkt") == "−12"
-    assert total(phone, "Ela", "pkt") == "−202"
+    # the spoken total in the Polish plural form of its number (101, 12: punktów; 202: punkty)
+    assert total(phone, "Ala", "punktów") == "101"
+    assert total(phone, "Ola", "punktów") == "−12"
+    assert total(phone, "Ela", "punkty") == "−202"
     phone.shot("language-04-score-sheet-polish")
     game_url = phone.page.url
 
