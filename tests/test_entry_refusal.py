@@ -101,3 +101,24 @@ def test_the_refusal_goes_after_a_while_on_a_page(monkeypatch: pytest.MonkeyPatc
     assert kb.press_number(7)
     asyncio.run(page.tasks[0]())
     assert not kb.error.visible and page.drawn == 1  # nothing to draw again
+
+
+def test_the_live_region_is_never_an_empty_semantics() -> None:
+    """Flet draws a red "Semantics.content must be provided and visible" box over the keys
+    when a visible Semantics holds an invisible control (seen on the photo review's keys in
+    Polish): the live region shows exactly while its refusal does."""
+    kb = PieceKeyboard("tile_rummy", "Rack")
+    assert not kb.said.visible and not kb.error.visible
+    three_red_fives(kb)
+    assert kb.said.visible and kb.error.visible
+    assert kb.quiet(kb._refusal)
+    assert not kb.said.visible and not kb.error.visible
+    kb = PieceKeyboard("tile_rummy", "Rack")
+    three_red_fives(kb)
+    kb.set_pieces(["B7"])
+    assert not kb.said.visible and not kb.error.visible
+    for undo in ("backspace", "clear"):
+        kb = PieceKeyboard("tile_rummy", "Rack")
+        three_red_fives(kb)
+        getattr(kb, undo)()
+        assert not kb.said.visible, undo

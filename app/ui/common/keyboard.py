@@ -181,7 +181,7 @@ class PieceKeyboard:
         self.families = FAMILIES[self.material]
         self.family = self.families[0]
         self.error = ft.Text("", color=ERROR_COLOUR, size=14, visible=False)
-        self.said = ft.Semantics(live_region=True, content=self.error)
+        self.said = ft.Semantics(live_region=True, content=self.error, visible=False)
         """:attr:`error` as a live region: a screen reader says a refusal when it appears."""
         self._refusal: object | None = None
         """The refusal now shown (a token: a later one, or a change, replaces it)."""
@@ -688,6 +688,7 @@ class PieceKeyboard:
         self.field.value = " ".join(self.pieces)
         self.field.error = None
         self.error.visible = False
+        self.said.visible = self.error.visible  # Flet refuses an empty Semantics
         self._paint()
 
     @property
@@ -729,6 +730,7 @@ class PieceKeyboard:
     def _say(self, message: str) -> None:
         self.error.value = message
         self.error.visible = True
+        self.said.visible = self.error.visible  # Flet refuses an empty Semantics
         refusal = self._refusal = object()
         try:
             page = self.error.page
@@ -754,6 +756,7 @@ class PieceKeyboard:
         if not self.error.visible or (refusal is not None and refusal is not self._refusal):
             return False
         self.error.visible = False
+        self.said.visible = self.error.visible  # Flet refuses an empty Semantics
         self._refusal = None
         if self.on_quiet is not None:
             self.on_quiet()
@@ -762,6 +765,7 @@ class PieceKeyboard:
     def _changed(self, echo: bool = True) -> None:
         if echo:
             self.error.visible = False
+            self.said.visible = self.error.visible  # Flet refuses an empty Semantics
             self._refusal = None
         self._paint()
         if self.on_change is not None:
