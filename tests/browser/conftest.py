@@ -285,11 +285,44 @@ class Phone:
         return out
 
     def shot(self, name: str) -> Path:
+        """A screenshot of the page in ``test-artifacts/screenshots/NAME.png``.
+
+        Raises:
+            AssertionError: the picture shows Flet's red error box (a control Flet cannot
+                draw, such as a visible Semantics over a hidden control), which players see.
+        """
         SHOTS.mkdir(parents=True, exist_ok=True)
         time.sleep(0.5)
         path = SHOTS / f"{name}.png"
         self.page.screenshot(path=str(path))
+        boxes = flet_error_boxes(path)
+        assert not boxes, f"Flet's red error box on {path.name} at {boxes}"
         return path
+
+
+def flet_error_boxes(path: Path) -> list[tuple[int, int, int, int]]:
+    """Where a screenshot shows Flet's error box: a filled bright red bar (about 276×27 px at
+    phone size, white words such as "Semantics.content must be provided and visible") that the
+    web client draws in place of a control it cannot build.
+
+    Returns:
+        ``[(x, y, width, height), …]`` in pixels; empty when there is none. The app's own reds
+        (the red tile keys, error words) are darker or not filled bars.
+    """
+    import cv2
+    import numpy as np
+
+    image = cv2.imread(str(path))
+    if image is None:
+        return []
+    b, g, r = (image[:, :, i].astype(np.int16) for i in range(3))
+    mask = ((r > 225) & (g > 50) & (g < 90) & (b > 40) & (b < 80)).astype(np.uint8)
+    count, _labels, stats, _centres = cv2.connectedComponentsWithStats(mask)
+    return [
+        (int(x), int(y), int(w), int(h))
+        for x, y, w, h, area in stats[1:count]
+        if w > 150 and 14 < h < 60 and area > 0.6 * w * h
+    ]
 
 
 @pytest.fixture
