@@ -213,13 +213,49 @@ def _classify(
     return best
 
 
+MAX_MARKS = 1000
+"""The most marks (digit-like ink blobs) a photo may hold before they are tidied: a full set of
+106 tiles with two-digit numbers, suit signs and specks around them makes a few hundred (the
+real dev photos at most 51, the synthetic benchmark sets at most 77, measured); more is no
+rack or table, and tidying them costs time (quadratic): refused (``too_many_tiles``)."""
+
+MAX_CANDIDATES = 320
+"""The most tile candidates (numbers paired from the marks) a photo may hold before each is
+read (the per-tile stage, ~20 ms a candidate): three times a full set of 106 tiles (the real dev
+photos make at most 45, the synthetic benchmark sets, hard ones too, at most 58). More is refused
+(``too_many_tiles``) before any is read."""
+
+MAX_TILES = 150
+"""The most tiles a reading may give (a full set is 106; the margin for specks read as tiles):
+more is refused (``too_many_tiles``), so the review never shows more than can be true."""
+
+TOO_MANY_TILES = "This photo shows too many tiles to be a rack or a table."
+
+stage_hook: Any = None
+"""Tests: called with ``"tiles"`` as the per-tile reading of a photo starts (``None``: off)."""
+
+
+def _too_many(n: int, limit: int) -> None:
+    if n > limit:
+        raise VisionError("too_many_tiles", TOO_MANY_TILES)
+
+
 def read_image(img: np.ndarray, scale: float = 1.0) -> tuple[list[Group], Planes]:
-    """Find and read the tiles of a BGR picture; boxes are scaled by ``scale``."""
+    """Find and read the tiles of a BGR picture; boxes are scaled by ``scale``.
+
+    Raises:
+        VisionError: ``too_many_tiles`` (over :data:`MAX_MARKS` marks or
+        :data:`MAX_CANDIDATES` tile candidates), before any tile is read."""
     pl = planes(img)
-    marks = tidy(find_marks(pl), pl)
+    found = find_marks(pl)
+    _too_many(len(found), MAX_MARKS)
+    marks = tidy(found, pl)
     groups: list[Group] = []
     typical = float(np.median([m.long for m in marks])) if marks else 0.0
     paired = pair_digits(marks)
+    _too_many(len(paired), MAX_CANDIDATES)
+    if stage_hook is not None:
+        stage_hook("tiles")
     leans: dict[int, tuple[float, float]] = {}  # each group's up as first oriented
     slanted_pairs, paired = _slanted_pairs(pl, paired, typical, leans)
     groups += slanted_pairs
@@ -1123,6 +1159,7 @@ def read_photo(data: bytes) -> Reading:
         groups, _pl = zoomed
     if not groups:
         raise VisionError("no_tiles", "No tiles were found on this photo.")
+    _too_many(len(groups), MAX_TILES)
     if _pl.junk >= 6 and _pl.junk > 1.4 * len(groups):
         # suit signs and letters everywhere and few numbers: playing cards
         raise VisionError("cards", "This looks like playing cards, not tiles.")

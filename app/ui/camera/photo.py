@@ -62,6 +62,13 @@ _MESSAGES = {
         "No tiles were found on this photo. Take it closer, from above, in good light."
     ),
     "cards": lambda: _("This looks like playing cards, not tiles."),
+    "too_many_tiles": lambda: _(
+        "This photo shows far too many tiles to be a rack or a table. Take a photo of one"
+        " rack or of the table's melds."
+    ),
+    "spent": lambda: _(
+        "Your photos took a long time to read just now. Wait a minute and try again."
+    ),
     "too_many_scans": lambda: _(
         "This picture is saved in a way that takes too long to read. Take a photo with the"
         " camera, or save this one again as an ordinary JPEG."

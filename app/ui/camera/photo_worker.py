@@ -52,7 +52,13 @@ with 64 scans: 1.5·10⁹, ~2–5 s of reading); a camera's photo (12 MP, ~10 sc
 An address's first read in the window always goes; past the budget the phone is told to try
 again in a moment (``"busy"``)."""
 BUDGET_SECONDS: float = 60.0
-"""The window of :data:`DECODE_BUDGET`."""
+"""The window of :data:`DECODE_BUDGET` and :data:`CPU_BUDGET`."""
+CPU_BUDGET: float = 12.0
+"""Reading seconds (the worker's CPU time, measured by each read; a read ended for taking too
+long counts :data:`READ_SECONDS`) one address (not the host's computer) may have spent in the
+last :data:`BUDGET_SECONDS` and still have a read started: a player's photos, a few a minute of
+0.5–2 s each, stay well under it; repeated expensive photos wait, told so (``"spent"``). An
+address's first read in the window always goes."""
 WORKERS: Final = 1
 """Reads at once: one (two reads take turns; the machine may have two cores and the server,
 with every player's screen, needs one)."""
@@ -228,6 +234,21 @@ class _Reads:
         self.addresses: dict[str, object] = {}  # address → the key of its read
         self.spent: dict[str, deque[tuple[float, int]]] = {}
         self.bumped: set[object] = set()
+        self.cpu: dict[str, deque[tuple[float, float]]] = {}
+
+    def cpu_left(self, address: str, now: float) -> bool:
+        """May ``address`` start a read: its reading seconds in the window under
+        :data:`CPU_BUDGET`?"""
+        spent = self.cpu.get(address)
+        while spent and now - spent[0][0] > BUDGET_SECONDS:
+            spent.popleft()
+        if spent is not None and not spent:
+            del self.cpu[address]
+        return not spent or sum(c for _t, c in spent) < CPU_BUDGET
+
+    def charge_cpu(self, address: str, seconds: float, now: float) -> None:
+        """Charge a read's ``seconds`` of reading to ``address``."""
+        self.cpu.setdefault(address, deque()).append((now, max(0.0, seconds)))
 
     async def turn(self, rank: int) -> None:
         """Wait for the worker (the best rank first)."""
@@ -321,12 +342,12 @@ async def _run(
     reads.started.add(key)
     try:
         p = pool()
-        cf = p.submit(fn, *args)
+        cf = p.submit(_timed, fn, *args)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(cf), READ_SECONDS)
         except TimeoutError:
             _discard(p)
-            return {"ok": False, "error": "too_slow"}
+            return {"ok": False, "error": "too_slow", "cpu": READ_SECONDS}
         except asyncio.CancelledError:
             if not cf.cancel():  # running: only ending the process stops it
                 _discard(p)
@@ -337,6 +358,16 @@ async def _run(
     finally:
         reads.started.discard(key)
         reads.done()
+
+
+def _timed(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """``fn(*args)`` in the worker, its answer with ``"cpu"``: the CPU seconds it took there
+    (:func:`run_in_worker` charges them to the sender and takes the key out)."""
+    t0 = time.process_time()
+    out = fn(*args)
+    if isinstance(out, dict):
+        out = {**out, "cpu": time.process_time() - t0}
+    return out
 
 
 def _make_room(reads: _Reads, rank: int) -> bool:
@@ -366,8 +397,10 @@ async def run_in_worker(
     :data:`DECODE_BUDGET`. Errors as ``{"ok": false, "error": code}``: ``"internal"`` (the
     worker died meanwhile; the next call starts a new one), ``"too_slow"`` (over
     :data:`READ_SECONDS`), ``"busy"`` (too many reads waiting, the address's budget spent,
-    or made room for a player's read), ``"busy_session"`` (this session's or this address's
-    earlier read is not finished), ``"cancelled"`` (:func:`cancel`)."""
+    or made room for a player's read), ``"spent"`` (the address's reading seconds in the
+    window over :data:`CPU_BUDGET`: each read's worker CPU time is charged), ``"busy_session"``
+    (this session's or this address's earlier read is not finished), ``"cancelled"``
+    (:func:`cancel`)."""
     reads = _reads()
     key = object() if session is None else session
     address, rank = _who(session) if session is not None else (None, 0)
@@ -375,6 +408,8 @@ async def run_in_worker(
         return {"ok": False, "error": "busy_session"}
     if len(reads.jobs) >= WORKERS + WAITING_MAX and not _make_room(reads, rank):
         return {"ok": False, "error": "busy"}
+    if address is not None and not reads.cpu_left(address, time.monotonic()):
+        return {"ok": False, "error": "spent"}
     if address is not None and not reads.spend(address, work, time.monotonic()):
         return {"ok": False, "error": "busy"}
     reads.ranks[key] = (rank, next(reads.order))
@@ -398,6 +433,9 @@ async def run_in_worker(
         reads.bumped.discard(key)
         return {"ok": False, "error": "busy" if bumped else "cancelled"}
     result: dict[str, Any] = job.result()
+    cpu = result.pop("cpu", None) if isinstance(result, dict) else None
+    if address is not None and isinstance(cpu, (int, float)):
+        reads.charge_cpu(address, float(cpu), time.monotonic())
     return result
 
 
