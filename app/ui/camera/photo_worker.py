@@ -232,23 +232,19 @@ class _Reads:
         self.ranks: dict[object, tuple[int, int]] = {}  # key → (rank, arrival)
         self.started: set[object] = set()
         self.addresses: dict[str, object] = {}  # address → the key of its read
-        self.spent: dict[str, deque[tuple[float, int]]] = {}
+        self.spent = _Window()  # decoding work charged to each address
         self.bumped: set[object] = set()
-        self.cpu: dict[str, deque[tuple[float, float]]] = {}
+        self.cpu = _Window()  # reading seconds charged to each address
 
     def cpu_left(self, address: str, now: float) -> bool:
         """May ``address`` start a read: its reading seconds in the window under
         :data:`CPU_BUDGET`?"""
-        spent = self.cpu.get(address)
-        while spent and now - spent[0][0] > BUDGET_SECONDS:
-            spent.popleft()
-        if spent is not None and not spent:
-            del self.cpu[address]
-        return not spent or sum(c for _t, c in spent) < CPU_BUDGET
+        spent = self.cpu.recent(address, now)
+        return not spent or sum(spent) < CPU_BUDGET
 
     def charge_cpu(self, address: str, seconds: float, now: float) -> None:
         """Charge a read's ``seconds`` of reading to ``address``."""
-        self.cpu.setdefault(address, deque()).append((now, max(0.0, seconds)))
+        self.cpu.add(address, max(0.0, seconds), now)
 
     async def turn(self, rank: int) -> None:
         """Wait for the worker (the best rank first)."""
@@ -276,15 +272,35 @@ class _Reads:
 
     def spend(self, address: str, work: int, now: float) -> bool:
         """Charge ``work`` to ``address``; False (nothing charged) when over its budget."""
-        spent = self.spent.setdefault(address, deque())
-        while spent and now - spent[0][0] > BUDGET_SECONDS:
-            spent.popleft()
-        if spent and sum(w for _t, w in spent) + work > DECODE_BUDGET:
+        spent = self.spent.recent(address, now)
+        if spent and sum(spent) + work > DECODE_BUDGET:
             return False
-        spent.append((now, work))
-        for a in [a for a, d in self.spent.items() if not d and a != address]:
-            del self.spent[a]
+        self.spent.add(address, work, now)
         return True
+
+
+class _Window:
+    """Amounts (decoding work, reading seconds) charged to each address in the last
+    :data:`BUDGET_SECONDS`; an address with nothing left in the window is forgotten."""
+
+    def __init__(self) -> None:
+        self.charged: dict[str, deque[tuple[float, float]]] = {}  # address → (when, amount)
+
+    def recent(self, address: str, now: float) -> list[float]:
+        """The amounts charged to ``address`` within the window (oldest first)."""
+        self._forget(now)
+        return [amount for _t, amount in self.charged.get(address, ())]
+
+    def add(self, address: str, amount: float, now: float) -> None:
+        """Charge ``amount`` to ``address`` at ``now`` (monotonic seconds)."""
+        self.charged.setdefault(address, deque()).append((now, amount))
+
+    def _forget(self, now: float) -> None:
+        for address, charged in list(self.charged.items()):
+            while charged and now - charged[0][0] > BUDGET_SECONDS:
+                charged.popleft()
+            if not charged:
+                del self.charged[address]
 
 
 _READS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads] = weakref.WeakKeyDictionary()
