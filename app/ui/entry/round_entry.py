@@ -380,20 +380,7 @@ class RoundEntry:
         keys = getattr(self.form, "keys", None)
         if isinstance(keys, entry_forms.KeyGroup):
             keys.open(None)
-        body = self.body
-        if body is None:
-            self.app.scroll_to(BREAKDOWN_KEY)
-            return
-
-        async def scroll() -> None:
-            self.app.page_update()
-            try:
-                await asyncio.sleep(0.15)  # let the client lay the breakdown out first
-                await body.scroll_to(scroll_key=ft.ScrollKey(BREAKDOWN_KEY), duration=250)  # type: ignore[call-arg]
-            except Exception:  # noqa: BLE001 - scrolling is a nicety
-                log.debug("scroll failed", exc_info=True)
-
-        self.app.run(scroll)
+        self._scroll_body_to(BREAKDOWN_KEY)
 
     def marked_key(self) -> str | None:
         """The scroll key of the first part of the form showing a marked field (None: none)."""
@@ -403,8 +390,12 @@ class RoundEntry:
         """After a refused "Show the scores": scroll the first marked field into view (the
         message stays by the button; the player sees what is wrong and where)."""
         key = self.marked_key()
-        if key is None:
-            return
+        if key is not None:
+            self._scroll_body_to(key)
+
+    def _scroll_body_to(self, key: str) -> None:
+        """Scroll the control with scroll key ``key`` into view: in the form's own scrolling
+        body when the keys are pinned below it, else on the page."""
         body = self.body
         if body is None:
             self.app.scroll_to(key)
@@ -413,7 +404,7 @@ class RoundEntry:
         async def scroll() -> None:
             self.app.page_update()
             try:
-                await asyncio.sleep(0.15)  # let the client lay the marks out first
+                await asyncio.sleep(0.15)  # let the client lay the new state out first
                 await body.scroll_to(scroll_key=ft.ScrollKey(key), duration=250)  # type: ignore[call-arg]
             except Exception:  # noqa: BLE001 - scrolling is a nicety
                 log.debug("scroll failed", exc_info=True)
