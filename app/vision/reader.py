@@ -386,6 +386,17 @@ def _far_numbers(
         (m.x, m.y, m.x + m.mask.shape[1], m.y + m.mask.shape[0]) for g in groups for m in g.marks
     ]
 
+    def read_square_on(
+        members: list[Mark], here: float, axis: tuple[float, float] | None = None
+    ) -> Group:
+        """The number of ``members`` read square on, with ``here`` as the usual height."""
+        g = orient(pl, members, axis)
+        leans[id(g)] = g.up
+        text, score, _f, up = _classify(g, True, here)
+        _set_up(g, up)
+        g.token, g.confidence = text, score
+        return g
+
     def free(m: Mark) -> bool:
         return not any(x0 <= m.cx <= x1 and y0 <= m.cy <= y1 for x0, y0, x1, y1 in boxes)
 
@@ -410,11 +421,8 @@ def _far_numbers(
         if here <= 0:
             continue
         # square on, as pair_digits pairs; else in the slanted frame of the thinner's lean
-        g = orient(pl, [a, b])
-        leans[id(g)] = g.up
-        text, score, _f, up = _classify(g, True, here)
-        _set_up(g, up)
-        g.token, g.confidence = text, score
+        g = read_square_on([a, b], here)
+        text, score = g.token, g.confidence
         ax = a.axis if a.short / a.long < b.short / b.long else b.axis
         sl = _read_slanted(pl, [a, b], ax, here, leans)
         if sl is not None and (len(text) != 2 or sl.confidence > score):
@@ -429,12 +437,8 @@ def _far_numbers(
         here = size_at(m.cx, m.cy, m.long)
         if here <= 0:
             continue
-        g = orient(pl, [m], axis_of([m]))
-        leans[id(g)] = g.up
-        text, score, _f, up = _classify(g, True, here)
-        _set_up(g, up)
-        g.token, g.confidence = text, score
-        if text and text != "JK" and score >= FAR_READ and _far_ok(pl, g, here):
+        g = read_square_on([m], here, axis_of([m]))
+        if g.token and g.token != "JK" and g.confidence >= FAR_READ and _far_ok(pl, g, here):
             out.append(g)
     return out
 
