@@ -287,6 +287,187 @@ def test_a_draft_does_not_overwrite_what_was_typed_meanwhile(app: App) -> None:
     assert again.form.winner.value == "Ala"  # type: ignore[attr-defined]
 
 
+# -- two tabs of one browser (session 11): each keeps its own draft, merged field by field ------
+class _Clock:
+    """A clock for the draft times: each look one second later (the order of edits is what
+    the merge goes by, not how fast a test types)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def time(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
+    from app.ui.entry import round_entry
+
+    c = _Clock()
+    monkeypatch.setattr(round_entry, "time", c)
+    return c
+
+
+def _tab(store: Store, game_id: str) -> RoundEntry:
+    """Another tab of the same browser (another session) on the entry of round N."""
+    other = App(store)
+    other.go(f"/game/{game_id}/round")
+    entry = other.screen
+    assert isinstance(entry, RoundEntry) and entry.app.tab != ""
+    return entry
+
+
+def _ala_won_then_tab(
+    app: App, store: Store, then: Any = None
+) -> tuple[ScoreSheet, RoundEntry, RoundEntry]:
+    """Rummy 101, Ala and Ola: tab A enters Ala as the winner (and ``then(form)``), then a
+    second tab opens the entry (nothing restored yet)."""
+    sheet = start_game(app, "rummy101", ["Ala", "Ola"])
+    a = open_entry(app, sheet)
+    f: Any = a.form
+    f.winner.pick("Ala")
+    if then is not None:
+        then(f)
+    return sheet, a, _tab(store, sheet.game.id)
+
+
+def test_two_tabs_lose_nothing_of_each_other(app: App, store: Store, clock: _Clock) -> None:
+    """The wipe found by a tester: tab A enters the winner and Ola's melds; tab B (opened
+    after, so it reads A's draft) types Ola's points; A (which never saw them) then marks
+    Ela not opened. One shared draft written whole by A dropped B's points; per-tab drafts
+    merged field by field keep all three."""
+    from app.ui.entry.round_entry import draft_key, form_state
+
+    sheet = start_game(app, "rummy101", ["Ala", "Ola", "Ela"])
+    gid = sheet.game.id
+    a = open_entry(app, sheet)
+    fa: Any = a.form
+    fa.winner.pick("Ala")
+    fa.opened["Ola"].pick("melds")
+    b = _tab(store, gid)
+    assert b.draft_key != a.draft_key and b.draft_key == draft_key(gid, 0, b.app.tab)
+    assert b.restore([a.draft()])  # what B's browser held when B opened the entry
+    fb: Any = b.form
+    fb.rests["Ola"].value.value = "23"
+    fb.changed()
+    fa.opened["Ela"].pick("none")  # A goes on without B's points
+    fa.changed()
+    assert "rests/Ola/value" not in a.draft()["state"]
+    c = _tab(store, gid)  # a tab opened later reads both drafts
+    assert c.restore([a.draft(), b.draft()])
+    fc: Any = c.form
+    assert fc.winner.value == "Ala" and fc.opened["Ola"].value == "melds"
+    assert fc.rests["Ola"].value.value == "23" and fc.opened["Ela"].value == "none"
+    # the order the drafts are read in does not matter
+    d = _tab(store, gid)
+    assert d.restore([b.draft(), a.draft()])
+    assert form_state(d.form) == form_state(c.form)
+    # §3: Ala wins +101 ... Ola melds −23, Ela not opened −202: the merged round scores
+    assert c.check() and c.result is not None
+
+
+def test_the_later_change_of_one_field_wins_an_emptied_field_too(
+    app: App, store: Store, clock: _Clock
+) -> None:
+    sheet, a, b = _ala_won_then_tab(app, store, lambda f: f.opened["Ola"].pick("melds"))
+    fa: Any = a.form
+    fa.rests["Ola"].value.value = "40"
+    fa.changed()
+    assert b.restore(a.draft())
+    fb: Any = b.form
+    fb.rests["Ola"].value.value = ""  # B empties the points after A typed them
+    fb.changed()
+    fa.winner.pick("Ola")  # and A changes the winner after that
+    fa.changed()
+    for order in ([a.draft(), b.draft()], [b.draft(), a.draft()]):
+        c = _tab(store, sheet.game.id)
+        assert c.restore(order)
+        fc: Any = c.form
+        assert fc.winner.value == "Ola" and not fc.rests["Ola"].value.value
+
+
+def test_discard_in_one_tab_hides_what_was_entered_before_it_everywhere(
+    app: App, store: Store, clock: _Clock
+) -> None:
+    sheet, a, b = _ala_won_then_tab(app, store)
+    fa: Any = a.form
+    assert b.restore(a.draft())
+    b.form.opened["Ola"].pick("melds")  # type: ignore[attr-defined]
+    gone = b.discard()  # "Discard" in B
+    assert gone["state"] == {} and gone["cleared"] is not None
+    c = _tab(store, sheet.game.id)
+    assert not c.restore([a.draft(), gone])  # nothing left to bring back
+    assert c.form.winner.value is None and not c.draft_note.visible  # type: ignore[attr-defined]
+    # a change made after the discard comes back, and the discard stays in force in the
+    # draft of the tab that read it
+    fa.opened["Ola"].pick("none")
+    fa.changed()
+    c2 = _tab(store, sheet.game.id)
+    assert c2.restore([gone, a.draft()])
+    f2: Any = c2.form
+    assert f2.opened["Ola"].value == "none" and f2.winner.value is None
+    assert c2.draft()["cleared"] == gone["cleared"]
+
+
+def test_a_draft_of_the_old_one_per_game_kind_still_comes_back(
+    app: App, store: Store, clock: _Clock
+) -> None:
+    sheet = start_game(app, "rummy101", ["Ala", "Ola"])
+    old = {
+        "v": 1,
+        "game": sheet.game.id,
+        "base": 0,
+        "round": 1,
+        "state": {"winner": "Ola", "opened/Ala": "pairs"},
+    }
+    a = open_entry(app, sheet)
+    assert a.restore(__import__("json").dumps(old))
+    assert a.form.winner.value == "Ola"  # type: ignore[attr-defined]
+    b = _tab(store, sheet.game.id)
+    b.form.winner.pick("Ala")  # type: ignore[attr-defined]
+    c = _tab(store, sheet.game.id)
+    assert c.restore([old, b.draft()])  # any change since beats the old draft
+    assert c.form.winner.value == "Ala"  # type: ignore[attr-defined]
+    assert c.form.opened["Ala"].value == "pairs"  # type: ignore[attr-defined]
+
+
+def test_broken_or_foreign_drafts_are_left_out(app: App, clock: _Clock) -> None:
+    from app.ui.entry.round_entry import draft_key, draft_key_base, merge_drafts
+
+    sheet = start_game(app, "rummy101", ["Ala", "Ola"])
+    game = sheet.game
+    good = {"v": 2, "game": game.id, "base": 0, "round": 1}
+    bad: list[Any] = [
+        None,
+        "{not json",
+        [],
+        {**good, "game": "other", "state": {"winner": "Ola"}, "stamps": {"winner": 5}},
+        {**good, "base": 3, "state": {"winner": "Ola"}, "stamps": {"winner": 5}},
+        {**good, "v": 9, "state": {"winner": "Ola"}, "stamps": {"winner": 5}},
+        {**good, "state": "winner"},
+    ]
+    assert merge_drafts(bad, game) is None
+    odd_times = {"winner": True, "opened/Ala": -1, "opened/Ola": "5", 7: 9, "finish": float("nan")}
+    merged = merge_drafts([{**good, "state": {"winner": "Ola"}, "stamps": odd_times}], game)
+    assert merged is not None and merged["stamps"] == {} and merged["state"] == {}
+    entry = open_entry(app, sheet)
+    assert not entry.restore([*bad, {**good, "state": {"winner": "Ola"}, "stamps": odd_times}])
+    # a value of the wrong kind for its field is skipped, the rest restored
+    assert entry.restore(
+        {**good, "state": {"winner": 7, "finish": "joker"}, "stamps": {"winner": 9, "finish": 9}}
+    )
+    assert entry.form.winner.value is None  # type: ignore[attr-defined]
+    assert entry.form.finish.value == "joker"  # type: ignore[attr-defined]
+    # the key names a game, the round's base and a tab; anything else is not a draft key
+    key = draft_key(game.id, 4, "ab12")
+    assert draft_key_base(key, game.id) == 4
+    assert draft_key_base(key, "other") is None
+    assert draft_key_base(f"rummy_referee.draft.{game.id}", game.id) is None  # version 1
+    assert draft_key_base(f"rummy_referee.draft.{game.id}.x.ab", game.id) is None
+    assert draft_key_base(f"rummy_referee.draft.{game.id}.4", game.id) is None
+
+
 def test_leaving_asks_keep_or_discard_only_after_an_edit(app: App) -> None:
     import flet as ft
 
@@ -442,3 +623,50 @@ def test_the_rule_book_from_elsewhere_goes_back_to_the_sheet(app: App) -> None:
     back: Any = app.screen.view.appbar.leading.content  # type: ignore[union-attr]
     back.on_click(None)
     assert isinstance(app.screen, ScoreSheet)
+
+
+def test_merging_drafts_is_latest_change_per_field_in_any_order(app: App) -> None:
+    """Property: for drafts with distinct times, each field merged holds the value of the
+    draft that changed it last, unless a discard came after; the order read never matters."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from app.ui.entry.round_entry import merge_drafts
+
+    game = start_game(app, "rummy101", ["Ala", "Ola"]).game
+    paths = ["winner", "finish", "opened/Ala", "rests/Ala/value"]
+    field = st.tuples(st.sampled_from(paths), st.sampled_from(["x", "y", None]))
+    one = st.tuples(st.lists(field, max_size=4), st.booleans())
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(one, min_size=1, max_size=4), st.randoms(use_true_random=False))
+    def check(tabs: list[tuple[list[tuple[str, str | None]], bool]], rnd: Any) -> None:
+        t = 0.0
+        drafts, last, cleared = [], {}, None
+        for fields, discards in tabs:
+            state, stamps = {}, {}
+            for path, value in fields:
+                t += 1.0
+                stamps[path] = t
+                if value is None:
+                    state.pop(path, None)
+                else:
+                    state[path] = value
+                last[path] = (t, value)
+            t += 1.0
+            cut = t if discards else None
+            if cut is not None:
+                cleared = cut
+            d = {"v": 2, "game": game.id, "base": 0, "round": 1, "state": state, "stamps": stamps}
+            drafts.append({**d, "cleared": cut})
+        rnd.shuffle(drafts)
+        merged = merge_drafts(drafts, game)
+        assert merged is not None and merged["cleared"] == cleared
+        want = {
+            p: v
+            for p, (at, v) in last.items()
+            if v is not None and (cleared is None or at > cleared)
+        }
+        assert merged["state"] == want
+
+    check()

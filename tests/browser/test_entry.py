@@ -137,6 +137,81 @@ def test_a_half_entered_round_survives_a_reload_and_back(
     phone.shot("entry-07-draft-dropped")
 
 
+def _drafts(phone: Phone) -> dict[str, Any]:
+    """The round drafts in the browser's storage, by key (Flutter keeps each value as JSON
+    text of our JSON text)."""
+    got: dict[str, Any] = phone.page.evaluate(
+        """() => Object.fromEntries(Object.entries(localStorage)
+             .filter(([k]) => k.includes('rummy_referee.draft.'))
+             .map(([k, v]) => { let x = JSON.parse(v);
+                                return [k, typeof x === 'string' ? JSON.parse(x) : x]; }))"""
+    )
+    return got
+
+
+def _wait_drafts(phone: Phone, ok: Any, what: str) -> dict[str, Any]:
+    """Wait (10 s at most) for the stored drafts to satisfy ``ok``: they are written a moment
+    after each edit."""
+    for _ in range(100):
+        got = _drafts(phone)
+        if ok(got):
+            return got
+        time.sleep(0.1)
+    raise AssertionError(f"{what}: {got}")
+
+
+def _holds(drafts: dict[str, Any], path: str, value: Any) -> bool:
+    return any(d.get("state", {}).get(path) == value for d in drafts.values())
+
+
+def test_two_tabs_of_one_browser_lose_none_of_each_others_fields(phone: Phone, server: Any) -> None:
+    """A tester's wipe (session 10): two tabs shared one draft, each rewriting it whole, and
+    a tab reads the browser's storage as it was when the tab loaded: tab A, not knowing tab
+    B's points, wrote over them. Now each tab keeps its own draft and a tab opened later
+    merges them field by field; "Discard" in one tab hides everything entered before it."""
+    new_game(phone, "Rummy 101", ["Ada", "Iga", "Oda"])
+    enter_round(phone, 1)
+    path = "/" + "/".join(phone.page.url.split("/")[3:])
+    phone.chip("Ada")  # tab A: Ada won, Iga opened with melds
+    nth_chip(phone, "Melds", 0)
+    _wait_drafts(phone, lambda d: _holds(d, "opened/Iga", "melds"), "tab A's draft")
+    b = Phone(phone.page.context.new_page(), server.url)  # tab B reads A's draft
+    b.open(path)
+    b.wait_text("Your draft of this round is back.")
+    b.page.bring_to_front()
+    b.fill("Iga: points left", "23")
+    _wait_drafts(b, lambda d: _holds(d, "rests/Iga/value", "23"), "tab B's draft")
+    phone.page.bring_to_front()  # tab A goes on: Oda did not open (A never saw the 23)
+    nth_chip(phone, "Not opened", 1)
+    both = _wait_drafts(phone, lambda d: _holds(d, "opened/Oda", "none"), "tab A's 2nd edit")
+    assert len(both) == 2, both  # one draft per tab
+    assert _holds(both, "rests/Iga/value", "23")  # B's points are still stored
+    c = Phone(phone.page.context.new_page(), server.url)  # a tab opened later has all three
+    c.open(path)
+    c.wait_text("Your draft of this round is back.")
+    c.page.bring_to_front()
+    assert _checked(c, "Ada")
+    c.shot("entry-08-two-tabs-merged")
+    c.page.bring_to_front()
+    _scores_show(c, "\u221223", "\u2212202")  # §3: Iga melds −23, Oda not opened −202
+    # "Discard" in tab C: a tab opened after it starts empty, though A and B keep drafts
+    c.tap("Back")
+    c.dialog("Leave round 1?")
+    c.tap("Discard")
+    c.wait_text(re.compile("Enter round 1"))
+    _wait_drafts(c, lambda d: any(x.get("cleared") for x in d.values()), "the discard")
+    c.page.close()
+    b.page.close()
+    d = Phone(phone.page.context.new_page(), server.url)
+    d.open(path)
+    d.wait_text(re.compile("(started|dealt) this round"))
+    time.sleep(1.5)  # the drafts are read a moment after the screen shows
+    assert not d.labels().count("Your draft of this round is back.")
+    assert not _checked(d, "Ada")
+    d.page.bring_to_front()
+    d.shot("entry-09-after-discard")
+
+
 def test_every_bad_field_is_flagged_in_one_press(phone: Phone) -> None:
     new_game(phone, "Rummy 101", ["Ewa", "Jan", "Ola", "Iza"])
     enter_round(phone, 1)

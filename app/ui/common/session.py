@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final, Protocol
 from urllib.parse import parse_qsl, unquote
@@ -207,6 +208,10 @@ class App:
         """Paths whose screen finished its job (:meth:`done_with`)."""
         self._address = "/"
         """The path in the browser's address bar, as its last route change said."""
+        self.tab = secrets.token_hex(6)
+        """A random name for this session (one browser tab; a reload keeps its session) under
+        which it keeps its own round drafts in the browser's storage, so two tabs of one
+        browser never write over each other's (app/ui/entry/round_entry.py)."""
 
     # -- navigation ---------------------------------------------------------------------------
     def start(self) -> None:

@@ -9,11 +9,19 @@ tapping another hand, a full hand or a refused tap changes what the keys enter, 
 they are. Any edit hides an out-of-date breakdown. A mistyped piece or an impossible round is
 flagged at its field with the reason; nothing saved changes until "Save round" succeeds.
 
-Drafts: a new round half entered is kept in this browser's storage (``ft.SharedPreferences``
-key :data:`DRAFT_PREF` + game id: per game, per device) after every edit, so ← , the browser's
-Back or a reload lose nothing. The app's ← and "Cancel" ask "Keep this draft / Discard";
-opening "Enter round N" again restores it. A draft for round N is dropped once round N is
-saved, here or on another phone (:func:`draft_applies`). Editing a saved round keeps no draft.
+Drafts: a new round half entered is kept in this browser's storage (``ft.SharedPreferences``)
+after every edit, so ← , the browser's Back or a reload lose nothing. The app's ← and "Cancel"
+ask "Keep this draft / Discard"; opening "Enter round N" again restores it. A draft for round N
+is dropped once round N is saved, here or on another phone (:func:`draft_applies`). Editing a
+saved round keeps no draft.
+
+Each tab keeps its own draft (key :func:`draft_key`: game, round, the session's
+:attr:`App.tab`) with the time each field was last changed there; opening the entry merges the
+drafts of every tab, field by field, the latest change winning (:func:`merge_drafts`). Two tabs
+of one browser share its storage but each reads it as it was when the tab loaded (Flutter's
+``SharedPreferences`` keeps a copy per tab): one shared key written whole on every edit let a
+tab that had not seen another's fields write over them. "Discard" is a change too: it hides
+every field changed before it, in every tab's draft.
 """
 
 from __future__ import annotations
@@ -23,7 +31,8 @@ import dataclasses
 import json
 import logging
 import threading
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -63,8 +72,12 @@ BREAKDOWN_KEY = "breakdown"
 FROM_ENTRY = "entry"
 """``?from=`` of a rule-book route opened from a round entry's breakdown (← comes back)."""
 DRAFT_PREF = "rummy_referee.draft."
-"""Browser storage key prefix of a game's round draft (the game id follows)."""
-DRAFT_VERSION = 1
+"""Browser storage key prefix of the round drafts (:func:`draft_key` gives the rest)."""
+DRAFT_VERSION = 2
+"""2: one draft per tab with the time of each field's last change; 1 (one draft per game,
+key :data:`DRAFT_PREF` + game id, no times) is still read."""
+MAX_DRAFTS = 40
+"""Most drafts of one round read when the entry opens (one per tab that edited it)."""
 log = logging.getLogger(__name__)
 
 MARK_KEY = "marked-{n}"
@@ -254,16 +267,98 @@ def openings_text(openings: list[dict[str, Any]]) -> str:
     return ", ".join(parts)
 
 
+def draft_key(game_id: str, base: int, tab: str) -> str:
+    """The browser storage key of tab ``tab``'s draft of the round after ``base`` saved rounds
+    of game ``game_id``: :data:`DRAFT_PREF` ``<game>.<base>.<tab>``."""
+    return f"{DRAFT_PREF}{game_id}.{base}.{tab}"
+
+
+def draft_key_base(key: str, game_id: str) -> int | None:
+    """The saved-round count a draft key of game ``game_id`` is for (:func:`draft_key`), or
+    None when ``key`` is not one (another game's, or the one-per-game key of version 1)."""
+    head = f"{DRAFT_PREF}{game_id}."
+    if not key.startswith(head):
+        return None
+    base, dot, tab = key[len(head) :].partition(".")
+    return int(base) if dot and tab and base.isdigit() else None
+
+
+def _time(v: Any) -> float | None:
+    """A stored time (seconds since the epoch), or None when ``v`` is not one."""
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and v >= 0
+    return float(v) if ok else None
+
+
 def draft_applies(draft: Any, game: Game) -> bool:
     """Whether a stored draft is still for the round to enter next: made for this game when
     it had as many rounds as now (round N saved since, here or elsewhere: no longer)."""
     return (
         isinstance(draft, Mapping)
-        and draft.get("v") == DRAFT_VERSION
+        and draft.get("v") in (1, DRAFT_VERSION)
         and draft.get("game") == game.id
         and draft.get("base") == len(game.rounds)
         and isinstance(draft.get("state"), Mapping)
     )
+
+
+def _stamps(draft: Mapping[str, Any]) -> dict[str, float]:
+    """When each field of a draft was last changed; a version 1 draft (no times) counts as
+    older than any change."""
+    if draft.get("v") == 1:
+        return {str(p): 0.0 for p in draft["state"]}
+    got = draft.get("stamps")
+    out: dict[str, float] = {}
+    for p, t in got.items() if isinstance(got, Mapping) else ():
+        stamp = _time(t)
+        if isinstance(p, str) and stamp is not None:
+            out[p] = stamp
+    return out
+
+
+def merge_drafts(drafts: Iterable[Any], game: Game) -> dict[str, Any] | None:
+    """The drafts of several tabs (each a draft object or its JSON text) merged into one.
+
+    Each field takes its value from the draft that changed it last (a field emptied counts:
+    it has a time and no value); a "Discard" (``cleared``: the time it was pressed) hides
+    every change made before it in every draft. Drafts that are not for the round to enter
+    next (:func:`draft_applies`), malformed ones and JSON that does not parse are left out.
+
+    Returns:
+        ``{"v", "game", "base", "round", "state", "stamps", "cleared"}`` (``state``: the
+        values by field path, as :func:`form_state`; ``stamps``: seconds since the epoch by
+        path; ``cleared``: the latest discard or None), or None when no draft applies.
+    """
+    kept: list[Mapping[str, Any]] = []
+    for d in drafts:
+        if isinstance(d, str):
+            try:
+                d = json.loads(d)
+            except ValueError:
+                continue
+        if draft_applies(d, game):
+            kept.append(d)
+    if not kept:
+        return None
+    discards = [t for t in (_time(d.get("cleared")) for d in kept) if t is not None]
+    cleared = max(discards) if discards else None
+    best: dict[str, tuple[float, Any]] = {}
+    missing = object()
+    for d in kept:
+        state = d["state"]
+        for path, stamp in _stamps(d).items():
+            if cleared is not None and stamp <= cleared:
+                continue
+            if path not in best or stamp > best[path][0]:
+                best[path] = (stamp, state.get(path, missing))
+    return {
+        "v": DRAFT_VERSION,
+        "game": game.id,
+        "base": len(game.rounds),
+        "round": len(game.rounds) + 1,
+        "state": {p: v for p, (_t, v) in sorted(best.items()) if v is not missing},
+        "stamps": {p: t for p, (t, _v) in sorted(best.items())},
+        "cleared": cleared,
+    }
 
 
 class RoundEntry:
@@ -289,6 +384,9 @@ class RoundEntry:
         self.drafts = index is None  # only a new round keeps a draft
         self._draft_out: list[Any] = []  # writes waiting, in order (None: remove the draft)
         self._writing = False
+        self._stamps: dict[str, float] = {}  # when this tab changed each field (or restored it)
+        self._cleared: float | None = None  # the latest "Discard" of this round's drafts
+        self._known: dict[str, Any] = {}  # the form's state as last stamped
         """"Show the scores" was pressed: from then on every edit flags every field again,
         empty ones too; before, only what was typed wrong is flagged (no red on a fresh form)."""
         self._built = False  # the form calls _edited while it is being built
@@ -317,6 +415,7 @@ class RoundEntry:
         self.draft_note = muted(_("Your draft of this round is back."), size=14)
         self.draft_note.visible = False
         self._built = True
+        self._known = form_state(self.form)
         solo = about.is_solo(game.options)
         controls: list[ft.Control] = [
             muted(
@@ -426,52 +525,83 @@ class RoundEntry:
     # -- drafts -------------------------------------------------------------------------------
     @property
     def draft_key(self) -> str:
-        """This game's draft key in the browser's storage."""
-        return DRAFT_PREF + self.game.id
+        """This tab's draft key in the browser's storage (:func:`draft_key`)."""
+        return draft_key(self.game.id, len(self.game.rounds), self.app.tab)
 
     def draft(self) -> dict[str, Any]:
-        """The draft of what the form holds now."""
+        """This tab's draft of what the form holds now: every value (``state``), when this
+        tab changed each field it changed (``stamps``), the latest "Discard" seen
+        (``cleared``)."""
         return {
             "v": DRAFT_VERSION,
             "game": self.game.id,
             "base": len(self.game.rounds),
             "round": len(self.game.rounds) + 1,
             "state": form_state(self.form),
+            "stamps": dict(self._stamps),
+            "cleared": self._cleared,
         }
 
+    def _stamp(self) -> None:
+        """Note the time of every field changed since the last look."""
+        now = form_state(self.form)
+        t = time.time()
+        for path in now.keys() | self._known.keys():
+            if now.get(path) != self._known.get(path):
+                self._stamps[path] = t
+        self._known = now
+
     def restore(self, draft: Any) -> bool:
-        """Fill the form from a stored draft (JSON text or its object) if it still applies
-        and nothing was entered meanwhile; True when restored."""
-        if isinstance(draft, str):
-            try:
-                draft = json.loads(draft)
-            except ValueError:
-                return False
-        if self.dirty or not draft_applies(draft, self.game):
+        """Fill the form from stored drafts (one draft, its JSON text, or a list of those:
+        merged, :func:`merge_drafts`) if they still apply and nothing was entered
+        meanwhile; True when something was restored."""
+        merged = merge_drafts(draft if isinstance(draft, list) else [draft], self.game)
+        if self.dirty or merged is None:
             return False
-        restore_state(self.form, draft["state"])
+        self._cleared = merged["cleared"]  # carried on, so a "Discard" elsewhere stays in force
+        if not merged["stamps"]:
+            return False
+        restore_state(self.form, merged["state"])
+        self._stamps = dict(merged["stamps"])
+        self._known = form_state(self.form)
         self.dirty = True
         self.draft_note.visible = True
         self.flag_fields()
         return True
 
     async def load_draft(self) -> None:
-        """Read this game's draft from the browser and restore it, or drop one whose round
-        was saved since."""
+        """Read the drafts of this round that this browser holds (one per tab), merge and
+        restore them; remove the ones for a round saved since."""
+        prefs = ft.SharedPreferences()
+        legacy = DRAFT_PREF + self.game.id  # version 1: one draft per game
+        base = len(self.game.rounds)
         try:
-            got = await ask_client(ft.SharedPreferences().get(self.draft_key))
+            keys = await ask_client(prefs.get_keys(legacy))
+            keys = [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+            found: list[Any] = []
+            stale: list[str] = []
+            for key in sorted(keys):
+                at = draft_key_base(key, self.game.id)
+                if key == legacy or at == base:
+                    if len(found) < MAX_DRAFTS:
+                        found.append((key, await ask_client(prefs.get(key))))
+                elif at is not None:
+                    stale.append(key)
         except Exception:  # noqa: BLE001 - storage refused, tab closed: start empty
-            log.debug("cannot read the round draft", exc_info=True)
+            log.debug("cannot read the round drafts", exc_info=True)
             return
-        if got is None:
-            return
-        if self.restore(got):
+        stale += [k for k, got in found if k == legacy and merge_drafts([got], self.game) is None]
+        if self.restore([got for _k, got in found]):
             self.app.page_update()
-        elif not self.dirty:
-            self._write_draft(None)  # for a round saved since: no longer needed
+        for key in stale:  # for a round saved since: no longer needed
+            try:
+                await ask_client(prefs.remove(key))
+            except Exception:  # noqa: BLE001 - left for the next look
+                log.debug("cannot remove an old round draft", exc_info=True)
 
     def _write_draft(self, draft: dict[str, Any] | None) -> None:
-        """Keep ``draft`` in the browser (None: remove it), writes in order, latest wins."""
+        """Keep ``draft`` as this tab's draft in the browser (None: remove it), writes in
+        order, latest wins."""
         if not self.drafts:
             return
         self._draft_out.append(draft)
@@ -497,6 +627,13 @@ class RoundEntry:
         finally:
             self._writing = False
 
+    def discard(self) -> dict[str, Any]:
+        """This tab's draft after "Discard": nothing kept, and every field changed before now
+        (in any tab's draft) hidden from the merge."""
+        self._cleared = time.time()
+        self._stamps = {}
+        return {**self.draft(), "state": {}}
+
     def _ask_before_leaving(self) -> None:
         """The app bar's ← asks about the draft too (the browser's Back keeps it)."""
         bar = self.view.appbar
@@ -509,7 +646,7 @@ class RoundEntry:
         """Back to the score sheet, keeping the draft or dropping it."""
         self.app.close_dialog()
         if not keep:
-            self._write_draft(None)
+            self._write_draft(self.discard())
         self.app.go(f"/game/{self.game.id}")
 
     def _edited(self) -> None:
@@ -523,6 +660,7 @@ class RoundEntry:
         self.form.error.visible = False
         self.flag_fields()
         self.dirty = True
+        self._stamp()
         self._write_draft(self.draft())
         if self.result is not None or self.save_button.visible:
             self.result = None
