@@ -145,6 +145,10 @@ class TurnVerdict:
         rule: the RULES.md section and seed applied.
         params: JSON-ready details (``tiles``, ``meld``, ``value``, ``needed``, ``level``, …).
         melds: the table after as melds when it was given as a heap (the split judged).
+        jokers: with ``melds`` of a heap holding a joker: per meld, what each of its jokers
+            stands for, in the order they appear (``"R13"``, ``"?7"`` for a group joker whose
+            colour/suit is open; Carousel: the card declared for a meld kept from the table
+            before), as the ``split`` check's ``jokers``.
     """
 
     valid: bool
@@ -157,11 +161,12 @@ class TurnVerdict:
     melds: tuple[tuple[Piece, ...], ...] | None = None
     line: Line | None = None
     ref: RuleRef | None = None
+    jokers: tuple[tuple[str, ...], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``turn`` answer of JUDGE.md: ``valid``, ``played`` (canonical strings),
         ``initial_meld``; ``reason`` and ``message`` when not valid; ``rule``; the params;
-        ``melds`` for a heap."""
+        ``melds`` for a heap, with ``jokers`` when it holds one."""
         out: dict[str, Any] = {
             "valid": self.valid,
             "played": [str(p) for p in self.played],
@@ -175,6 +180,8 @@ class TurnVerdict:
             out.setdefault(k, v)
         if self.melds is not None:
             out["melds"] = [[str(p) for p in m] for m in self.melds]
+        if self.jokers is not None:
+            out["jokers"] = [list(j) for j in self.jokers]
         return add_line(out, self.line, self.ref)
 
 
@@ -979,6 +986,27 @@ def judge_turn(
     )
 
 
+def _stand_ins(
+    melds: Sequence[Sequence[Piece]],
+    rules: MeldRules,
+    table_before: Sequence[Sequence[Piece]],
+    declared_before: Sequence[Declared] | None,
+) -> tuple[tuple[str, ...], ...]:
+    """Per meld of a heap's split, what each of its jokers stands for in the order they
+    appear: its reading's (:attr:`MeldReading.jokers`); a meld kept whole from the table before
+    is read with the cards declared for it there (Carousel, RULES.md §6)."""
+    out: list[tuple[str, ...]] = []
+    for m in melds:
+        decl: Declared = None
+        for i, b in enumerate(table_before):
+            if list(b) == list(m):
+                decl = declared_before[i] if declared_before and i < len(declared_before) else None
+                break
+        r = _readings(m, rules, decl)
+        out.append(tuple(r.jokers) if r.valid else ())
+    return tuple(out)
+
+
 SplitFn = Callable[[Sequence[Piece], MeldRules], "list[list[Piece]] | None"]
 
 
@@ -1073,6 +1101,9 @@ def judge_turn_heap(
             tuple(tuple(m) for m in melds),
             v.line,
             v.ref,
+            _stand_ins(melds, rules, table_before, declared_before)
+            if any(p is JOKER for p in heap)
+            else None,
         )
         if v.valid:
             return v

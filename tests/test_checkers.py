@@ -527,6 +527,23 @@ def test_turn_table_after_as_a_heap(app: App) -> None:
     assert "At fault:" in verdict_text(screen)
 
 
+def test_a_heap_turn_names_what_each_joker_stands_for(app: App) -> None:
+    """Session 11: the heap's split drew a bare joker; the judge's ``jokers`` are drawn under
+    it now (RULES.md §4: R5 R6 R7 JK R9 is a run with the joker as R8)."""
+    import flet as ft
+
+    screen = TurnChecker(app, variant="tile_rummy")
+    tap_melds(screen.before, ["R5 R6 R7"])
+    tap(screen.rack, "JK", "R9")
+    screen.after_mode.pick("heap")
+    screen.copy_before()
+    tap(screen.heap, "JK", "R9")
+    a = screen.check()
+    assert a["valid"] is True and a["jokers"] == [["R8"]], a
+    names = [c.label for c in walk(screen.verdict) if isinstance(c, ft.Semantics)]
+    assert "joker as red 8" in names, names
+
+
 def test_turn_initial_meld_and_nothing_played(app: App) -> None:
     screen = TurnChecker(app, variant="tile_rummy")
     assert screen.opened is not None

@@ -953,3 +953,66 @@ def test_initial_turn_with_manipulation_matches_brute_force() -> None:
             assert v.initial_meld == best, " ".join(str(p) for p in played)
         seen[v.valid] += 1
     assert seen[True] >= 30 and seen[False] >= 30, seen
+
+
+# -- a heap's jokers named (session 11) --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("variant", "req", "melds", "jokers"),
+    [
+        # §4: R5 R6 R7 + JK R9 from the rack: one run, the joker is R8
+        (
+            "tile_rummy",
+            {"rack": ["JK", "R9"], "table_before": [["R5", "R6", "R7"]]},
+            [["R5", "R6", "R7", "JK", "R9"]],
+            [["R8"]],
+        ),
+        # §6: a group kept from the table before keeps the card declared for its joker
+        (
+            "carousel",
+            {
+                "rack": ["4H", "5H", "6H"],
+                "table_before": [["7S", "7H", "JK"]],
+                "declared_before": [["7D"]],
+            },
+            [["7S", "7H", "JK"], ["4H", "5H", "6H"]],
+            [["7D"], []],
+        ),
+        # §6: not declared, the group's joker is a 7 of a missing suit
+        (
+            "carousel",
+            {"rack": ["4H", "5H", "6H"], "table_before": [["7S", "7H", "JK"]]},
+            [["7S", "7H", "JK"], ["4H", "5H", "6H"]],
+            [["?7"], []],
+        ),
+        # §6: 7S 8S + a joker played after them: the joker is 9S
+        (
+            "carousel",
+            {"rack": ["JK", "7S", "8S"], "table_before": [["4H", "5H", "6H"]]},
+            [["4H", "5H", "6H"], ["7S", "8S", "JK"]],
+            [[], ["9S"]],
+        ),
+    ],
+)
+def test_a_heap_turn_says_what_its_jokers_stand_for(
+    variant: str, req: dict[str, Any], melds: list[list[str]], jokers: list[list[str]]
+) -> None:
+    heap = [p for m in req["table_before"] for p in m] + req["rack"]
+    got = answer(
+        {"check": "turn", "variant": variant, "opened": True, "table_after": {"heap": heap}, **req}
+    )
+    assert got["valid"] is True, got
+    assert got["melds"] == melds and got["jokers"] == jokers
+
+
+def test_a_heap_turn_without_jokers_has_no_jokers_field() -> None:
+    got = answer(
+        {
+            "check": "turn",
+            "variant": "tile_rummy",
+            "opened": True,
+            "rack": ["R4"],
+            "table_before": [["R5", "R6", "R7"]],
+            "table_after": {"heap": ["R5", "R6", "R7", "R4"]},
+        }
+    )
+    assert got["valid"] is True and "jokers" not in got

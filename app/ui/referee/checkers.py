@@ -500,10 +500,16 @@ def pieces_line(label: str, pieces: Sequence[str], material: Any) -> ft.Control:
     )
 
 
-def melds_row(melds: Sequence[Sequence[str]], material: Any) -> ft.Control:
-    """Small melds side by side, wrapping (a hand's melds, a heap's split)."""
+def melds_row(melds: Sequence[Sequence[str]], material: Any, jokers: Any = None) -> ft.Control:
+    """Small melds side by side, wrapping (a hand's melds, a heap's split); ``jokers``: the
+    judge's per-meld list of what each joker stands for (drawn under each joker), if any."""
+    stand = [list(j) if isinstance(j, list) else [] for j in jokers or []]
+    stand = (stand + [[] for _ in melds])[: len(melds)]
     return ft.Row(
-        [meld_view(m, material, size="s") for m in melds],
+        [
+            meld_view(m, material, [str(j) for j in js], size="s")
+            for m, js in zip(melds, stand, strict=True)
+        ],
         wrap=True,
         spacing=2,
         run_spacing=2,
@@ -1831,7 +1837,9 @@ class TurnChecker(Checker):
         split = a.get("melds")
         if isinstance(split, list) and split:
             parts.append(subheading(_("The heap read as melds:"), ft.FontWeight.W_600))
-            parts.append(melds_row([[str(t) for t in m] for m in split], self.material))
+            parts.append(
+                melds_row([[str(t) for t in m] for m in split], self.material, a.get("jokers"))
+            )
         if valid:
             parts.append(self.link(a))
         return [panel(parts, valid)]
