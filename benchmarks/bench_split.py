@@ -506,6 +506,43 @@ ADVERSARIAL: dict[str, list[str]] = {
             "9D 10D 10D JD JD QD KD KD AC AC 2C 2C 3C 3C 4C 5C 5C 7C 7C 8C 8C 10C 10C JC QC QC KC "
             "KC JK JK"
         ),
+        # session 11, climbed (150 s, seeds 2031 and 2032, two starts each) against the race
+        # with the spot sweeps' joker bound charging the groups of numbers where fewer than
+        # three suits have pieces (stored heap 51 then takes 165 state expansions): 976 (no
+        # split), 1,328, 1,157 and 1,347 (all three split)
+        (
+            "AS 2S 3S 3S 4S 6S 7S 7S 8S 9S 9S 10S JS QS QS KS KS 2H 3H 3H 4H 5H 5H 6H 6H 7H 7H 8H "
+            "8H 9H 9H JH KH AD AD 2D 3D 3D 4D 4D 5D 6D 6D 7D 8D 8D 9D 9D JD QD KD KD AC 2C 3C 3C "
+            "4C 4C 6C 7C 7C 8C 9C 9C 10C 10C JC QC QC KC KC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 3S 3S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 9S JS JS QS QS KS KS AH AH 2H 2H 3H "
+            "4H 5H 5H 6H 6H 9H 10H 10H QH QH KH KH AD AD 2D 2D 3D 5D 6D 6D 7D 9D 9D 10D JD JD QD "
+            "QD KD KD AC AC 2C 2C 3C 3C 4C 4C 5C 6C 7C 8C 8C 9C 9C 10C JC JC QC QC KC KC JK JK"
+        ),
+        (
+            "2S 2S 3S 4S 4S 5S 6S 7S 7S 8S 8S 9S 9S JS JS QS KS AH AH 2H 2H 3H 4H 5H 5H 6H 7H 7H "
+            "9H 9H JH JH QH KH AD 2D 2D 3D 3D 4D 5D 6D 7D 8D 8D 9D JD JD QD KD KD AC AC 2C 3C 3C "
+            "4C 4C 5C 5C 6C 6C 7C 7C 8C 8C 9C 9C JC QC KC JK JK"
+        ),
+        (
+            "AS 2S 2S 3S 3S 5S 5S 6S 6S 7S 8S 9S 9S 10S JS JS QS QS KS AH AH 2H 3H 3H 4H 5H 5H 6H "
+            "7H 7H 8H 8H 9H 10H 10H JH QH KH AD 2D 3D 3D 4D 4D 5D 5D 6D 6D 7D 7D 8D 8D 9D 9D 10D "
+            "JD QD QD KD 2C 3C 3C 4C 4C 5C 5C 6C 7C 7C 8C 9C 9C 10C 10C JC QC KC KC JK JK"
+        ),
+        # session 11, climbed (120 s, seed 2033, the second and third starts) against the
+        # same race: 1,548 and 1,607 state expansions (both split), the most found
+        (
+            "AS AS 2S 2S 3S 3S 4S 5S 5S 6S 7S 7S 9S 9S 10S 10S JS JS QS QS KS AH AH 2H 2H 3H 3H "
+            "5H 5H 6H 6H 9H 9H 10H 10H JH JH QH QH KH AD AD 2D 2D 3D 3D 4D 5D 5D 6D 7D 8D 8D 9D "
+            "10D 10D JD QD QD KD AC 2C 2C 3C 3C 5C 5C 6C 7C 7C 8C 9C 9C 10C 10C JC QC QC KC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 3S 5S 5S 6S 6S 7S 8S 9S 9S 10S 10S QS QS KS KS AH AH 2H 2H 3H 3H 4H 4H "
+            "5H 5H 6H 6H 8H 8H 9H 10H 10H JH JH QH QH KH KH AD AD 2D 2D 3D 3D 4D 4D 5D 5D 6D 6D "
+            "7D 7D 8D 8D 9D 10D 10D JD QD QD KD AC AC 2C 2C 3C 3C 4C 5C 6C 6C 7C 7C 9C 10C 10C JC "
+            "JC QC KC JK JK"
+        ),
     ],
 }
 """The slowest heaps found so far by :func:`climb` (two decks with jokers), kept so that the

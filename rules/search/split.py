@@ -47,6 +47,10 @@ the tightest few stretches (most empty places, at least three) are tried, each f
 dozen states. The spot sweep (:func:`_spot_sweep_steps`, ace high) needs no kept-back
 vectors: every ace in a run stands below a run that starts at 2 or above one that ends at 13,
 so it lays 2..13 and gives those runs a spot each for an ace or a joker (see its section).
+Its joker bound charges the groups where fewer than three suits have pieces
+(:meth:`_Spots.lb_half`, in half-jokers): a group there holds a joker for every two real
+pieces, or two for one, so with the aces of only two suits every ace in a group of aces
+costs half a joker (the slowest stored heap then takes the race 165 states, not 1,238).
 With the ace high
 the window from 2 to the top (the aces at 1 and 14 left out)
 also races with the searches: on many heaps it proves "no" within a hundred or so states,
@@ -1609,6 +1613,14 @@ class _Spots:
         ]
         self.lb_memo: dict[int, int] = {}
         self.fam_memo: dict[int, list[tuple[int, int, list[_SpotOpt]]]] = {}
+        present = [sum(1 for f in range(_FAMILIES) if row[f]) for row in counts]
+        self.half = [_half_charge(p) for p in present]
+        """Per number (1: the aces), the half-jokers each piece sent to a group there costs at
+        least (:func:`_half_charge`)."""
+        self.halves = any(1 <= p <= 2 for p in present[1:14])
+        """Whether some number with pieces charges its groups (else :meth:`lb_half` is twice
+        :meth:`lb` and adds nothing)."""
+        self.half_memo: dict[int, int] = {}
         self.dfs_kids: dict[
             tuple[int, tuple[int, ...], tuple[int, ...]],
             tuple[
@@ -1625,39 +1637,60 @@ class _Spots:
         """Suit ``f``'s tag when ``c`` of the runs of length 2 of slot state ``s`` stop at 3."""
         return c * 5 + min(_TWOS[s], self.cap[f])
 
-    def end_cost(self, f: int, s: int, tag: int) -> int:
-        """The fewest jokers suit ``f`` needs in its spots after 13 (slot state ``s``), 99
-        when its aces cannot all be placed (groups of aces allowed where other suits or
-        jokers could make one)."""
+    def lb(self, f: int, n: int, s: int, tag: int) -> int:
+        """The fewest jokers suit ``f`` alone needs from ``n`` on, in slot state ``s`` with
+        ``tag`` (ignored before :data:`_TAG_AT`): runs and spots; groups count 0 and may take
+        the suit's pieces where other suits could make one (as :meth:`_Heap.joker_bound`);
+        49 or more when the suit cannot be laid. It is :meth:`lb_half` halved and rounded
+        down: where no number charges its groups (:attr:`halves`) that is exactly the bound
+        in jokers, else as exact and no weaker (a sum of such bounds is at most the sum of
+        the half-joker bounds, halved)."""
+        if n <= _TAG_AT:
+            tag = 0
+        key = ((f << 4 | n) << _STATE_BITS | s) * _TAGS + tag
+        v = self.lb_memo.get(key)
+        if v is None:
+            v = self.lb_memo[key] = self.lb_half(f, n, s, tag) // 2
+        return v
+
+    def end_half(self, f: int, s: int, tag: int) -> int:
+        """The fewest half-jokers suit ``f`` needs in its spots after 13 (slot state ``s``):
+        2 for each spot joker, :attr:`half` at 1 for each ace sent to a group of aces (allowed
+        where other suits or jokers could make one); 99 when its aces cannot all be placed."""
         if _ONES[s]:
             return 99
         lo = tag // 5 + _TWOS[s]
         hi = tag % 5 + _TWOS[s] + _THREES[s]
         ok1, ok2 = self.group_ok[1][f]
+        charge = self.half[1]
         best = 99
         for g in range(self.aces[f] + 1):
             if (g == 1 and not ok1) or (g == 2 and not ok2):
                 continue
             a = self.aces[f] - g
             if a <= hi:
-                best = min(best, max(0, lo - a))
+                best = min(best, 2 * max(0, lo - a) + charge * g)
         return best
 
-    def lb(self, f: int, n: int, s: int, tag: int) -> int:
-        """The fewest jokers suit ``f`` alone needs from ``n`` on, in slot state ``s`` with
-        ``tag`` (ignored before :data:`_TAG_AT`): runs and spots; groups count 0 and may take
-        the suit's pieces where other suits could make one (as :meth:`_Heap.joker_bound`)."""
+    def lb_half(self, f: int, n: int, s: int, tag: int) -> int:
+        """:meth:`lb` in half-jokers with the groups charged: each piece suit ``f`` sends to
+        a group at a number costs :attr:`half` there (a run or spot joker costs 2). The sum
+        over the suits is at most twice the jokers left in a state that completes: a group of
+        ``r`` real pieces (distinct suits, so ``r`` is at most the ``p`` suits with pieces at
+        its number) and three or more in all holds ``3 - r`` jokers or more, at least
+        ``(3 - p) / p`` for each of its real pieces (see :func:`_half_charge`)."""
         if n <= _TAG_AT:
             tag = 0
         key = ((f << 4 | n) << _STATE_BITS | s) * _TAGS + tag
-        v = self.lb_memo.get(key)
+        v = self.half_memo.get(key)
         if v is not None:
             return v
         if n > 13:
-            v = self.lb_memo[key] = self.end_cost(f, s, tag)
+            v = self.half_memo[key] = self.end_half(f, s, tag)
             return v
         ok1, ok2 = self.group_ok[n][f]
         t = self.counts[n][f]
+        charge = self.half[n]
         best = 99
         for s2, c in _STOPS[s] if n == _TAG_AT else ((s, 0),):
             if c > self.cap[f]:
@@ -1665,17 +1698,17 @@ class _Spots:
             t2 = self.tag_after(f, s, c) if n == _TAG_AT else tag
             for mv in _MOVES[s2, t, self.J0, False]:
                 j = mv[_J]
-                if j >= best:
-                    break
+                if 2 * j >= best:
+                    break  # the moves come by jokers: the rest cost no less
                 if c and mv[_S]:
                     continue
                 g = mv[_G]
                 if (g == 1 and not ok1) or (g == 2 and not ok2):
                     continue
-                v = j + self.lb(f, n + 1, mv[_NEW], t2)
+                v = 2 * j + charge * g + self.lb_half(f, n + 1, mv[_NEW], t2)
                 if v < best:
                     best = v
-        self.lb_memo[key] = best
+        self.half_memo[key] = best
         return best
 
     def options(self, f: int, n: int, s: int, J: int) -> list[tuple[int, int, list[_SpotOpt]]]:
@@ -1722,6 +1755,15 @@ class _Spots:
         out.sort(key=lambda e: e[1])
         self.fam_memo[key] = out
         return out
+
+
+def _half_charge(present: int) -> int:
+    """The half-jokers each real piece of a group costs at least at a number where
+    ``present`` suits have pieces: a group holds three pieces or more, its real ones of
+    distinct suits, so with ``r <= present`` real pieces it holds ``3 - r`` jokers or more,
+    ``(3 - r) / r >= (3 - present) / present`` for each real piece: 0 with three suits or
+    more, half a joker (1) with two, two jokers (4) with one."""
+    return 0 if present >= 3 else (1 if present == 2 else 4)
 
 
 def _joinable(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
@@ -1959,7 +2001,10 @@ def _spot_sweep_steps(
     ``other`` holds the view of the spot sweep the other way, the new states at a cut that
     sweep has reached (between :data:`_MEET_LOW` and :data:`_MEET_HIGH`) keep only the tag
     vectors with which they join one of its states there (:class:`_Meet`: exact, so the
-    sweeps meeting in the middle answer where each alone would go on to the end).
+    sweeps meeting in the middle answer where each alone would go on to the end). Each new
+    state keeps only the tag vectors with which the suits' joker bounds sum to at most the
+    jokers left: in half-jokers, groups charged (:meth:`_Spots.lb_half`), where some number
+    charges them, else in jokers (from :data:`_TAG_AT` on).
 
     Raises:
         TooComplexError: the deadline passed.
@@ -2015,6 +2060,55 @@ def _spot_sweep_steps(
         x2 = a2 & b0 | a1 & b1 | a0 & b2
         y2 = c2 & d0 | c1 & d1 | c0 & d2
         return x0 & (y0 | y1 | y2) | x1 & (y0 | y1) | x2 & y0
+
+    half_memo: dict[int, tuple[int, int, int, int, int]] = {}
+
+    def by_halves(f: int, n: int, s: int) -> tuple[int, int, int, int, int]:
+        """The tag vectors (bits; all before :data:`_TAG_AT`) whose suit-``f`` bound in
+        half-jokers (:meth:`_Spots.lb_half`) from ``n`` is 0 to 4."""
+        key = (f << 4 | n) << _STATE_BITS | s
+        got = half_memo.get(key)
+        if got is None:
+            by_h = [0, 0, 0, 0, 0]
+            if n <= _TAG_AT:
+                h = sp.lb_half(f, n, s, 0)
+                if h <= 4:
+                    by_h[h] = -1
+            else:
+                for tag, bits in with_tag[f].items():
+                    h = sp.lb_half(f, n, s, tag)
+                    if h <= 4:
+                        by_h[h] |= bits
+            got = half_memo[key] = (by_h[0], by_h[1], by_h[2], by_h[3], by_h[4])
+        return got
+
+    def hfilter(n: int, key: _Key, mask: int) -> int:
+        """The tag vectors of ``mask`` with which the state ``key`` (before ``n``) may still
+        complete by the bounds in half-jokers (:meth:`_Spots.lb_half`): the suits' bounds
+        sum to at most twice the jokers left. It implies :func:`vfilter` (each suit's bound
+        in half-jokers is at least twice its bound in jokers)."""
+        top = 2 * key[4]
+        a = by_halves(0, n, key[0])
+        b = by_halves(1, n, key[1])
+        c = by_halves(2, n, key[2])
+        d = by_halves(3, n, key[3])
+        # by the half-jokers the first two suits (x) and the last two (y) need
+        x = [0] * (top + 1)
+        y = [0] * (top + 1)
+        for i in range(top + 1):
+            ai = a[i] & mask
+            ci = c[i]
+            for j in range(top + 1 - i):
+                if ai:
+                    x[i + j] |= ai & b[j]
+                if ci:
+                    y[i + j] |= ci & d[j]
+        out = 0
+        for i in range(top + 1):
+            if x[i]:
+                for j in range(top + 1 - i):
+                    out |= x[i] & y[j]
+        return out
 
     fam_get = sp.fam_memo.get
     states: dict[_Key, int] = {(0, 0, 0, 0, J0): 1}
@@ -2170,7 +2264,11 @@ def _spot_sweep_steps(
                 cm &= ~kept_masks[low.bit_length() - 1]
             if not cm:
                 continue
-            if n >= _TAG_AT:
+            if sp.halves:
+                cm = hfilter(n + 1, ck, cm)
+                if not cm:
+                    continue
+            elif n >= _TAG_AT:
                 cm &= vfilter(n + 1, ck)
                 if not cm:
                     continue
@@ -2472,8 +2570,9 @@ def _spot_dfs_steps(
     meets: _DfsMeets | None = None,
 ) -> Generator[int, None, list[SplitMeld] | None]:
     """The spot sweep's states (see :func:`_spot_sweep_steps`) searched depth first, each
-    state with one tag vector, the suits' joker bounds (:meth:`_Spots.lb`) pruning, the
-    states found to fail remembered; the children with the most jokers to spare over their
+    state with one tag vector, the suits' joker bounds (:meth:`_Spots.lb`) pruning (a state
+    they rule out in half-jokers, :meth:`_Spots.lb_half`, fails at once), the states found to
+    fail remembered; the children with the most jokers to spare over their
     bounds first, then, by ``order``: 0 those with the most open-run length (:data:`_SIZE`), 1
     the least, from 2 on in an order shuffled by a generator seeded with ``order`` (the same
     at every call). On the hill-climbed heaps that split, the states one order needs range
@@ -2493,6 +2592,8 @@ def _spot_dfs_steps(
     if sp is None:
         sp = heap.spots = _Spots(heap)
     lb = sp.lb
+    lbh = sp.lb_half
+    halves = sp.halves
     size = _SIZE
     _Key = tuple[int, int, int, int, int]
     _Tv = tuple[int, int, int, int]
@@ -2508,6 +2609,14 @@ def _spot_dfs_steps(
         nonlocal expansions
         if n > 13:
             return _spot_end(sp, key, tv)
+        if halves and (
+            lbh(0, n, key[0], tv[0])
+            + lbh(1, n, key[1], tv[1])
+            + lbh(2, n, key[2], tv[2])
+            + lbh(3, n, key[3], tv[3])
+            > 2 * key[4]
+        ):
+            return None  # the bound in half-jokers rules it out (:meth:`_Spots.lb_half`)
         if meets is not None:
             meet = meets.meet(sp, n)
             if meet is not None and not meet.joins(key, tv):
