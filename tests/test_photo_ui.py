@@ -673,3 +673,82 @@ def test_the_review_keeps_its_keys_below_the_scrolling_photo() -> None:
     assert any(c is review.editor.keyboard.field for c in walk(scroller))
     review.scroll_all()  # once is enough
     assert scroller.controls.count(keys) == 1
+
+
+# -- the browser's Back while the review is open -------------------------------------------------
+class RoutedPage:
+    """A page that records the addresses pushed (``navigate``) and the route handler's calls."""
+
+    def __init__(self, route: str, owner: Any) -> None:
+        self.route = route
+        self.on_route_change: Any = owner.changed
+        self.pushed: list[str] = []
+
+    def navigate(self, route: str) -> None:
+        self.pushed.append(route)
+
+
+class Session:
+    """Stands for app/ui/common/session.py's App: its handler and the paths it asked for."""
+
+    def __init__(self) -> None:
+        self._asked: list[str] = []
+        self.seen: list[str] = []
+
+    def changed(self, e: Any) -> None:
+        self.seen.append(e.route)
+
+
+class Route:
+    def __init__(self, route: str) -> None:
+        self.route = route
+
+
+def test_browser_back_closes_the_review_and_keeps_the_screen() -> None:
+    from app.ui.camera.photo import _hold_back
+
+    session = Session()
+    page = RoutedPage("/check/meld?variant=tile_rummy", session)
+    closed: list[int] = []
+    unwatch: Any = None
+
+    def close() -> None:  # as the review's Cancel: the owner's close puts the handler back
+        closed.append(1)
+        unwatch()
+
+    unwatch = _hold_back(page, close)
+    page.on_route_change(Route("/check"))  # the browser's Back
+    assert closed == [1] and page.pushed == ["/check/meld?variant=tile_rummy"]
+    assert session.seen == []  # the session never left the screen
+    page.on_route_change(Route("/check/meld?variant=tile_rummy"))  # the push comes back
+    assert session.seen == [] and page.on_route_change == session.changed
+    page.on_route_change(Route("/check"))  # the next Back is the session's again
+    assert session.seen == ["/check"] and closed == [1]
+
+
+def test_a_move_the_session_asked_for_closes_the_review_and_goes_on() -> None:
+    from app.ui.camera.photo import _hold_back
+
+    session = Session()
+    page = RoutedPage("/game/g1/round", session)
+    closed: list[int] = []
+    unwatch = _hold_back(page, lambda: closed.append(1))
+    session._asked.append("/game/g1")  # App.go: the round was saved on another phone
+    page.on_route_change(Route("/game/g1"))
+    assert closed == [1] and page.pushed == [] and session.seen == ["/game/g1"]
+    assert page.on_route_change == session.changed
+    unwatch()  # the owner's close after that changes nothing
+    assert page.on_route_change == session.changed
+
+
+def test_closing_the_review_puts_the_route_handler_back() -> None:
+    from app.ui.camera.photo import _hold_back
+
+    session = Session()
+    page = RoutedPage("/game/g1/round", session)
+    unwatch = _hold_back(page, lambda: None)
+    assert page.on_route_change != session.changed
+    unwatch()  # "Use these tiles" or "Cancel"
+    assert page.on_route_change == session.changed
+    page.on_route_change(Route("/game/g1"))
+    assert session.seen == ["/game/g1"]

@@ -17,7 +17,7 @@ from app.i18n import ngettext, use_language
 from app.store import Store
 from app.ui.sheet.score_sheet import ScoreSheet
 from app.ui.shell import App
-from tests.conftest import walk
+from tests.conftest import visible_texts, walk
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -237,3 +237,63 @@ def test_too_many_rounds_has_plural_forms(lang: str, n: int, word: str) -> None:
     )
     with use_language(lang):
         assert word in describe(err)
+
+
+# -- no gender spelled with a bracket (new-user tester, session 10) --------------------------------
+GENDERED = re.compile(r"\w\(-?\w{1,4}\)|\w+ł ?/ ?\w+ła\b")
+"""An ending in brackets glued to a word ("Wziął(-ęła)", "stukał(a)", "označený(-á)") or a
+slash pair ("Wziął/wzięła"): the review (TRANSLATIONS_REVIEW.md §C.7) asks for neutral words."""
+
+
+@pytest.mark.parametrize("lang", ["pl", "sk"])
+def test_no_message_spells_a_gender_with_a_bracket(lang: str) -> None:
+    from babel.messages.pofile import read_po
+
+    with (ROOT / "app" / "locale" / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    assert GENDERED.search("Wziął(-ęła) odrzuconą płytkę")  # the pattern finds the old one
+    bad = [
+        text
+        for m in catalog
+        if m.id
+        for text in (m.string if isinstance(m.string, tuple) else (m.string,))
+        if text and GENDERED.search(text)
+    ]
+    assert bad == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "chips"),
+    [
+        ("en", "This turn the player…", ["Drew from the stock", "Took the discard"]),
+        ("pl", "W tej turze:", ["Dobrano z puli", "Wzięto odrzuconą płytkę"]),
+        ("sk", "V tomto ťahu:", ["Ťahanie z kôpky", "Vzatý odhodený kameň"]),
+    ],
+)
+def test_the_turn_checker_says_who_took_the_discard_without_a_gender(
+    app: App, lang: str, heading: str, chips: list[str]
+) -> None:
+    # Rummy 101's turn checker (RULES.md §3: a taken discard must be used): a heading and two
+    # chips that read without the player's gender ("Wzięto", impersonal, as "Dobrano")
+    with use_language(lang):
+        app.language = lang
+        app.go("/check/turn?variant=rummy101")
+        shown = visible_texts(app.screen.view, labels=True)  # type: ignore[union-attr]
+    assert heading in shown
+    for chip in chips:
+        assert chip in shown, shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("pl", "gdy skończy się pula, nikt nie wygrywa, a Ala ma zaznaczoną wygraną"),
+        ("sk", "keď sa minie kôpka, nikto nevyhráva, ale Ala má vyznačené víťazstvo"),
+    ],
+)
+def test_the_marked_winner_reads_without_a_gender(lang: str, line: str) -> None:
+    from app.i18n import _
+
+    with use_language(lang):
+        said = _("when the stock runs out nobody wins, but {name} is marked winner")
+    assert said.format(name="Ala") == line

@@ -141,6 +141,51 @@ def test_round_entry_from_a_photo(phone: Phone, tmp_path: Path) -> None:
     assert totals(phone, ["Ala", "Bob"]) == {"Ala": "20", "Bob": "−20"}
 
 
+def review_gone(phone: Phone) -> None:
+    """Wait until the review dialog has closed (its closing animation)."""
+    gone_by = time.monotonic() + 10
+    while any("Tiles on the photo" in label for label in phone.labels()):
+        assert time.monotonic() < gone_by, "the review stayed open"
+        time.sleep(0.2)
+
+
+def test_browser_back_closes_the_review_and_stays_on_the_entry(
+    phone: Phone, tmp_path: Path
+) -> None:
+    # the new-user tester (session 10) pressed the browser's Back in the review: the app left
+    # the round entry for the score sheet. Back now closes the review, as "Cancel" does: the
+    # entry stays, at its address, with what was entered on it; the next Back leaves it.
+    photo = tmp_path / "rack.jpg"
+    photo.write_bytes(meld_jpeg(["R5", "R6", "R7"]))
+    new_game(phone, "Tile Rummy", ["Ala", "Bob"])
+    enter_round(phone, 1)
+    entry_url = phone.page.url
+    assert entry_url.rstrip("/").endswith("/round"), entry_url
+    phone.chip("Ala")
+    choose_photo(phone, photo)
+    phone.dialog("Tiles on the photo", timeout=90_000)
+    shown(phone, "Tiles read, row 1", "red 5", "red 6", "red 7", timeout=60)
+    phone.page.go_back()  # the browser's Back (a phone's back gesture in its browser)
+    review_gone(phone)
+    time.sleep(1.0)  # a screen change would come now
+    shown(phone, "started this round")
+    assert phone.page.url == entry_url
+    assert phone.role("checkbox", "Ala").first.get_attribute("aria-checked") == "true"
+    assert not any("Enter round 1" in label for label in phone.labels())
+    phone.shot("photo-12-back-closed-review")
+    # the entry works on: a photo again, used this time
+    choose_photo(phone, photo)
+    phone.dialog("Tiles on the photo", timeout=90_000)
+    shown(phone, "Tiles read, row 1", "red 5", "red 6", "red 7", timeout=60)
+    press(phone, "Use these tiles")
+    shown(phone, "Bob: tiles left: red 5, red 6, red 7")
+    review_gone(phone)
+    assert phone.page.url == entry_url
+    # and the next Back leaves the entry for the score sheet, as before
+    phone.page.go_back()
+    phone.wait_text(re.compile("Enter round 1"))
+
+
 def test_meld_checker_from_a_photo_and_a_file_that_is_no_picture(
     phone: Phone, tmp_path: Path
 ) -> None:

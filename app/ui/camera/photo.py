@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import unquote
 
 import flet as ft
 
@@ -32,6 +33,7 @@ from app.ui.camera.photo_worker import (
 )
 from app.ui.common.keyboard import MeldList, MeldsEditor
 from app.ui.common.pieces import meld_view, piece_name
+from app.ui.common.session import push_route
 from app.ui.common.widgets import ERROR_COLOUR, MUTED
 
 __all__ = [
@@ -112,6 +114,65 @@ def _cancel_when_gone(page: Any, session: object) -> Callable[[], None]:
             if getattr(page, k, None) is f:
                 setattr(page, k, was[k])
 
+    return unwatch
+
+
+def _path(route: str) -> str:
+    """``route`` without its query and trailing slash, unquoted (as app/ui/common/session.py
+    compares routes)."""
+    return unquote(route.partition("?")[0]).rstrip("/") or "/"
+
+
+def _hold_back(page: Any, close: Callable[[], None]) -> Callable[[], None]:
+    """While a review is open on ``page``, the browser's Back (a phone's back gesture in its
+    browser) closes it, as "Cancel" does, and the screen it was opened from stays, with what
+    was entered on it: the address goes back to the screen's own.
+
+    Flet only tells the new route (``page.on_route_change``), after the browser left the
+    screen's address: the review calls ``close`` and pushes that address again, and the route
+    change coming back from that push is not passed on either (the session's handler would
+    build the screen anew, losing what was entered). A route change the session asked for
+    itself (``App.go`` in app/ui/common/session.py lists those paths in ``_asked``: the round
+    saved on another phone…) closes the review and goes on to the session, which shows its
+    screen. Returns what puts the page's handler back (when nobody chained onto it since);
+    after a Back that happens once the pushed address came back.
+    """
+    was: Any = getattr(page, "on_route_change", None)
+    route = getattr(page, "route", None)
+    if page is None or not isinstance(route, str):
+        return lambda: None
+    here = _path(route)
+    state = {"open": True, "echo": False}
+
+    def restore() -> None:
+        if getattr(page, "on_route_change", None) is changed:
+            page.on_route_change = was
+
+    def unwatch() -> None:
+        state["open"] = False
+        if not state["echo"]:
+            restore()
+
+    def changed(e: Any = None) -> None:
+        path = _path(str(getattr(e, "route", "") or "/"))
+        if state["echo"] and path == here:  # the address pushed back: the screen stays
+            state["echo"] = False
+            restore()
+            return
+        if state["open"] and path != here:
+            asked = getattr(getattr(was, "__self__", None), "_asked", None)
+            if not (isinstance(asked, list) and path in asked):  # the browser's own
+                state["echo"] = True
+                close()
+                push_route(page, route)
+                return
+            close()  # the session's own move: its screen goes, and the review with it
+        state["echo"] = False
+        restore()
+        if callable(was):
+            was(e)
+
+    page.on_route_change = changed
     return unwatch
 
 
@@ -511,6 +572,7 @@ class PhotoButton:
         self.review: PhotoReview | None = None
         self.dialog: ft.AlertDialog | None = None
         self._picking: object | None = None  # the pick now open, if any
+        self._unhold: Callable[[], None] = _nothing  # the browser's Back, the review open
         name = _("From a photo")
         self.button = ft.OutlinedButton(
             content=name,
@@ -624,6 +686,7 @@ class PhotoButton:
                 self.review.scroll_all()
             self.dialog = review_dialog(self.review)
             page.show_dialog(self.dialog)
+            self._unhold = _hold_back(page, self.review.cancel)
         return result
 
     def _confirmed(self, rows: list[list[str]]) -> None:
@@ -631,6 +694,8 @@ class PhotoButton:
 
     def _close(self, page: Any) -> None:
         self.review = None
+        self._unhold()
+        self._unhold = _nothing
         if page is not None and self.dialog is not None:
             page.pop_dialog()
             self.dialog = None
@@ -640,6 +705,10 @@ class PhotoButton:
         self.status.value = text
         self.status.color = ERROR_COLOUR if error else MUTED
         self.status.visible = True
+
+
+def _nothing() -> None:
+    pass
 
 
 def review_dialog(review: PhotoReview) -> ft.AlertDialog:

@@ -869,16 +869,23 @@ class Checker:
             if self.verdict_first
             else [*header, self.body, self.verdict]
         )
-        self.clear_button = ft.TextButton(
-            content=_("Clear all"), icon=ft.Icons.DELETE_SWEEP_OUTLINED, on_click=self._clear_all
+        # an icon with its name as tooltip (read out, shown on a long press): the words beside
+        # the title left it two lines in Polish and Slovak ("Skontrolovať vyloženie" next to
+        # "Vymazať všetko") at 360 px
+        self.clear_button = ft.IconButton(
+            ft.Icons.DELETE_SWEEP_OUTLINED,
+            tooltip=ft.Tooltip(message=_("Clear all"), exclude_from_semantics=True),
+            on_click=self._clear_all,
         )
+        # named once for screen readers (the tooltip is left out of it: it would say it twice)
+        clear = ft.Semantics(label=_("Clear all"), button=True, content=self.clear_button)
         self.view = frame(
             app,
             check_route(self.kind, game_id=game.id if game else None),
             _(KIND_TITLES[self.kind]),
             controls,
             back=back,
-            actions=[self.clear_button],
+            actions=[clear],
         )
         self._fields = {n: getattr(self.view, n) for n in _VIEW_FIELDS}
         """What this screen's View shows, to show it again when the player comes back."""
