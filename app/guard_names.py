@@ -19,7 +19,10 @@ host's computer or for another joined phone with letters that look the same:
    (``ɵ``, ``ө``, ``θ``):
    ``Ján`` and ``Jan`` meet (two phones at one table must not be told apart by an accent),
    while ``Łukasz``, ``Ján``, ``Ľubica`` and ``Žofia`` stay four names and are shown as typed;
-5. letters and digits only (spaces, apostrophes, dashes, zero-width joiners go); the digits
+5. symbols that read as a letter become it (:data:`_SYMBOLS`: ``$`` → ``s``, ``@`` → ``a``,
+   ``¡ ! | ⏐`` → ``i``, ``○ ◯ ° ∘`` → ``o`` …: ``Ka$ia`` is ``Kasia``, ``H○st`` is ``Host``;
+   read first of all, before step 0, and again here for those the steps between made);
+   then letters and digits only (spaces, apostrophes, dashes, zero-width joiners go); the digits
    that read as letters become them (``3`` → ``e``, ``4`` → ``a``, ``5`` → ``s``, ``7`` →
    ``t``, ``8`` → ``b``: ``A phon3`` is ``A phone``), for comparing only;
 6. letter pairs that read as one letter (:data:`FOLDS`): ``rn`` → ``m``, ``vv`` → ``w``,
@@ -60,6 +63,16 @@ _ENCLOSED: Final = {
 }
 """Step 0 of :func:`skeleton`: enclosed Latin letters and regional indicators → the letter
 (NFKC leaves the negative ones and the indicators as symbols: "🅷🅾🆂🆃", "🇭🇴🇸🇹" are "host")."""
+_SYMBOLS: Final = str.maketrans(
+    "$§@€¢©®¥"
+    + "!¡|¦ǀ\u2223\u23d0\u2502\uff5c"
+    + "\u25cb\u25ef\u00b0\u2218\u25e6\u26ac\u2b58\u25cc\u2299",
+    "ssaeccry" + "iiiiiiiii" + "ooooooooo",
+)
+"""Step 5's symbols that read as a letter in the app's font (hostile tester, session 12: "Ka$ia",
+"P¡otr", "H○st" passed for "Kasia", "Piotr", "Host" when symbols were only dropped): money and
+sign symbols, the bars and exclamation marks that read as ``i``/``l`` (one class, step 2), the
+rings and circles that read as ``o``."""
 _DIGITS: Final = str.maketrans("34578", "eastb")
 """Step 5's digits that read as a letter (``0``, ``1`` already meet ``o``, ``l`` by step 2)."""
 _ASCII: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
@@ -131,7 +144,7 @@ def skeleton(text: str) -> str:
     ``"Łukasz"`` → ``"lukasz"``; ``"Davvid"`` → ``"dawid"``; ``""`` → ``""``.
     """
     table = _table()
-    text = text.translate(_ENCLOSED)
+    text = text.translate(_ENCLOSED).translate(_SYMBOLS)  # before the look-alike classes
     text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
     text = unicodedata.normalize("NFKC", text)
     text = "".join(table.get(c, c) for c in text).casefold()
@@ -139,6 +152,7 @@ def skeleton(text: str) -> str:
     text = unicodedata.normalize("NFD", text).translate(_STROKES)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = "".join(table.get(c, c) for c in unicodedata.normalize("NFKC", text))
+    text = text.translate(_SYMBOLS)  # and those that NFKC or the classes made
     text = "".join(c for c in text if c.isalnum()).casefold().translate(_DIGITS)
     for pair, one in FOLDS:
         text = text.replace(pair, one)

@@ -221,3 +221,47 @@ def test_rename_and_merge_refuse_tag_text(store: Store, new: str) -> None:
     assert store.load_game(game.id).players == ["Ala", "Ola"]
     people.rename_person(store, "Ala", f"Ala {_flag('gbsct')}")  # a real flag is fine
     assert store.load_game(game.id).players == [f"Ala {_flag('gbsct')}", "Ola"]
+
+
+# -- symbols that read as letters (hostile tester, session 12) ------------------------------------
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Kasia", "Ka$ia"),
+        ("Kasia", "K@sia"),
+        ("Piotr", "P¡otr"),
+        ("Piotr", "Pi○tr"),
+        ("Ola", "◯la"),
+        ("Ala", "A⏐a"),
+        ("Ewa", "€wa"),
+    ],
+)
+def test_a_second_phone_cannot_join_as_a_symbol_look_alike(
+    store: Store, first: str, second: str
+) -> None:
+    # over the protocol these joined beside the first name: the symbols were dropped, not read
+    assert skeleton(first) == skeleton(second)
+    access = live.Access(store)
+    host = SessionStore(store, access, Visitor.from_peer("127.0.0.1"), Hub())
+    game = host.create_game(games.new_game("carousel", ["Ala", "Ola"]))
+    code = access.ensure_code(game.id)
+    a = SessionStore(store, access, Visitor.from_peer("192.168.1.23"), Hub())
+    b = SessionStore(store, access, Visitor.from_peer("192.168.1.24"), Hub())
+    assert a.join(game.id, code, first) == game.id
+    with pytest.raises(live.AccessError) as e:
+        b.join(game.id, code, second)
+    assert e.value.reason == "bad_name" and e.value.detail == "taken"
+
+
+@pytest.mark.parametrize("name", ["H○st", "Ho$t", "H°st", "The h○st's computer", "@dmin"])
+def test_symbol_look_alikes_of_the_host_are_refused(name: str) -> None:
+    with pytest.raises(live.AccessError) as e:
+        live.check_joined_name(name)
+    assert e.value.detail == "reserved"
+
+
+def test_names_with_symbols_are_still_shown_as_typed() -> None:
+    assert live.check_joined_name("Ka$ia") == "Ka$ia"
+    assert live.check_joined_name("Ola :)") == "Ola :)"
+    assert skeleton("Ola :)") == skeleton("Ola")  # the brackets and colon still go
+    assert skeleton("Kasia") != skeleton("Kacia")

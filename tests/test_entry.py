@@ -7,6 +7,7 @@ called, controls read.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -446,6 +447,11 @@ def test_broken_or_foreign_drafts_are_left_out(app: App, clock: _Clock) -> None:
         {**good, "base": 3, "state": {"winner": "Ola"}, "stamps": {"winner": 5}},
         {**good, "v": 9, "state": {"winner": "Ola"}, "stamps": {"winner": 5}},
         {**good, "state": "winner"},
+        # forged in the phone's storage (hostile tester, session 12): nested too deep for the
+        # JSON reader (a RecursionError, not a ValueError), and longer than any draft
+        "[" * 19999,
+        '{"a":' * 4000,
+        json.dumps({**good, "state": {"winner": "Ola" + "x" * 300_000}, "stamps": {"winner": 5}}),
     ]
     assert merge_drafts(bad, game) is None
     odd_times = {"winner": True, "opened/Ala": -1, "opened/Ola": "5", 7: 9, "finish": float("nan")}

@@ -78,6 +78,9 @@ DRAFT_VERSION = 2
 key :data:`DRAFT_PREF` + game id, no times) is still read."""
 MAX_DRAFTS = 40
 """Most drafts of one round read when the entry opens (one per tab that edited it)."""
+MAX_DRAFT_CHARS = 200_000
+"""Longest draft text read (characters of JSON; a six-player round's draft is a few KiB): the
+browser's storage is the phone's to forge, and a longer one is left out unread."""
 log = logging.getLogger(__name__)
 
 MARK_KEY = "marked-{n}"
@@ -331,9 +334,11 @@ def merge_drafts(drafts: Iterable[Any], game: Game) -> dict[str, Any] | None:
     kept: list[Mapping[str, Any]] = []
     for d in drafts:
         if isinstance(d, str):
+            if len(d) > MAX_DRAFT_CHARS:
+                continue
             try:
                 d = json.loads(d)
-            except ValueError:
+            except (ValueError, RecursionError):  # nested too deep: a forged draft
                 continue
         if draft_applies(d, game):
             kept.append(d)
