@@ -61,10 +61,10 @@ def call(f, *a):
             tuple(v.eleven),
             repr(v),
         )
-    if isinstance(v, tuple) and hasattr(v, "_fields"):
+    if hasattr(v, "_fields"):  # a named tuple, or an Arrangement (a named triple, no tuple)
         return (type(v).__name__, tuple(v), repr(v))
     if isinstance(v, list):
-        return [tuple(x) if isinstance(x, tuple) else x for x in v]
+        return [tuple(x) if isinstance(x, tuple) or hasattr(x, "_fields") else x for x in v]
     return v
 
 

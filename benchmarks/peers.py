@@ -36,6 +36,13 @@ from one request to the next and its hand-mask bit is cached on it. The "new Car
 Cards" rows give ours card objects made for that hand and never encoded before (their "cold"
 call pays the first encoding; the warm calls find the bits cached).
 
+Our Card-level answers hold the deadwood and the melds as Card objects; their unmatched cards
+(``Arrangement.unmatched``, which OpenSpiel's ``best_meld_group`` has no counterpart of) are laid
+out on first reading, and ``best_discard`` makes the arrangement of the 10 kept on first
+reading. The "unmatched read" rows (``melds_all``, ``discard_all``) time the call and that first
+reading together (through a small wrapper, :func:`read_all`, on ours and on the ``--ab`` copy
+alike): the whole answer the judge writes out.
+
 Each value is checked against ours and, on a sample, against plain enumeration of disjoint melds
 (``brute_force_deadwood``); disagreements are counted and the first few printed.
 
@@ -172,7 +179,19 @@ class Timed:
 # -- gin ------------------------------------------------------------------------------------------
 
 
-MELD_TASKS = ("melds", "melds_new", "melds_mask", "melds_index")
+MELD_TASKS = ("melds", "melds_all", "melds_new", "melds_mask", "melds_index")
+
+
+def read_all(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``fn`` (``best_arrangement`` or ``best_discard``), then a reading of the unmatched cards
+    of its answer (laid out on first reading since session 10: what the judge reads too)."""
+
+    def call(cards: Any) -> Any:
+        got = fn(cards)
+        _ = (got.arrangement if hasattr(got, "big_gin") else got).unmatched
+        return got
+
+    return call
 
 
 AB_CALLS = {
@@ -180,13 +199,16 @@ AB_CALLS = {
     "melds_mask": ("melds_mask", "mask"),
     "melds_index": ("index_melds", "ix"),
     "melds": ("best_arrangement", "cards"),
+    "melds_all": ("best_arrangement+", "cards"),
     "discard": ("best_discard", "cards"),
+    "discard_all": ("best_discard+", "cards"),
     "discard_index": ("index_discard", "ix"),
     "discard_melds": ("discard_melds_mask", "mask"),
     "discard_mask": ("discard_mask", "mask"),
 }
 """``--ab``: the tasks timed on the other copy of the engine too (its function, its argument:
-the hand mask, the card ints, or the judge's Card objects)."""
+the hand mask, the card ints, or the judge's Card objects; ``+``: then the unmatched cards of
+the answer read, :func:`read_all`)."""
 
 
 def answer(value: Any) -> Any:
@@ -282,6 +304,7 @@ def gin(
                     ("least deadwood (cards)", "cards"),
                     ("with melds: card ints (like for like)", "melds_index"),
                     ("with melds: Card objects", "melds"),
+                    ("with melds, unmatched read: Cards", "melds_all"),
                     ("with melds: new Card objects", "melds_new"),
                     ("with melds: masks", "melds_mask"),
                 ]
@@ -289,6 +312,7 @@ def gin(
                 else [
                     ("11: discard+melds: card ints (like)", "discard_index"),
                     ("11: discard+melds: Card objects", "discard"),
+                    ("11: discard+melds+unmatched: Cards", "discard_all"),
                     ("11: discard+melds: new Cards", "discard_new"),
                     ("11: discard+melds: masks", "discard_melds"),
                     ("11: best discard (mask)", "discard_mask"),
@@ -318,6 +342,10 @@ def gin(
                         calls.append(("ours", partial(dw.hand_deadwood, cards)))
                     elif task == "melds":
                         calls.append(("ours", partial(dw.best_arrangement, cards)))
+                    elif task == "melds_all":
+                        calls.append(("ours", partial(read_all(dw.best_arrangement), cards)))
+                    elif task == "discard_all":
+                        calls.append(("ours", partial(read_all(dw.best_discard), cards)))
                     elif task == "melds_new":
                         calls.append(("ours", partial(dw.best_arrangement, new_cards)))
                     elif task == "discard":
@@ -349,10 +377,11 @@ def gin(
                     if ab is not None and task in AB_CALLS:
                         fname, argname = AB_CALLS[task]
                         arg = mask if argname == "mask" else ix if argname == "ix" else cards
+                        fn = getattr(ab, fname.rstrip("+"))
+                        if fname.endswith("+"):
+                            fn = read_all(fn)
                         # ours and the copy swap places every other pair of hands
-                        calls.insert(
-                            0 if k // 2 % 2 else 1, ("ab", partial(getattr(ab, fname), arg))
-                        )
+                        calls.insert(0 if k // 2 % 2 else 1, ("ab", partial(fn, arg)))
                     if k % 2:
                         calls.reverse()
                     got = timed.run(calls)
@@ -361,7 +390,7 @@ def gin(
                     ours_v = got["ours"]
                     if isinstance(ours_v, int):
                         ours_dw = ours_v
-                    elif task in ("discard", "discard_new"):
+                    elif task in ("discard", "discard_all", "discard_new"):
                         ours_dw = ours_v.arrangement.deadwood
                     else:  # an Arrangement or a tuple of masks: the deadwood comes first
                         ours_dw = ours_v[0]

@@ -16,6 +16,8 @@ Public API (cards are :class:`~rules.pieces.Card`; every search is exact):
   chooses over all of them and their arrangements together, RULES.md §5).
 - :func:`best_layoffs` — the defender's least deadwood after laying off onto the knocker's melds
   (chains allowed; the defender may break their own meld where that leaves less deadwood).
+- :func:`laid_out` — the answer of :func:`best_arrangement` (10 cards) or :func:`best_discard`
+  (11) with every field read at once, for a caller that writes them all out (the judge).
 - :func:`hand_value` — the total value of the cards (points), from the values a Card-level call
   cached on them.
 - :func:`index_melds` and :func:`index_discard` — the answers of :func:`best_arrangement` and
@@ -48,7 +50,12 @@ inner loop, not a list of every choice). Encoding cards reads each card's bit fr
 of the card object, filled the first time the object is encoded (the judge reads a token to the
 same object every time; results hold the 52 shared card objects). Laying out the melds as
 cards reads a small dict of the melds met so far and small tables for the canonical order of
-the deadwood cards. The mask-level functions (:func:`deadwood_mask`, :func:`melds_mask`,
+the deadwood cards. :func:`best_arrangement` and :func:`best_discard` answer the deadwood and
+the melds (shared tuples of the 52 shared cards, from tables) at once and lay out the unmatched
+cards on their first reading (:attr:`Arrangement.unmatched`: the rank-major mask of the cards
+laid out, kept from the call, less the melds' cards, read from the melds' sort keys);
+:func:`best_discard` makes the :class:`Arrangement` of the cards kept on its first reading
+(:attr:`Discard.arrangement`). The mask-level functions (:func:`deadwood_mask`, :func:`melds_mask`,
 :func:`discard_mask`, :func:`discard_melds_mask`, :func:`encode`) are the fast calls, with the
 melds as masks (a hand with no run takes every rank held in ≥3 suits as its whole group, the
 one choice the search would keep, with no search; :func:`discard_melds_mask` discards the card
@@ -79,10 +86,10 @@ before 10), then the first suit in S, H, D, C order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import product
 from operator import attrgetter, itemgetter
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from rules.pieces import Card, Suit
 
@@ -112,24 +119,145 @@ _index_dw: list[int] = []
 _index_groups: dict[int, tuple[int, ...]] = {}
 """Group mask (3 or 4 cards of one rank) → its card indexes ``13 * suit + rank - 1`` in suit
 order S H D C (filled by :func:`_dw_list`)."""
+_column_of: dict[int, int] = {}
+"""Rank bits of 1 to 3 ranks → their cards in every suit (``_COLUMN * ranks``, a hand mask;
+read faster than the product of a 49-bit int); filled by :func:`_dw_list`."""
 _cards: tuple[Card, ...] = ()
 _canonical: tuple[Card, ...] = ()
 _bits: dict[Card, int] = {}
 
 
-class Arrangement(NamedTuple):
-    """A hand laid out into melds with the least deadwood.
+class Arrangement:
+    """A hand laid out into melds with the least deadwood: the triple ``(deadwood, melds,
+    unmatched)``, read by name or as a tuple (it unpacks, indexes, compares equal to a tuple of
+    the same fields, hashes, pickles and prints as the named tuple it was; it is not a
+    :class:`tuple` subclass). Immutable.
 
     Attributes:
         deadwood: points of the unmatched cards.
-        melds: the melds, each a tuple of cards (runs by rank, groups by suit S H D C); runs are
-            maximal, so a run of 6 is one meld.
-        unmatched: the deadwood cards, in canonical order.
+        melds: the melds, each a tuple of cards (runs by rank, groups by suit S H D C), ordered
+            by their lowest card (rank, then suit); runs are maximal, so a run of 6 is one meld.
+        unmatched: the deadwood cards, in canonical order (rank, then suit S H D C).
+
+    ``Arrangement(deadwood, melds, unmatched)`` builds one. The Card-level calls
+    (:func:`best_arrangement`, :func:`best_discard`) find the deadwood and lay out the melds
+    at once, and lay out ``unmatched`` on its first reading, from the rank-major mask of the
+    cards laid out (speed only: the answer is the same; the melds and the deadwood are what the
+    search decides, the unmatched cards are the rest of the hand).
     """
 
-    deadwood: int
-    melds: tuple[tuple[Card, ...], ...]
-    unmatched: tuple[Card, ...]
+    __slots__ = ("_deadwood", "_keyed", "_melds", "_rest", "_unmatched")
+    _deadwood: int
+    _melds: tuple[tuple[Card, ...], ...]
+    _unmatched: tuple[Card, ...] | None
+    # while _unmatched is None: bits 9-60 of _rest, the rank-major mask of the cards laid out,
+    # less those of the keys of _keyed (the melds' (key, cards) pairs: _meld_key) are the
+    # unmatched cards
+    _rest: int
+    _keyed: tuple[tuple[int, tuple[Card, ...]], ...]
+
+    _fields: Final = ("deadwood", "melds", "unmatched")
+    __match_args__: Final = ("deadwood", "melds", "unmatched")
+
+    def __init__(
+        self,
+        deadwood: int,
+        melds: tuple[tuple[Card, ...], ...],
+        unmatched: tuple[Card, ...],
+    ) -> None:
+        self._deadwood = deadwood
+        self._melds = melds
+        self._unmatched = unmatched
+        self._rest = 0
+        self._keyed = ()
+
+    if TYPE_CHECKING:
+
+        @property
+        def deadwood(self) -> int: ...
+
+        @property
+        def melds(self) -> tuple[tuple[Card, ...], ...]: ...
+
+    else:  # read-only, through C getters (a Python property is slower to read)
+        deadwood = property(attrgetter("_deadwood"), doc="Points of the unmatched cards.")
+        melds = property(attrgetter("_melds"), doc="The melds, each a tuple of cards.")
+
+    @property
+    def unmatched(self) -> tuple[Card, ...]:
+        """The deadwood cards, in canonical order (rank, then suit S H D C)."""
+        got = self._unmatched
+        if got is None:
+            m = self._rest
+            for key, _ in self._keyed:  # bits 9-60: the melded cards (no carry: xor)
+                m ^= key
+            lo = m >> 9 & 0xFFF_FFFF  # the cards as in _rm_cards (inlined)
+            hi = m >> 37 & 0xFF_FFFF
+            t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
+            got = self._unmatched = (
+                t0[lo & 255]
+                + t1[lo >> 8 & 255]
+                + t2[lo >> 16 & 255]
+                + t3[lo >> 24]
+                + t4[hi & 255]
+                + t5[hi >> 8 & 255]
+                + t6[hi >> 16]
+            )
+        return got
+
+    def _tuple(self) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+        return (self._deadwood, self._melds, self.unmatched)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._tuple())
+
+    def __len__(self) -> int:
+        return 3
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._tuple()[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Arrangement):
+            return self._tuple() == other._tuple()
+        if isinstance(other, tuple):
+            return self._tuple() == other
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        same = self.__eq__(other)
+        return same if same is NotImplemented else not same
+
+    def __hash__(self) -> int:
+        return hash(self._tuple())
+
+    def __repr__(self) -> str:
+        return (
+            f"Arrangement(deadwood={self._deadwood!r}, melds={self._melds!r}, "
+            f"unmatched={self.unmatched!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[Any, ...]]:
+        return (Arrangement, self._tuple())
+
+    def __copy__(self) -> Arrangement:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Arrangement:
+        return self
+
+    def _replace(self, **fields: Any) -> Arrangement:
+        """A copy with the given fields replaced (as a named tuple's ``_replace``)."""
+        got: dict[str, Any] = dict(zip(self._fields, self._tuple(), strict=True))
+        for name in fields:
+            if name not in got:
+                raise ValueError(f"got unexpected field name: {name!r}")
+        got.update(fields)
+        return Arrangement(got["deadwood"], got["melds"], got["unmatched"])
+
+    def _asdict(self) -> dict[str, Any]:
+        """The fields by name (as a named tuple's ``_asdict``)."""
+        return dict(zip(self._fields, self._tuple(), strict=True))
 
 
 class Discard:
@@ -141,24 +269,77 @@ class Discard:
         big_gin: all 11 cards are melded.
         eleven: the least-deadwood arrangement of all 11 cards (deadwood 0 when ``big_gin``);
             laid out on first access.
+
+    ``Discard(discard, arrangement, big_gin, hand)`` builds one (``hand``: the hand mask of the
+    11 cards). :func:`best_discard` keeps the deadwood and the melds of the 10 kept and makes
+    their :class:`Arrangement` on first reading (speed only: one object built per answer).
     """
 
-    __slots__ = ("_eleven", "_hand", "arrangement", "big_gin", "discard")
+    __slots__ = (
+        "_arrangement",
+        "_big_gin",
+        "_deadwood",
+        "_discard",
+        "_eleven",
+        "_hand",
+        "_keyed",
+        "_melds",
+        "_rest",
+    )
+    _discard: Card
+    _big_gin: bool
+    _arrangement: Arrangement | None
+    _deadwood: int  # with _melds and _rest: the arrangement, while _arrangement is None
+    _melds: tuple[tuple[Card, ...], ...]
+    _rest: int  # as in Arrangement, with the discard's bit
+    _keyed: tuple[tuple[int, tuple[Card, ...]], ...]
+    _eleven: Arrangement | None  # unset: not laid out yet
+    _hand: int
 
     def __init__(self, discard: Card, arrangement: Arrangement, big_gin: bool, hand: int) -> None:
-        self.discard = discard
-        self.arrangement = arrangement
-        self.big_gin = big_gin
+        self._discard = discard
+        self._arrangement = arrangement
+        self._big_gin = big_gin
         self._hand = hand
-        self._eleven: Arrangement | None = None
+        self._eleven = None
+
+    if TYPE_CHECKING:
+
+        @property
+        def discard(self) -> Card: ...
+
+        @property
+        def big_gin(self) -> bool: ...
+
+    else:  # read-only, through C getters (as Arrangement's)
+        discard = property(attrgetter("_discard"), doc="The card to discard.")
+        big_gin = property(attrgetter("_big_gin"), doc="All 11 cards are melded.")
+
+    @property
+    def arrangement(self) -> Arrangement:
+        """The least-deadwood arrangement of the 10 cards kept."""
+        got = self._arrangement
+        if got is None:
+            got = self._arrangement = _new_object(Arrangement)
+            got._deadwood = self._deadwood
+            got._melds = self._melds
+            got._unmatched = None
+            got._rest = self._rest ^ self._discard._pack  # the cards kept (the 52 shared cards
+            # have their packed values set)
+            got._keyed = self._keyed
+        return got
 
     @property
     def eleven(self) -> Arrangement:
         """The least-deadwood arrangement of all the cards."""
-        if self._eleven is None:
+        try:
+            got = self._eleven
+        except AttributeError:  # best_discard leaves it unset
+            got = None
+        if got is None:
             _, found = arrangements_mask(self._hand)
-            self._eleven = _layout(self._hand, found[0])
-        return self._eleven
+            got = self._eleven = _layout(self._hand, found[0])
+        return got
 
     def __repr__(self) -> str:
         return (
@@ -216,7 +397,8 @@ def _tables() -> tuple[bytes, bytes]:
 
 
 def _dw_list() -> list[int]:
-    """Fill (once) :data:`_index_dw` and :data:`_index_groups`; return :data:`_index_dw`."""
+    """Fill (once) :data:`_index_dw`, :data:`_index_groups` and :data:`_column_of`; return
+    :data:`_index_dw`."""
     if not _index_dw:
         for r in range(13):
             col = _COLUMN << r
@@ -225,6 +407,14 @@ def _dw_list() -> list[int]:
                 _index_groups[col ^ 1 << (16 * s + r)] = tuple(
                     13 * t + r for t in range(4) if t != s
                 )
+        for r1 in range(13):  # the ranks held in ≥3 suits of a hand of at most 11 cards
+            _column_of[1 << r1] = _COLUMN << r1
+            for r2 in range(r1):
+                _column_of[1 << r1 | 1 << r2] = _COLUMN * (1 << r1 | 1 << r2)
+                for r3 in range(r2):
+                    _column_of[1 << r1 | 1 << r2 | 1 << r3] = _COLUMN * (
+                        1 << r1 | 1 << r2 | 1 << r3
+                    )
         _index_dw.extend(_tables()[0])
     return _index_dw
 
@@ -444,7 +634,7 @@ def _best10_one_rank(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Best:
     vc = table[c]
     vd = table[d]
     best = ua + ub + uc + ud  # the whole group first
-    col = h & _COLUMN * tri
+    col = h & _column_of[tri]
     if a & b & c & d:
         left = 4  # the suit whose card stays out of the group (4: none)
         v = va + ub + uc + ud
@@ -515,7 +705,7 @@ def _discard_one_rank(h: int, tri: int, a: int, b: int, c: int, d: int) -> _Disc
     xb = z1[b]
     xc = z2[c]
     xd = z3[d]
-    col = h & _COLUMN * tri
+    col = h & _column_of[tri]
     # the least packed drops of the suits without the rank's card, by pairs
     mab = yb if yb < ya else ya
     mcd = yd if yd < yc else yc
@@ -625,7 +815,7 @@ def _choices10(
     while tri:
         low = tri & -tri
         tri ^= low
-        present = h & (_COLUMN * low)
+        present = h & _column_of[low]
         loose = present & runnable
         opts = cache.get(present | loose << 1) or _split_options10(present, loose)
         if len(opts) == 1:
@@ -834,7 +1024,7 @@ def _discard_groups(h: int, tri: int, a: int, b: int, c: int, d: int, r: int = -
     if r < 0:
         r = h & (h >> 1) & (h >> 2)
     runnable = h & (r | (r << 1) | (r << 2))
-    prune = h.bit_count() == 11 and h & ~(_COLUMN * tri) != 0
+    prune = h.bit_count() == 11 and h & ~_column_of[tri] != 0
     cache = _split11
     fixed = 0
     outer: Sequence[_Option] = _NONE
@@ -842,7 +1032,7 @@ def _discard_groups(h: int, tri: int, a: int, b: int, c: int, d: int, r: int = -
     while tri:
         low = tri & -tri
         tri ^= low
-        col = _COLUMN * low
+        col = _column_of[low]
         present = h & col
         loose = present & runnable
         if prune and not loose and present != col:
@@ -1104,6 +1294,11 @@ _tri_of: dict[int, int] = {}
 """The lanes of a packed sum (:data:`_index_cards`) holding ≥3 cards, as the top bit of each
 (what ``(sum + _LANE_ONES) & _GROUP_FOURS`` leaves) → the same ranks as rank bits (bit
 ``rank - 1``), for every set of 1 to 3 ranks (10 or 11 cards hold at most 3 such ranks)."""
+_tri_of11: dict[int, int] = {}
+"""As :data:`_tri_of`, for a packed sum of :data:`_index_cards11` (the keys 52 bits higher:
+what ``(sum + _LANE_ONES11) & _GROUP_FOURS11`` leaves)."""
+_tri_col11: dict[int, int] = {}
+"""As :data:`_tri_of11`: the cards of those ranks in every suit (:data:`_column_of`)."""
 _index_cards11: dict[int, int] = {}
 """Card index → the card packed for :func:`index_discard` (11 cards): as :data:`_index_cards`
 with one more field, the card's *rank-major* bit, so that the highest bit of a sum of such
@@ -1198,6 +1393,9 @@ def _index_tables() -> None:
             _tri_of[lanes[r1] | lanes[r2]] = 1 << r1 | 1 << r2
             for r3 in range(r2):
                 _tri_of[lanes[r1] | lanes[r2] | lanes[r3]] = 1 << r1 | 1 << r2 | 1 << r3
+    for key, tri in _tri_of.items():
+        _tri_of11[key << 52] = tri
+        _tri_col11[key << 52] = _column_of[tri]
     _top_card.extend([-1] * 62)
     _top_value.extend([0] * 62)
     for i in range(52):
@@ -1340,7 +1538,7 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
         # it is in a block of ≥3 consecutive ranks), the rest is deadwood: the value left
         # once the groups' cards are taken away (one or two ranks: one look-up)
         try:
-            value, groups_melds = _groups10[h & _COLUMN * tri]
+            value, groups_melds = _groups10[h & _column_of[tri]]
         except KeyError:
             pass
         else:
@@ -1350,7 +1548,7 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
         while tri:
             low = tri & -tri
             tri ^= low
-            col = h & _COLUMN * low
+            col = h & _column_of[low]
             melds += (named[col],)
             x -= packed[col]
         return x & 511, melds
@@ -1368,7 +1566,7 @@ def index_melds(indexes: Sequence[int]) -> tuple[int, _Runs]:
     while ranks:  # the groups by rank
         rank = ranks & -ranks
         ranks ^= rank
-        melds += (named[groups & _COLUMN * rank],)
+        melds += (named[groups & _column_of[rank]],)
     return best, melds
 
 
@@ -1464,7 +1662,7 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         else:
             melds = _runs0[a] + _runs1[b] + _runs2[c] + _drop_runs3[d]
         return (key >> 8) + full - 64, _index_discard[low], melds, full
-    tri = _tri_of[g >> 52]  # at most 3 such ranks in 11 cards
+    tri = _tri_of11[g]  # at most 3 such ranks in 11 cards
     named = _index_groups
     groups_melds: _Runs = ()
     if not r:
@@ -1472,7 +1670,7 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         # group, and the best drop from the other cards (all deadwood: breaking a group only
         # adds deadwood), found as for a hand with no meld from the packed sum of the others
         try:  # one or two ranks: one look-up
-            y, groups_melds = _groups11[h & _COLUMN * tri]
+            y, groups_melds = _groups11[h & _column_of[tri]]
         except KeyError:
             in_groups = _group_packed11
             y = 0
@@ -1480,7 +1678,7 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
             while ranks:
                 low = ranks & -ranks
                 ranks ^= low
-                col = h & _COLUMN * low
+                col = h & _column_of[low]
                 groups_melds += (named[col],)
                 y += in_groups[col]
         y = x - y  # the packed sum of the cards in no group
@@ -1504,7 +1702,7 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
         while ranks:  # the groups by rank
             rank = ranks & -ranks
             ranks ^= rank
-            groups_melds += (named[groups & _COLUMN * rank],)
+            groups_melds += (named[groups & _column_of[rank]],)
     # the runs: those of the suit the discard leaves from the drop table
     low = key & 255
     s = low & 3
@@ -1520,6 +1718,60 @@ def index_discard(indexes: Sequence[int]) -> tuple[int, int, _Runs, int]:
 
 
 # -- Card <-> mask ------------------------------------------------------------------------------
+
+
+def laid_out(
+    cards: Sequence[Card],
+) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[Card, ...], Discard | None]:
+    """The whole answer for 10 cards (:func:`best_arrangement`) or 11 (:func:`best_discard`,
+    the arrangement of the 10 kept), the unmatched cards laid out at once: for a caller that
+    reads every field (``rules.variants.gin.analyse_hand``, the judge's ``hand`` check).
+
+    Returns:
+        ``(deadwood, melds, unmatched, discard)``: the arrangement's fields, and the
+        :class:`Discard` of 11 cards (else ``None``).
+
+    Raises:
+        ValueError: as :func:`best_arrangement` or :func:`best_discard`.
+    """
+    if len(cards) == 11:
+        d: Discard | None = best_discard(cards)
+        assert d is not None
+        arr = d._arrangement
+        if arr is None:  # the fields Discard.arrangement would be made from
+            deadwood = d._deadwood
+            melds = d._melds
+            m = d._rest ^ d._discard._pack
+            keyed = d._keyed
+            got = None
+        else:
+            deadwood, melds, got = arr._deadwood, arr._melds, arr._unmatched
+            if got is None:
+                m, keyed = arr._rest, arr._keyed
+    else:
+        d = None
+        arr = best_arrangement(cards)
+        deadwood, melds, got = arr._deadwood, arr._melds, arr._unmatched
+        if got is None:
+            m, keyed = arr._rest, arr._keyed
+    if got is None:  # as Arrangement.unmatched
+        for key, _ in keyed:
+            m ^= key
+        lo = m >> 9 & 0xFFF_FFFF
+        hi = m >> 37 & 0xFF_FFFF
+        t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
+        got = (
+            t0[lo & 255]
+            + t1[lo >> 8 & 255]
+            + t2[lo >> 16 & 255]
+            + t3[lo >> 24]
+            + t4[hi & 255]
+            + t5[hi >> 8 & 255]
+            + t6[hi >> 16]
+        )
+        if arr is not None:
+            arr._unmatched = got
+    return deadwood, melds, got, d
 
 
 def _card_tables() -> tuple[tuple[Card, ...], dict[Card, int]]:
@@ -1670,9 +1922,18 @@ def value_mask(h: int) -> int:
 
 
 def _meld_key(meld: int) -> int:
-    """Sort key of a meld mask: its lowest card's rank, then suit, then size."""
+    """Sort key of a meld mask: its lowest card's rank, then suit, then size (from bit 61), and
+    in bits 9-60 the rank-major mask of its cards, where a packed sum of :data:`_index_cards11`
+    holds it (:attr:`Arrangement.unmatched` takes the melds out of a hand by their keys)."""
     i = (meld & -meld).bit_length() - 1
-    return ((i & 15) << 8) | ((i >> 4) << 4) | meld.bit_count()
+    rm = 0
+    m = meld
+    while m:
+        low = m & -m
+        m ^= low
+        j = low.bit_length() - 1
+        rm |= 1 << (9 + 4 * (j & 15) + 3 - (j >> 4))
+    return (((i & 15) << 8) | ((i >> 4) << 4) | meld.bit_count()) << 61 | rm
 
 
 _melds_by_mask: dict[int, tuple[int, tuple[Card, ...]]] = {}
@@ -1687,10 +1948,7 @@ suit``; also the rank-major bits of a packed sum of :data:`_index_cards11`, shif
 → its cards in canonical order (rank, then suit S H D C). The masks of ranks A-7 and 8-K are 28
 and 24 bits: small ints. :func:`_rm_cards` reads them (the Card-level calls' hot paths read them
 inline, as it does)."""
-_RM_BITS: Final = (1 << 52) - 1
-"""The 52 bits of a rank-major mask (:data:`_rm_chunks`)."""
-_new_arrangement: Final = tuple.__new__  # builds an Arrangement without NamedTuple's __new__
-_new_object: Final = object.__new__  # builds a Discard without its __init__
+_new_object: Final = object.__new__  # builds an Arrangement or a Discard without its __init__
 
 
 def _layout_tables() -> None:
@@ -1784,9 +2042,12 @@ def _layout(h: int, groups: int, deadwood: int = -1, runs: int = -1) -> Arrangem
             + vsum[(loose >> 32) & SUIT_MASK]
             + vsum[loose >> 48]
         )
-    return _new_arrangement(
-        Arrangement, (deadwood, melds, _canonical_cards(loose) if loose else ())
-    )
+    made = _new_object(Arrangement)  # Arrangement(...) without the call to __init__
+    made._deadwood = deadwood
+    made._melds = melds
+    made._unmatched = _canonical_cards(loose) if loose else ()
+    made._rest = 0
+    return made
 
 
 _second: Final = itemgetter(1)
@@ -1806,34 +2067,42 @@ def arrangement_mask(h: int) -> Arrangement:
 # -- Card-level API -----------------------------------------------------------------------------
 
 
-_card_runs11: dict[int, tuple[int, tuple[tuple[Card, ...], ...]]] = {}
+_Melds = tuple[tuple[Card, ...], ...]
+_card_runs11: dict[int, tuple[int, _Melds]] = {}
 """:data:`_runs11` with the runs as tuples of the 52 shared cards."""
-_card_groups11: dict[int, tuple[int, tuple[tuple[Card, ...], ...]]] = {}
+_card_groups11: dict[int, tuple[int, _Melds]] = {}
 """:data:`_groups11` with the groups as tuples of the 52 shared cards."""
 _top_cards: list[Card] = []
 """:data:`_top_card` as card objects."""
-_Keyed = tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]]
+_low_card: list[Card] = []
+"""Low byte of a packed discard key (:data:`_discard_tables`) → the discarded card (as
+:data:`_index_discard`, the 52 shared cards)."""
+_Keyed = tuple[tuple[int, tuple[Card, ...]], ...]
 _keyed_runs: list[list[_Keyed]] = []
-"""For each suit (S H D C), each 13-bit suit mask → ``(rank-major mask of its cards in runs, its
-runs as (meld key, cards) pairs)``: :data:`_runs0` … for the Card-level calls (the rank-major
-mask as :data:`_rm_chunks`, the keys of :func:`_meld_key`)."""
+"""For each suit (S H D C), each 13-bit suit mask → its runs as ``(meld key, cards)`` pairs:
+:data:`_runs0` … for the Card-level calls (the keys of :func:`_meld_key`, which order the
+melds). Masks with the same runs share one tuple."""
 _keyed_drop_runs: list[list[_Keyed]] = []
 """As :data:`_keyed_runs`, from :data:`_drop_runs0` … (the suit's best single drop removed)."""
 _keyed_groups: dict[int, _Keyed] = {}
-"""The cards of the groups of no rank, one or two (a group of 3 or 4 each; a hand mask) → as
-:data:`_keyed_runs`: ``(rank-major mask of their cards, the groups as (meld key, cards))``."""
+"""The cards of the groups of no rank, one or two (a group of 3 or 4 each; a hand mask) → the
+groups as ``(meld key, cards)`` pairs, by rank."""
 
 
 def _card_level_tables() -> None:
     """Build (once) the tables of the Card-level calls' packed path (on top of the card-index
-    calls' tables, :func:`_index_tables`; a few ms)."""
+    calls' tables, :func:`_index_tables`; a few ms), and set the packed value of each of the 52
+    shared cards on it (:class:`Arrangement` reads them to lay out the unmatched cards)."""
     if _keyed_groups:
         return
     _index_tables()
     _layout_tables()
     by_index = [_cards[16 * (i // 13) + i % 13] for i in range(52)]
+    setattr_ = object.__setattr__
+    for i, card in enumerate(by_index):
+        setattr_(card, "_pack", _index_cards11[i])
 
-    def named(melds: _Runs) -> tuple[tuple[Card, ...], ...]:
+    def named(melds: _Runs) -> _Melds:
         return tuple(tuple(by_index[i] for i in meld) for meld in melds)
 
     for r, (packed, runs) in _runs11.items():
@@ -1841,37 +2110,30 @@ def _card_level_tables() -> None:
     for col, (packed, groups) in _groups11.items():
         _card_groups11[col] = (packed, named(groups))
     _top_cards.extend(by_index[i] if i >= 0 else by_index[0] for i in _top_card)
+    _low_card.extend(by_index[i] if i >= 0 else by_index[0] for i in _index_discard)
     keyed: dict[_Runs, _Keyed] = {}  # masks with the same runs share one entry
 
     def entry(runs: _Runs) -> _Keyed:
         got = keyed.get(runs)
         if got is None:
             masks = [sum(1 << (16 * (i // 13) + i % 13) for i in run) for run in runs]
-            got = keyed[runs] = (
-                sum(1 << (4 * (i % 13) + 3 - i // 13) for run in runs for i in run),
-                tuple(_melds_by_mask.get(m) or _meld_entry(m) for m in masks),
-            )
+            got = keyed[runs] = tuple(_melds_by_mask.get(m) or _meld_entry(m) for m in masks)
         return got
 
     for runs_s in (_runs0, _runs1, _runs2, _runs3):
         _keyed_runs.append([entry(runs) for runs in runs_s])
     for runs_s in (_drop_runs0, _drop_runs1, _drop_runs2, _drop_runs3):
         _keyed_drop_runs.append([entry(runs) for runs in runs_s])
-    one = [  # each group: its mask, its rank, its rank-major mask, (key, cards)
-        (
-            col,
-            group[0] % 13,
-            sum(1 << (4 * (i % 13) + 3 - i // 13) for i in group),
-            _melds_by_mask.get(col) or _meld_entry(col),
-        )
+    one = [  # each group: its mask, its rank, (key, cards)
+        (col, group[0] % 13, _melds_by_mask.get(col) or _meld_entry(col))
         for col, group in _index_groups.items()
     ]
-    _keyed_groups[0] = (0, ())
-    for col, rank0, rm, group in one:
-        _keyed_groups[col] = (rm, (group,))
-        for col2, rank2, rm2, group2 in one:
+    _keyed_groups[0] = ()
+    for col, rank0, group in one:
+        _keyed_groups[col] = (group,)
+        for col2, rank2, group2 in one:
             if rank2 > rank0:  # the lower rank first
-                _keyed_groups[col | col2] = (rm + rm2, (group, group2))
+                _keyed_groups[col | col2] = (group, group2)
 
 
 def _rm_cards(m: int) -> tuple[Card, ...]:
@@ -1891,7 +2153,7 @@ def _rm_cards(m: int) -> tuple[Card, ...]:
     )
 
 
-def _pack_new(cards: Sequence[Card]) -> int | None:
+def _pack_new(cards: Iterable[Card]) -> int | None:
     """The sum of the packed cards (:data:`_index_cards11`) of ``cards``, caching each card's
     packed value on it (its ``_pack`` slot); ``None`` when one is no card of the 52 (the caller
     then takes the mask path, which says what is wrong)."""
@@ -1912,58 +2174,15 @@ def _pack_new(cards: Sequence[Card]) -> int | None:
     return x
 
 
-def _keyed_layout(
-    m: int, groups: int, e0: _Keyed, e1: _Keyed, e2: _Keyed, e3: _Keyed
-) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """The melds and the deadwood cards of a hand of rank-major mask ``m`` whose search chose
-    ``groups`` (a hand mask) and left the run entries ``e0`` … ``e3`` (:data:`_keyed_runs`) of
-    its four suits: ``(melds, unmatched)`` as :class:`Arrangement` has them."""
-    got = _keyed_groups.get(groups)
-    if got is None:  # groups of three ranks: one at a time
-        rm = 0
-        named: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-        ranks = (groups | groups >> 16 | groups >> 32 | groups >> 48) & 0x1FFF
-        while ranks:
-            rank = ranks & -ranks
-            ranks ^= rank
-            one = _keyed_groups[groups & _COLUMN * rank]
-            rm += one[0]
-            named += one[1]
-        got = (rm, named)
-    m = m - e0[0] - e1[0] - e2[0] - e3[0] - got[0]  # the cards in no meld (as in _rm_cards)
-    lo = m & 0xFFF_FFFF
-    hi = m >> 28
-    t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
-    loose = (
-        t0[lo & 255]
-        + t1[lo >> 8 & 255]
-        + t2[lo >> 16 & 255]
-        + t3[lo >> 24]
-        + t4[hi & 255]
-        + t5[hi >> 8 & 255]
-        + t6[hi >> 16]
-    )
-    keyed = e0[1] + e1[1] + e2[1] + e3[1] + got[1]
-    n = len(keyed)
-    if n == 2:  # the melds by their lowest card (rank, then suit)
-        (k, first), (k2, second) = keyed
-        return ((first, second) if k < k2 else (second, first)), loose
-    if n == 3:
-        (k, first), (k2, second), (k3, third) = keyed
-        if k < k2:
-            if k2 < k3:
-                return (first, second, third), loose
-            if k < k3:
-                return (first, third, second), loose
-            return (third, first, second), loose
-        if k < k3:
-            return (second, first, third), loose
-        if k2 < k3:
-            return (second, third, first), loose
-        return (third, second, first), loose
-    if n == 1:
-        return (keyed[0][1],), loose
-    return tuple(map(_second, sorted(keyed))), loose
+def _three_groups(groups: int) -> _Keyed:
+    """The entries of :data:`_keyed_groups` of groups of three ranks (a hand mask), by rank."""
+    got: _Keyed = ()
+    ranks = (groups | groups >> 16 | groups >> 32 | groups >> 48) & 0x1FFF
+    while ranks:
+        rank = ranks & -ranks
+        ranks ^= rank
+        got += _keyed_groups[groups & _column_of[rank]]
+    return got
 
 
 def _hand_mask(cards: Iterable[Card]) -> int:
@@ -2003,7 +2222,8 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
     Raises:
         ValueError: a card appears twice, or more than 11 cards.
     """
-    if not isinstance(cards, (list, tuple)):
+    kind = type(cards)  # type(): faster than isinstance (a subclass is copied: the same)
+    if kind is not list and kind is not tuple:
         cards = list(cards)
     try:  # 10 cards: their packed values (cached on them) added by name, as in index_melds
         c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
@@ -2019,25 +2239,16 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
     h = x >> _HAND_AT11
     if h.bit_count() != 10:
         raise ValueError(_TWICE)
+    # the answer: the deadwood and the melds now, the unmatched cards (the cards of x not in a
+    # meld) laid out when first read (Arrangement.unmatched)
+    made = _new_object(Arrangement)
+    made._unmatched = None
     g = (x + _LANE_ONES11) & _LANE_FOURS11  # as in index_melds
-    if not g:  # no meld: every card is deadwood (their cards as in _rm_cards, inlined)
-        lo = x >> 9 & 0xFFF_FFFF
-        hi = x >> 37 & 0xFF_FFFF
-        t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
-        return _new_arrangement(
-            Arrangement,
-            (
-                x & 511,
-                (),
-                t0[lo & 255]
-                + t1[lo >> 8 & 255]
-                + t2[lo >> 16 & 255]
-                + t3[lo >> 24]
-                + t4[hi & 255]
-                + t5[hi >> 8 & 255]
-                + t6[hi >> 16],
-            ),
-        )
+    if not g:  # no meld: every card is deadwood
+        made._deadwood = x & 511
+        made._melds = made._keyed = ()
+        made._rest = x
+        return made
     # runs in one suit and no group, or groups of one or two ranks and no run: the melds by one
     # look-up (as in index_melds), no search; runs in several suits and no group, or groups of
     # three ranks and no run: the mask path
@@ -2048,11 +2259,11 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
         if melds is None:
             return arrangement_mask(h)
     elif not r:
-        melds = _card_groups11.get(h & _COLUMN * _tri_of[gg >> 52])
+        melds = _card_groups11.get(h & _tri_col11[gg])
         if melds is None:
             return arrangement_mask(h)
     else:  # a search (as in index_melds), then the melds from the run entries and the groups
-        tri = _tri_of[gg >> 52]
+        tri = _tri_of11[gg]
         a = h & 0x1FFF
         b = (h >> 16) & 0x1FFF
         c = (h >> 32) & 0x1FFF
@@ -2061,26 +2272,45 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
             h, tri, a, b, c, d
         )
         k0, k1, k2, k3 = _keyed_runs
-        melds_c, loose = _keyed_layout(x >> 9 & _RM_BITS, groups, k0[a], k1[b], k2[c], k3[d])
-        return _new_arrangement(Arrangement, (best, melds_c, loose))
+        try:  # the groups' entries (groups of three ranks: one at a time)
+            keyed = _keyed_groups[groups]
+        except KeyError:
+            keyed = _three_groups(groups)
+        keyed = k0[a] + k1[b] + k2[c] + k3[d] + keyed
+        n = len(keyed)  # the melds by their lowest card (rank, then suit; _meld_key)
+        if n == 2:
+            (u, first), (u2, second) = keyed
+            melds_c: _Melds = (first, second) if u < u2 else (second, first)
+        elif n == 3:
+            (u, first), (u2, second), (u3, third) = keyed
+            if u < u2:
+                if u2 < u3:
+                    melds_c = (first, second, third)
+                elif u < u3:
+                    melds_c = (first, third, second)
+                else:
+                    melds_c = (third, first, second)
+            elif u < u3:
+                melds_c = (second, first, third)
+            elif u2 < u3:
+                melds_c = (second, third, first)
+            else:
+                melds_c = (third, second, first)
+        elif n == 1:
+            melds_c = (keyed[0][1],)
+        else:
+            melds_c = tuple(map(_second, sorted(keyed)))
+        made._deadwood = best
+        made._melds = melds_c
+        made._rest = x
+        made._keyed = keyed
+        return made
     y = x - melds[0]  # the packed sum of the cards in no meld
-    lo = y >> 9 & 0xFFF_FFFF
-    hi = y >> 37 & 0xFF_FFFF
-    t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
-    return _new_arrangement(
-        Arrangement,
-        (
-            y & 511,
-            melds[1],
-            t0[lo & 255]
-            + t1[lo >> 8 & 255]
-            + t2[lo >> 16 & 255]
-            + t3[lo >> 24]
-            + t4[hi & 255]
-            + t5[hi >> 8 & 255]
-            + t6[hi >> 16],
-        ),
-    )
+    made._deadwood = y & 511
+    made._melds = melds[1]
+    made._rest = y
+    made._keyed = ()
+    return made
 
 
 def best_arrangements(cards: Iterable[Card]) -> list[Arrangement]:
@@ -2108,7 +2338,8 @@ def best_discard(cards: Iterable[Card]) -> Discard:
     Raises:
         ValueError: no cards, more than 11, or a card appears twice.
     """
-    if not isinstance(cards, (list, tuple)):
+    kind = type(cards)  # type(): faster than isinstance (a subclass is copied: the same)
+    if kind is not list and kind is not tuple:
         cards = list(cards)
     try:  # 11 cards: as in best_arrangement
         c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
@@ -2136,10 +2367,10 @@ def best_discard(cards: Iterable[Card]) -> Discard:
             if not y >> _HAND_AT11:
                 return discard_of_mask(h)
         else:
-            tri = _tri_of[gg >> 52]
+            tri = _tri_of11[gg]
             if r:  # runs and groups
                 return _discard_searched(x, h, tri, r)
-            melds = _card_groups11.get(h & _COLUMN * tri)
+            melds = _card_groups11.get(h & _column_of[tri])
             if melds is None:  # groups of three ranks and no run
                 return discard_of_mask(h)
             y = x - melds[0]
@@ -2154,30 +2385,17 @@ def best_discard(cards: Iterable[Card]) -> Discard:
     # (as in index_discard): the highest rank-major bit of their packed sum
     y &= 0x1FFF_FFFF_FFFF_FFFF  # the value and the rank-major bits (a small int)
     bl = y.bit_length()
-    m = y >> 9 ^ 1 << (bl - 10)  # the rank-major mask of the cards kept in no meld
-    lo = m & 0xFFF_FFFF  # their cards as in _rm_cards (inlined)
-    hi = m >> 28
-    t0, t1, t2, t3, t4, t5, t6 = _rm_chunks
-    arrangement = _new_arrangement(
-        Arrangement,
-        (
-            (y & 511) - _top_value[bl],
-            kept,
-            t0[lo & 255]
-            + t1[lo >> 8 & 255]
-            + t2[lo >> 16 & 255]
-            + t3[lo >> 24]
-            + t4[hi & 255]
-            + t5[hi >> 8 & 255]
-            + t6[hi >> 16],
-        ),
-    )
-    made = _new_object(Discard)  # Discard(...) without the call to __init__ (speed only)
-    made.discard = _top_cards[bl]
-    made.arrangement = arrangement
-    made.big_gin = False
+    # Discard(...) without the call to __init__, its arrangement made when first read (speed
+    # only; Discard.arrangement, the unmatched cards laid out later: Arrangement.unmatched)
+    made = _new_object(Discard)
+    made._discard = _top_cards[bl]
+    made._arrangement = None
+    made._deadwood = (y & 511) - _top_value[bl]
+    made._melds = kept
+    made._rest = y  # the cards in no meld (the discard taken out when the arrangement is made)
+    made._keyed = ()
+    made._big_gin = False
     made._hand = h
-    made._eleven = None
     return made
 
 
@@ -2196,22 +2414,52 @@ def _discard_searched(x: int, h: int, tri: int, r: int) -> Discard:
     else:
         key, groups, full, a, b, c, d, _ = _discard_one_rank(h, tri, a, b, c, d)
     low = key & 255
-    i = _index_discard[low]
-    k0, k1, k2, k3 = _keyed_runs
     s = low & 3  # the discard's suit: its runs from the drop table
-    e0 = _keyed_drop_runs[0][a] if s == 0 else k0[a]
-    e1 = _keyed_drop_runs[1][b] if s == 1 else k1[b]
-    e2 = _keyed_drop_runs[2][c] if s == 2 else k2[c]
-    e3 = _keyed_drop_runs[3][d] if s == 3 else k3[d]
-    m = (x >> 9 & _RM_BITS) ^ 1 << (4 * (i % 13) + 3 - i // 13)  # rank-major mask, cards kept
-    melds, loose = _keyed_layout(m, groups, e0, e1, e2, e3)
-    arrangement = _new_arrangement(Arrangement, ((key >> 8) - 64, melds, loose))
+    k0, k1, k2, k3 = _keyed_runs
+    try:  # the groups' entries (groups of three ranks: one at a time)
+        keyed = _keyed_groups[groups]
+    except KeyError:
+        keyed = _three_groups(groups)
+    if s == 0:
+        keyed = _keyed_drop_runs[0][a] + k1[b] + k2[c] + k3[d] + keyed
+    elif s == 1:
+        keyed = k0[a] + _keyed_drop_runs[1][b] + k2[c] + k3[d] + keyed
+    elif s == 2:
+        keyed = k0[a] + k1[b] + _keyed_drop_runs[2][c] + k3[d] + keyed
+    else:
+        keyed = k0[a] + k1[b] + k2[c] + _keyed_drop_runs[3][d] + keyed
+    n = len(keyed)  # the melds by their lowest card (rank, then suit; _meld_key)
+    if n == 2:
+        (u, first), (u2, second) = keyed
+        melds: _Melds = (first, second) if u < u2 else (second, first)
+    elif n == 3:
+        (u, first), (u2, second), (u3, third) = keyed
+        if u < u2:
+            if u2 < u3:
+                melds = (first, second, third)
+            elif u < u3:
+                melds = (first, third, second)
+            else:
+                melds = (third, first, second)
+        elif u < u3:
+            melds = (second, first, third)
+        elif u2 < u3:
+            melds = (second, third, first)
+        else:
+            melds = (third, second, first)
+    elif n == 1:
+        melds = (keyed[0][1],)
+    else:
+        melds = tuple(map(_second, sorted(keyed)))
     made = _new_object(Discard)  # as in best_discard
-    made.discard = _top_cards[10 + 4 * (i % 13) + 3 - i // 13]
-    made.arrangement = arrangement
-    made.big_gin = full == 0
+    made._discard = _low_card[low]
+    made._arrangement = None
+    made._deadwood = (key >> 8) - 64
+    made._melds = melds
+    made._rest = x  # the 11 cards, the melds' cards taken out by their keys (as in best_discard)
+    made._keyed = keyed
+    made._big_gin = full == 0
     made._hand = h
-    made._eleven = None
     return made
 
 
@@ -2435,6 +2683,7 @@ __all__ = [
     "hand_value",
     "index_discard",
     "index_melds",
+    "laid_out",
     "meld_kind",
     "melds_mask",
     "value_mask",

@@ -103,6 +103,7 @@ from rules.search.deadwood import (
     best_layoffs,
     encode,
     hand_value,
+    laid_out,
 )
 from rules.verdict import Line, Verdict, line
 
@@ -245,29 +246,26 @@ def analyse_hand(cards: Sequence[Card], options: GinOptions | None = None) -> Ha
     opts = options or _SEED_OPTIONS
     n = len(cards)
     try:  # the Card-level calls (each card's packed value is cached on it: the fast path)
-        if n == 10:
-            arr = best_arrangement(cards)
-        elif n == 11:
-            d = best_discard(cards)
+        if n == 10 or n == 11:
+            deadwood, melds, unmatched, d = laid_out(cards)  # every field at once
         else:
             encode(cards)  # a card given twice is said before the hand's size
     except ValueError:
         GIN_DECK.check_copies(cards, "in the hand")  # names the card given twice
         raise
-    if n == 10:
+    if n != 10 and n != 11:
+        said = Line("gin.bad_hand_size", {"n": len(cards)})
+        raise RequestError(f"{said.english()} (RULES.md §5)", "bad_hand_size", said)
+    if d is None:
         discard: Card | None = None
         big_gin = False
         eleven: Arrangement | None = None
-    elif n == 11:
-        arr, discard, big_gin = d.arrangement, d.discard, d.big_gin
-        eleven = d.eleven if big_gin else None
     else:
-        said = Line("gin.bad_hand_size", {"n": len(cards)})
-        raise RequestError(f"{said.english()} (RULES.md §5)", "bad_hand_size", said)
+        discard, big_gin = d.discard, d.big_gin
+        eleven = d.eleven if big_gin else None
     # HandAnalysis(...) with its fields set at once (speed only: the call with ten keywords
     # and its __init__ take about twice as long); the same state, still frozen
     got = _new_object(HandAnalysis)
-    deadwood, melds, unmatched = arr
     knock_max = opts.knock_max
     got.__dict__.update(
         {
