@@ -543,6 +543,34 @@ ADVERSARIAL: dict[str, list[str]] = {
             "7D 7D 8D 8D 9D 10D 10D JD QD QD KD AC AC 2C 2C 3C 3C 4C 5C 6C 6C 7C 7C 9C 10C 10C JC "
             "JC QC KC JK JK"
         ),
+        # session 12, climbed (60 s, seed 2041, two starts) against the race with the depth-first
+        # searches' dominance and the aces' joint bound (the worst stored heap then 756 state
+        # expansions): 908 and 978 state expansions, both split (the sweeps about 100 states a
+        # number both ways; the restarting depth-first searches need 150 and 223 alone)
+        (
+            "AS AS 2S 2S 3S 4S 5S 6S 6S 7S 7S 8S 8S 9S 9S 10S 10S JS JS QS KS AH AH 2H 2H 3H 4H 4H "
+            "5H 5H 6H 6H 7H 7H 8H 8H 9H 10H 10H QH KH KH AD 2D 2D 3D 3D 4D 5D 6D 6D 7D 8D 8D 9D "
+            "10D 10D JD JD QD QD KD AC 2C 2C 3C 3C 5C 5C 6C 8C 8C 9C 9C 10C JC QC QC KC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 3S 3S 4S 5S 5S 6S 7S 7S 8S 9S 10S 10S JS JS QS QS KS AH AH 2H 2H 4H 4H 5H "
+            "6H 6H 7H 8H 9H 9H JH JH QH KH AD AD 2D 2D 3D 4D 4D 5D 5D 6D 7D 8D 8D 10D JD JD QD QD "
+            "KD AC AC 2C 2C 3C 3C 4C 5C 6C 6C 7C 7C 8C 8C 9C 10C 10C JC JC QC JK JK"
+        ),
+        # session 12, climbed (60 s, seed 2042, two starts) against the same race: 1,400 and 1,135
+        # state expansions, both split, the most found: each spot sweep alone lays about 750 states,
+        # 100-150 a number up to the middle both ways, and meeting there takes both of them most of
+        # that (the restarting depth-first searches need 503 and 175 alone)
+        (
+            "AS 2S 2S 3S 3S 4S 5S 5S 6S 6S 7S 8S 8S 9S 9S 10S 10S JS QS QS KS KS AH AH 2H 2H 3H 3H "
+            "5H 5H 6H 6H 7H 8H 9H 9H 10H JH QH KH KH AD 2D 2D 3D 3D 4D 4D 5D 6D 6D 8D 8D 10D 10D "
+            "JD QD QD KD KD AC 2C 2C 3C 4C 5C 6C 6C 7C 7C 8C 9C 10C 10C JC JC QC KC KC JK JK"
+        ),
+        (
+            "AS AS 2S 2S 3S 3S 5S 6S 6S 7S 7S 8S 9S 9S 10S JS QS QS KS KS AH AH 2H 3H 4H 5H 6H 7H "
+            "7H 8H 8H 9H 10H JH JH QH QH KH KH AD 2D 2D 3D 3D 4D 6D 6D 7D 7D 8D 10D 10D QD KD KD "
+            "AC AC 2C 3C 4C 5C 5C 6C 7C 7C 8C 9C 9C 10C 10C JC JC QC QC KC KC JK JK"
+        ),
     ],
 }
 """The slowest heaps found so far by :func:`climb` (two decks with jokers), kept so that the

@@ -51,7 +51,12 @@ Its joker bound charges the groups where fewer than three suits have pieces
 (:meth:`_Spots.lb_half`, in half-jokers): a group there holds a joker for every two real
 pieces, or two for one, so with the aces of only two suits every ace in a group of aces
 costs half a joker (the slowest stored heap then takes the race 165 states, not 1,238).
-With the ace high
+The aces are bounded together too (:meth:`_Spots.joint_ok`): per number of a suit's aces
+sent to groups of aces, the suit's bound with the others in its spots (:meth:`_Spots.ace_bound`),
+and per way of sending the aces of all suits, those bounds plus the jokers the groups of aces
+then need: two aces of one suit need two groups of aces, so with the aces of three suits
+once each a group of them and a joker or two (the sweeps of stored heap 46 die within a few
+numbers: 881 states for the race, then 178). With the ace high
 the window from 2 to the top (the aces at 1 and 14 left out)
 also races with the searches: on many heaps it proves "no" within a hundred or so states,
 where the sweep from 1 first meets the many ways of laying the aces and the numbers after them.
@@ -69,17 +74,22 @@ sweep the other way keeps only the states one of them can join (a heap that does
 then needs a few dozen states of it instead of hundreds). The two spot sweeps meet in the
 middle (:class:`_Meet`): once one has laid 13 down to a number in the middle, the other's
 states there are joined with its states exactly (runs, jokers, the aces in the spots of both
-ends), so there the narrower of the two (it goes on first) answers "no", or goes on from one
+ends), so there the one that arrives second answers "no", or goes on from one
 state known to be in a split (each new state it makes there, or gives a new tag vector, is
-joined at once, so it need not finish the number). The spot depth-first searches meet the
+joined at once, so it need not finish the number). Which of the two goes on is planned
+(:func:`_sweep_to_go`): each alone to the end, or both to a cut in the middle, every number
+left guessed at what the sweep's number costs now; the cheapest plan's narrower sweep goes.
+The spot depth-first searches meet the
 spot sweep the other way too: a state of theirs at a cut that sweep has laid whole is joined
 with its states there, and fails at once when it joins none (:class:`_DfsMeets`), so a
 search that dives past the middle answers there instead of laying the rest; they build the
 children of a state cost by cost (jokers with the bounds after them), as far as the order
-needs (:func:`_spot_children`). All are exact, the first to answer wins, and each keeps its
-memo or states between its turns (the sweeps and windows of one direction share their bound
-and option memos). Every split returned is re-checked meld by meld and against the heap
-before it is handed out. Memos live for one call only (nothing is cached across heaps).
+needs (:func:`_spot_children`), and a state dominated by one that failed fails at once
+(:class:`_DfsFailed`, the sweep's dominance: on stored heap 48 one order took 3,100 states
+to find a split without it, 420 with it). All are exact, the first to answer wins, and each
+keeps its memo or states between its turns (the sweeps and windows of one direction share
+their bound and option memos). Every split returned is re-checked meld by meld and against
+the heap before it is handed out. Memos live for one call only (nothing is cached across heaps).
 
 Limits: at most :data:`MAX_COPIES` copies of each numbered piece and :data:`MAX_JOKERS` jokers
 (every set in the project fits: 106 tiles, two 53-card decks). With at most two jokers, no meld
@@ -275,6 +285,14 @@ def _build_moves() -> dict[tuple[int, int, int, bool], tuple[_Move, ...]]:
 
 
 _MOVES: Final = _build_moves()
+_WALK_MOVES: Final[dict[tuple[int, int, int], tuple[tuple[int, int, int, int], ...]]] = {
+    (s, t, jav): tuple((2 * mv[_J], mv[_S], mv[_G], mv[_NEW]) for mv in _MOVES[s, t, jav, False])
+    for s in range(len(_SLOT_STATES))
+    for t in range(MAX_COPIES + 1)
+    for jav in range(MAX_JOKERS + 1)
+}
+"""``_MOVES`` without pairs as the bounds' walks read them: (jokers doubled, runs started,
+pieces sent to groups, new slot state), fewest jokers first."""
 
 
 def _group_jokers(g: tuple[int, ...], jav: int) -> tuple[int, ...]:
@@ -983,13 +1001,17 @@ _DFS_CHUNK: Final = 32
 """State expansions a spot depth-first search of :func:`_race_kept` runs in its turn (with
 :data:`_DFS_UNIT` 32: 32 against 16 took stored heaps 47 and 49 from 513 and 121 state
 expansions to 433 and 41, and the 46 others' sum from 19,905 to 19,665)."""
-_DFS_SHARE: Final = 0.2
+_DFS_SHARE: Final = 0.15
 """The spot depth-first searches of :func:`_race_kept` together get this many state
 expansions for each one of the provers (they go first). On a heap with no split they only
 cost; on 44 hill-climbed heaps the most state expansions a heap took were 1,279 with 0.3,
 1,268 with 0.2 and 1,471 with 0.5 (a depth-first state costs about twice a sweep's). Since
 the spot sweeps meet in the middle they answer heaps that split about as soon as those that
-do not, and 0.2 did best (48 heaps: the most states 1,009 with 0.3, 945 with 0.2)."""
+do not, and 0.2 did best (48 heaps: the most states 1,009 with 0.3, 945 with 0.2). With the
+depth-first searches pruned by dominance and the aces' joint bound (58 heaps), the most
+were 820 with 0.25, 788 with 0.2, 756 with 0.15 and 724 with 0.1, or, a depth-first state
+counted as 2.4 of a sweep's (as measured), 1,044, 967, 890 and 814; 0.15 keeps a share for
+the heaps that split where only the depth-first searches answer soon."""
 _SWEEP_CHUNK: Final = 16
 """State expansions a prover of :func:`_race_kept` runs before their work left is compared
 again."""
@@ -1081,8 +1103,9 @@ def _race_kept(
         if cur not in live or work_left(best) * _SWEEP_SWITCH < work_left(cur):
             cur = best
         if cur < 2:
-            # the spot sweeps meet in the middle (:class:`_Meet`): the narrower one goes on
-            cur = min((0, 1), key=lambda k: progress[k][1])
+            # the spot sweeps meet in the middle (:class:`_Meet`): :func:`_sweep_to_go` says
+            # which one goes on
+            cur = _sweep_to_go(progress[0], progress[1])
         try:
             if cur < 2:
                 melds = sweeps[cur](_SWEEP_CHUNK)
@@ -1094,6 +1117,28 @@ def _race_kept(
         # the tail can be laid: no proof, but its states filter the other way's spot sweep
         live.remove(cur)
         sweeps[3 - cur].filter_by(tails[cur - 2].history)
+
+
+def _sweep_to_go(up: list[int], down: list[int]) -> int:
+    """Which of the two spot sweeps goes on (0 from 2 up, 1 from 13 down), given each one's
+    ``[number it is at, states to expand there]``: the plans are each laying every number
+    left alone, or both laying as far as a cut where they meet (:class:`_Meet`: the one
+    from 2 up at a number ``a`` from :data:`_MEET_LOW` + 1 to :data:`_MEET_HIGH` + 1, the
+    other at ``16 - a``), each plan's work guessed as every number left costing what the
+    sweep's number costs now; of the cheapest plan's sweeps that must go on, the narrower
+    one goes (the narrower one alone where neither plan needs both)."""
+    n0, w0 = max(up[0], 2), up[1]
+    n1, w1 = max(down[0], 2), down[1]
+    best: tuple[int, tuple[int, ...]] = (w0 * (14 - n0), (0,))
+    if w1 * (14 - n1) < best[0]:
+        best = (w1 * (14 - n1), (1,))
+    for a in range(max(_MEET_LOW + 1, n0), min(_MEET_HIGH + 1, 16 - n1) + 1):
+        cost = w0 * (a - n0) + w1 * (16 - a - n1)
+        if cost < best[0]:
+            need = tuple(k for k, more in ((0, a > n0), (1, 16 - a > n1)) if more)
+            best = (cost, need)
+    need = best[1] or (0, 1)
+    return min(need, key=lambda k: (up, down)[k][1])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1552,6 +1597,17 @@ def _window_proof(
 # ace) are no longer told apart, and the masks only form at 4, where the runs' lengths have
 # merged.
 
+_JOINT_TRIAL: Final = 128
+_JOINT_RATE: Final = 3
+"""The searches of one heap way ask :meth:`_Spots.joint_ok` until it has been asked
+:data:`_JOINT_TRIAL` times, and go on asking only if it ruled out at least one state in
+:data:`_JOINT_RATE` of those (skipping a bound is always exact): its walks cost about as
+much again as those of :meth:`_Spots.lb_half`, so where it rules out few states it only
+costs (the climbed heaps 59 and 61: 2 % and none of them; stored heap 35, 22 %, most of
+which the sweeps' dominance would drop too), where on others it rules out most (46: 85 %;
+the race then takes 178 state expansions, not 881). On the 62 stored heaps, the time over
+the reference work summed 87.6 without the bound, 89.4 asking it always and 88.3 so; the
+state expansions 28,343, 20,891 and 21,778."""
 _TAGS: Final = 25
 """A suit's tag ``mandatory * 5 + spots`` (both at most 4: the suit's aces and the jokers)."""
 
@@ -1601,6 +1657,13 @@ class _Spots:
         self.J0 = J0 = heap.jokers
         self.aces = [counts[1][f] for f in range(_FAMILIES)]
         self.cap = [self.aces[f] + J0 for f in range(_FAMILIES)]
+        self.canon = [
+            [t // 5 * 5 + min(t % 5, self.aces[f]) for t in range(_TAGS)] for f in range(_FAMILIES)
+        ]
+        """Per suit and tag, the tag the bounds read it as (:meth:`lb_half`): spots beyond the
+        suit's aces left out. The bounds see a tag only in :meth:`end_half`, where the spots
+        are room for the suit's aces (the jokers never need a spot there), so a tag with more
+        spots than the suit has aces is bounded as one with as many spots as aces."""
         self.group_ok = [
             [
                 (
@@ -1621,6 +1684,21 @@ class _Spots:
         """Whether some number with pieces charges its groups (else :meth:`lb_half` is twice
         :meth:`lb` and adds nothing)."""
         self.half_memo: dict[int, int] = {}
+        self._half_walk = self._make_walk(self.half_memo, self.end_half)
+        self.ace_memos: list[dict[int, int]] = [{} for _ in range(MAX_COPIES + 1)]
+        """The memos of :meth:`ace_bound`, per aces in groups of aces (keyed as
+        :attr:`half_memo`)."""
+        self._ace_walks = [self._make_ace_walk(g) for g in range(MAX_COPIES + 1)]
+        self.ace_rows: dict[int, tuple[int, ...]] = {}
+        """The memo of :meth:`_ace_row` (keyed as :attr:`half_memo`)."""
+        self.joint_memo: dict[tuple[tuple[int, ...], ...], bool] = {}
+        """The memo of :meth:`joint_ok` (keyed by the suits' :meth:`ace_bound` values)."""
+        self.joint_on = any(self.aces)
+        """Whether the searches still ask :meth:`joint_ok` (never where no suit has aces: it
+        adds nothing to :meth:`lb_half` then; see :data:`_JOINT_TRIAL`)."""
+        self.joint_asked = 0
+        self.joint_out = 0
+        """How often :meth:`joint_ok` was asked, and how often it said no."""
         self.dfs_kids: dict[
             tuple[int, tuple[int, ...], tuple[int, ...]],
             tuple[
@@ -1645,8 +1723,7 @@ class _Spots:
         down: where no number charges its groups (:attr:`halves`) that is exactly the bound
         in jokers, else as exact and no weaker (a sum of such bounds is at most the sum of
         the half-joker bounds, halved)."""
-        if n <= _TAG_AT:
-            tag = 0
+        tag = 0 if n <= _TAG_AT else self.canon[f][tag]
         key = ((f << 4 | n) << _STATE_BITS | s) * _TAGS + tag
         v = self.lb_memo.get(key)
         if v is None:
@@ -1679,37 +1756,272 @@ class _Spots:
         ``r`` real pieces (distinct suits, so ``r`` is at most the ``p`` suits with pieces at
         its number) and three or more in all holds ``3 - r`` jokers or more, at least
         ``(3 - p) / p`` for each of its real pieces (see :func:`_half_charge`)."""
-        if n <= _TAG_AT:
-            tag = 0
-        key = ((f << 4 | n) << _STATE_BITS | s) * _TAGS + tag
-        v = self.half_memo.get(key)
-        if v is not None:
-            return v
-        if n > 13:
-            v = self.half_memo[key] = self.end_half(f, s, tag)
-            return v
-        ok1, ok2 = self.group_ok[n][f]
-        t = self.counts[n][f]
-        charge = self.half[n]
-        best = 99
-        for s2, c in _STOPS[s] if n == _TAG_AT else ((s, 0),):
-            if c > self.cap[f]:
+        tag = 0 if n <= _TAG_AT else self.canon[f][tag]
+        v = self.half_memo.get(((f << 4 | n) << _STATE_BITS | s) * _TAGS + tag)
+        if v is None:
+            v = self._half_walk(f, n, s, tag)
+        return v
+
+    def _make_walk(
+        self, memo: dict[int, int], end: Callable[[int, int, int], int]
+    ) -> Callable[[int, int, int, int], int]:
+        """The walk behind :meth:`lb_half` (``end`` :meth:`end_half`) and :meth:`ace_bound`
+        (``end`` its ends): with the tag read already and the memo missed, the least over
+        the suit's moves of their half-jokers and the walk after them (the memo read before
+        each step down), ``end(f, s, tag)`` after 13; the heap's tables bound locally."""
+        counts = self.counts
+        canon = self.canon
+        cap = self.cap
+        group_ok = self.group_ok
+        half = self.half
+        moves = _WALK_MOVES
+        J0 = self.J0
+        sb = _STATE_BITS
+        tags = _TAGS
+        no_stop = ((0, 0),)
+
+        def walk(f: int, n: int, s: int, tag: int) -> int:
+            key = ((f << 4 | n) << sb | s) * tags + tag
+            if n > 13:
+                e = memo[key] = end(f, s, tag)
+                return e
+            ok1, ok2 = group_ok[n][f]
+            t = counts[n][f]
+            charge = half[n]
+            n1 = n + 1
+            base = (f << 4 | n1) << sb
+            best = 99
+            for s2, c in _STOPS[s] if n == _TAG_AT else no_stop:
+                if n == _TAG_AT:
+                    if c > cap[f]:
+                        continue
+                    t2 = canon[f][c * 5 + min(_TWOS[s], cap[f])]  # :meth:`tag_after`
+                else:
+                    s2 = s
+                    t2 = tag
+                for j2, starts, g, new in moves[s2, t, J0]:
+                    if j2 >= best:
+                        break  # the moves come by jokers: the rest cost no less
+                    if c and starts:
+                        continue
+                    if (g == 1 and not ok1) or (g == 2 and not ok2):
+                        continue
+                    v = memo.get((base | new) * tags + t2)
+                    if v is None:
+                        v = walk(f, n1, new, t2)
+                    v += j2 + charge * g
+                    if v < best:
+                        best = v
+            memo[key] = best
+            return best
+
+        return walk
+
+    def _make_ace_walk(self, g: int) -> Callable[[int, int, int, int], int]:
+        """The walk behind :meth:`ace_bound` for ``g`` aces in groups of aces: as
+        :meth:`_make_walk`'s, but every value over twice the heap's jokers reads as that
+        plus one (no state has more to spare), and a move is followed only where the walk
+        of :meth:`lb_half` after it, less the charge of ``g`` aces in groups of aces (which
+        :meth:`lb_half` adds: it is at most this bound with that charge), leaves it able to
+        beat the best so far. For a ``g`` that :meth:`lb_half` never takes (the other suits
+        and the jokers cannot make a group with the suit's aces) :meth:`joint_ok` does not
+        ask."""
+        memo = self.ace_memos[g]
+        half_memo = self.half_memo
+        half_walk = self._half_walk
+        counts = self.counts
+        canon = self.canon
+        cap = self.cap
+        group_ok = self.group_ok
+        half = self.half
+        moves = _WALK_MOVES
+        J0 = self.J0
+        sb = _STATE_BITS
+        tags = _TAGS
+        no_stop = ((0, 0),)
+        over = 2 * J0 + 1
+        ace_charge = half[1] * g
+        ace_end = self.ace_end
+
+        def walk(f: int, n: int, s: int, tag: int) -> int:
+            key = ((f << 4 | n) << sb | s) * tags + tag
+            if n > 13:
+                e = memo[key] = min(over, ace_end(g, f, s, tag))
+                return e
+            ok1, ok2 = group_ok[n][f]
+            t = counts[n][f]
+            charge = half[n]
+            n1 = n + 1
+            base = (f << 4 | n1) << sb
+            best = over
+            for s2, c in _STOPS[s] if n == _TAG_AT else no_stop:
+                if n == _TAG_AT:
+                    if c > cap[f]:
+                        continue
+                    t2 = canon[f][c * 5 + min(_TWOS[s], cap[f])]  # :meth:`tag_after`
+                else:
+                    s2 = s
+                    t2 = tag
+                for j2, starts, gp, new in moves[s2, t, J0]:
+                    if j2 >= best:
+                        break  # the moves come by jokers: the rest cost no less
+                    if c and starts:
+                        continue
+                    if (gp == 1 and not ok1) or (gp == 2 and not ok2):
+                        continue
+                    x = j2 + charge * gp
+                    ck = (base | new) * tags + t2
+                    v = memo.get(ck)
+                    if v is None:
+                        low = half_memo.get(ck)
+                        if low is None:
+                            low = half_walk(f, n1, new, t2)
+                        if x + low - ace_charge >= best:
+                            continue  # cannot beat the best so far
+                        v = walk(f, n1, new, t2)
+                    v += x
+                    if v < best:
+                        best = v
+            memo[key] = best
+            return best
+
+        return walk
+
+    def ace_end(self, g: int, f: int, s: int, tag: int) -> int:
+        """After 13, the half-jokers suit ``f`` needs in its spots (slot state ``s``) when
+        exactly ``g`` of its aces go to groups of aces, those groups' jokers left out (as
+        :meth:`end_half`): the other aces fill spots, jokers the mandatory spots they leave;
+        99 where that cannot be (runs of length 1 open, more aces than spots, fewer than
+        ``g`` aces)."""
+        a = self.aces[f] - g
+        if _ONES[s] or a < 0:
+            return 99
+        if a > tag % 5 + _TWOS[s] + _THREES[s]:
+            return 99
+        return 2 * max(0, tag // 5 + _TWOS[s] - a)
+
+    def ace_bound(self, g: int, f: int, n: int, s: int, tag: int) -> int:
+        """:meth:`lb_half` of suit ``f`` when exactly ``g`` of its aces go to groups of
+        aces, the jokers of those groups left out (:meth:`ace_end`): the fewest half-jokers
+        for its runs, spots and the groups of numbers 2-13 (charged as in :meth:`lb_half`)
+        from ``n`` on. :meth:`joint_ok` adds the jokers the groups of aces need, for all
+        suits together; the least over ``g`` with those groups charged is :meth:`lb_half`."""
+        tag = 0 if n <= _TAG_AT else self.canon[f][tag]
+        v = self.ace_memos[g].get(((f << 4 | n) << _STATE_BITS | s) * _TAGS + tag)
+        if v is None:
+            v = self._ace_walks[g](f, n, s, tag)
+        return v
+
+    def _ace_row(self, key: int) -> tuple[int, ...]:
+        """The suit's :meth:`ace_bound` for 0 up to its aces in groups of aces at the memo
+        key ``key`` (as :attr:`half_memo`'s, the tag read), each at most twice the heap's
+        jokers plus one, that plus one where the other suits and the jokers could not make
+        a group with its aces (:meth:`lb_half` does not take those either); kept in
+        :attr:`ace_rows`."""
+        tag = key % _TAGS
+        rest = key // _TAGS
+        s = rest & (1 << _STATE_BITS) - 1
+        n = rest >> _STATE_BITS & 15
+        f = rest >> _STATE_BITS + 4
+        ok1, ok2 = self.group_ok[1][f]
+        over = 2 * self.J0 + 1
+        row = []
+        for g in range(self.aces[f] + 1):
+            if (g == 1 and not ok1) or (g == 2 and not ok2):
+                row.append(over)  # no group of aces can take them
                 continue
-            t2 = self.tag_after(f, s, c) if n == _TAG_AT else tag
-            for mv in _MOVES[s2, t, self.J0, False]:
-                j = mv[_J]
-                if 2 * j >= best:
-                    break  # the moves come by jokers: the rest cost no less
-                if c and mv[_S]:
+            v = self.ace_memos[g].get(key)
+            if v is None:
+                v = self._ace_walks[g](f, n, s, tag)
+            row.append(min(v, over))
+        got = self.ace_rows[key] = tuple(row)
+        return got
+
+    def joint_ok(self, n: int, key: tuple[int, int, int, int, int], tv: _TagVec) -> bool:
+        """Whether the state ``key`` before ``n`` with the tag vector ``tv`` may complete by
+        a bound in half-jokers at least the sum of the suits' :meth:`lb_half`: the aces go
+        to groups of aces together, so for some split of the aces among the groups of aces
+        (``g`` aces of each suit) the suits' :meth:`ace_bounds` at ``g`` and twice the fewest
+        jokers with which those aces form groups of aces (:data:`_GROUP_JG`) come to at most
+        twice the jokers left (the jokers of each suit's runs and spots, of the groups at
+        2-13 and of the groups of aces are different jokers). False: it cannot complete."""
+        rows = self.ace_rows
+        base = n << _STATE_BITS  # the memo keys as :meth:`ace_bound`'s, the suit added
+        if n <= _TAG_AT:
+            k0 = (base | key[0]) * _TAGS
+            k1 = (1 << 10 | base | key[1]) * _TAGS
+            k2 = (2 << 10 | base | key[2]) * _TAGS
+            k3 = (3 << 10 | base | key[3]) * _TAGS
+        else:
+            canon = self.canon
+            k0 = (base | key[0]) * _TAGS + canon[0][tv[0]]
+            k1 = (1 << 10 | base | key[1]) * _TAGS + canon[1][tv[1]]
+            k2 = (2 << 10 | base | key[2]) * _TAGS + canon[2][tv[2]]
+            k3 = (3 << 10 | base | key[3]) * _TAGS + canon[3][tv[3]]
+        self.joint_asked += 1
+        if self.joint_asked == _JOINT_TRIAL and self.joint_out * _JOINT_RATE < _JOINT_TRIAL:
+            self.joint_on = False  # it rules out too few states here to pay its walks
+        J = key[4]
+        top = 2 * J
+        # first with no ace in a group of aces (most states pass so)
+        m0 = self.ace_memos[0]
+        h = m0.get(k0)
+        if h is None:
+            h = self._ace_walks[0](0, n, key[0], k0 % _TAGS)
+        if h <= top:
+            x = m0.get(k1)
+            if x is None:
+                x = self._ace_walks[0](1, n, key[1], k1 % _TAGS)
+            h += x
+            if h <= top:
+                x = m0.get(k2)
+                if x is None:
+                    x = self._ace_walks[0](2, n, key[2], k2 % _TAGS)
+                h += x
+                if h <= top:
+                    x = m0.get(k3)
+                    if x is None:
+                        x = self._ace_walks[0](3, n, key[3], k3 % _TAGS)
+                    if h + x <= top:
+                        return True
+        r0 = rows.get(k0) or self._ace_row(k0)
+        r1 = rows.get(k1) or self._ace_row(k1)
+        r2 = rows.get(k2) or self._ace_row(k2)
+        r3 = rows.get(k3) or self._ace_row(k3)
+        per = (r0, r1, r2, r3)
+        mk = (r0, r1, r2, r3, (J,))
+        got = self.joint_memo.get(mk)
+        if got is not None:
+            self.joint_out += not got
+            return got
+        ok = False
+        for g0, x0 in enumerate(per[0]):
+            for g1, x1 in enumerate(per[1]):
+                x01 = x0 + x1
+                if x01 > top:
                     continue
-                g = mv[_G]
-                if (g == 1 and not ok1) or (g == 2 and not ok2):
-                    continue
-                v = 2 * j + charge * g + self.lb_half(f, n + 1, mv[_NEW], t2)
-                if v < best:
-                    best = v
-        self.half_memo[key] = best
-        return best
+                for g2, x2 in enumerate(per[2]):
+                    x012 = x01 + x2
+                    if x012 > top:
+                        continue
+                    for g3, x3 in enumerate(per[3]):
+                        x = x012 + x3
+                        if x > top:
+                            continue
+                        jg = _GROUP_JG[g0 + 3 * g1 + 9 * g2 + 27 * g3][J]
+                        if jg and x + 2 * jg[0] <= top:
+                            ok = True
+                            break
+                    if ok:
+                        break
+                if ok:
+                    break
+            if ok:
+                break
+        self.joint_memo[mk] = ok
+        if not ok:
+            self.joint_out += 1
+        return ok
 
     def options(self, f: int, n: int, s: int, J: int) -> list[tuple[int, int, list[_SpotOpt]]]:
         """Suit ``f``'s options at ``n`` from slot state ``s`` with ``J`` jokers left, per
@@ -1726,26 +2038,34 @@ class _Spots:
             if c > self.cap[f]:
                 continue
             tg = self.tag_after(f, s, c) if n == _TAG_AT else best_tag
+            # the memo key of :meth:`lb` after n, but the slot state
+            base = (f << 4 | n + 1) << _STATE_BITS
+            ctg = 0 if n + 1 <= _TAG_AT else self.canon[f][tg]
+            lb_get = self.lb_memo.get
             for mv in _MOVES[s2, self.counts[n][f], J, False]:
                 if c and mv[_S]:
                     continue  # a run stopped at 3 and one started at 4: one run 2..
                 jm = mv[_J]
-                d = self.lb(f, n + 1, mv[_NEW], tg)
+                d = lb_get((base | mv[_NEW]) * _TAGS + ctg)
+                if d is None:
+                    d = self.lb(f, n + 1, mv[_NEW], tg)
                 if jm + d > J:
                     continue
                 tag = tg if n == _TAG_AT else 0
                 seen.setdefault((mv[_G], mv[_NEW], jm, tag), (jm + d, mv[_NEW], jm, mv, tag))
+        # an option is left out where another of the same pieces to groups and jokers
+        # dominates it: its slot state (:data:`_DOMINATED_BY`) and its tag (:data:`_TAG_DOM`)
+        kinds: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for g, new, jm, tag in seen:
+            kinds.setdefault((g, jm), []).append((new, tag))
         buckets: list[list[_SpotOpt]] = [[], [], []]
         for (g, new, jm, tag), opt in seen.items():
-            if any(
-                g2 == g
-                and j2 == jm
-                and (n2 != new or t2 != tag)
-                and _DOMINATED_BY[new][n2]
-                and _TAG_DOM[tag][t2]
-                for (g2, n2, j2, t2) in seen
-            ):
-                continue
+            same = kinds[g, jm]
+            if len(same) > 1:
+                dom_new = _DOMINATED_BY[new]
+                dom_tag = _TAG_DOM[tag]
+                if any(dom_new[n2] and dom_tag[t2] and (n2 != new or t2 != tag) for n2, t2 in same):
+                    continue
             buckets[g].append(opt)
         out: list[tuple[int, int, list[_SpotOpt]]] = []
         for g, b in enumerate(buckets):
@@ -2004,7 +2324,9 @@ def _spot_sweep_steps(
     sweeps meeting in the middle answer where each alone would go on to the end). Each new
     state keeps only the tag vectors with which the suits' joker bounds sum to at most the
     jokers left: in half-jokers, groups charged (:meth:`_Spots.lb_half`), where some number
-    charges them, else in jokers (from :data:`_TAG_AT` on).
+    charges them, else in jokers (from :data:`_TAG_AT` on); and, where some suit has aces,
+    with which the aces' joint bound lets it through (:meth:`_Spots.joint_ok`, while it is
+    asked: :data:`_JOINT_TRIAL`).
 
     Raises:
         TooComplexError: the deadline passed.
@@ -2111,6 +2433,8 @@ def _spot_sweep_steps(
         return out
 
     fam_get = sp.fam_memo.get
+    joint = sp.joint_ok
+    no_tag: _TagVec = (0, 0, 0, 0)
     states: dict[_Key, int] = {(0, 0, 0, 0, J0): 1}
     covers: dict[int, int] = {1: 1}  # per mask, the tag vectors it covers
     history = view.history
@@ -2270,6 +2594,21 @@ def _spot_sweep_steps(
                     continue
             elif n >= _TAG_AT:
                 cm &= vfilter(n + 1, ck)
+                if not cm:
+                    continue
+            # the aces of all suits together (:meth:`_Spots.joint_ok`), per tag vector
+            if not sp.joint_on:
+                pass
+            elif n < _TAG_AT:
+                if not joint(n + 1, ck, no_tag):
+                    continue
+            else:
+                m = cm
+                while m:
+                    low = m & -m
+                    m ^= low
+                    if not joint(n + 1, ck, vecs[low.bit_length() - 1]):
+                        cm ^= low
                 if not cm:
                     continue
             # what this state covers: its tag vectors and those they dominate
@@ -2532,8 +2871,70 @@ _SIZE: Final = tuple(sum(st) for st in _SLOT_STATES)
 """Per slot state, the lengths of its open runs summed (3 for three or more)."""
 
 
-_DfsFailed = set[tuple[int, tuple[int, int, int, int, int], tuple[int, int, int, int]]]
-"""States of the spot depth-first search known to fail: (number, state, tag vector)."""
+class _DfsFailed:
+    """States of the spot depth-first search known to fail, with dominance: a state is known
+    to fail when one that failed at the same number with the same jokers left dominates it,
+    suit by suit in its slot state (:data:`_DOMINATED_BY`) and its tag (:data:`_TAG_DOM`):
+    whatever completes the state completes the one that failed (the sweep's dominance, see
+    :func:`_spot_sweep_steps`).
+
+    Kept per (number, jokers left) and tag vector: per suit and slot state, the failed states
+    (bits) whose slot state of that suit dominates it (:data:`_DOWN_SELF`). Shared by the
+    searches of one heap way in every order (a state fails whatever the order)."""
+
+    def __init__(self) -> None:
+        self.by: dict[int, dict[_TagVec, list[list[int]]]] = {}
+        """Per ``n << 2 | jokers left``, per tag vector: the four suits' columns and, last,
+        ``[how many states]``."""
+        self.doms: dict[tuple[_TagVec, _TagVec], bool] = {}
+        """Whether the first tag vector is dominated by the second, suit by suit (memo)."""
+        self.size = 0
+        """How many states were recorded."""
+
+    def __len__(self) -> int:
+        return self.size
+
+    def copy(self) -> _DfsFailed:
+        """An independent copy (the same states known to fail)."""
+        out = _DfsFailed()
+        out.by = {
+            k: {tv: [list(col) for col in cols] for tv, cols in per.items()}
+            for k, per in self.by.items()
+        }
+        out.size = self.size
+        return out
+
+    def add(self, n: int, key: _SpotKey, tv: _TagVec) -> None:
+        """Record that the state ``key`` before ``n`` with the tag vector ``tv`` fails."""
+        per = self.by.setdefault(n << 2 | key[4], {})
+        cols = per.get(tv)
+        if cols is None:
+            cols = per[tv] = [[0] * len(_SLOT_STATES) for _ in range(_FAMILIES)] + [[0]]
+        bit = 1 << cols[_FAMILIES][0]
+        cols[_FAMILIES][0] += 1
+        self.size += 1
+        for f in range(_FAMILIES):
+            col = cols[f]
+            for a in _DOWN_SELF[key[f]]:
+                col[a] |= bit
+
+    def fails(self, n: int, key: _SpotKey, tv: _TagVec) -> bool:
+        """Whether the state ``key`` before ``n`` with the tag vector ``tv`` is known to fail
+        (it, or a state dominating it, failed)."""
+        per = self.by.get(n << 2 | key[4])
+        if per is None:
+            return False
+        k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+        for tv2, cols in per.items():
+            if tv2 != tv:
+                d = self.doms.get((tv, tv2))
+                if d is None:
+                    d = self.doms[tv, tv2] = all(_TAG_DOM[tv[f]][tv2[f]] for f in range(_FAMILIES))
+                if not d:
+                    continue
+            if cols[0][k0] & cols[1][k1] & cols[2][k2] & cols[3][k3]:
+                return True
+        return False
 
 
 class _DfsMeets:
@@ -2571,13 +2972,15 @@ def _spot_dfs_steps(
 ) -> Generator[int, None, list[SplitMeld] | None]:
     """The spot sweep's states (see :func:`_spot_sweep_steps`) searched depth first, each
     state with one tag vector, the suits' joker bounds (:meth:`_Spots.lb`) pruning (a state
-    they rule out in half-jokers, :meth:`_Spots.lb_half`, fails at once), the states found to
-    fail remembered; the children with the most jokers to spare over their
-    bounds first, then, by ``order``: 0 those with the most open-run length (:data:`_SIZE`), 1
+    the aces' joint bound rules out, :meth:`_Spots.joint_ok`, or where it is not asked
+    (:data:`_JOINT_TRIAL`) the bound in half-jokers, :meth:`_Spots.lb_half`, fails at once),
+    the states found to fail remembered with dominance (:class:`_DfsFailed`: a state
+    dominated by one that failed fails too); the children with the most jokers to spare over
+    their bounds first, then, by ``order``: 0 those with the most open-run length (:data:`_SIZE`), 1
     the least, from 2 on in an order shuffled by a generator seeded with ``order`` (the same
     at every call). On the hill-climbed heaps that split, the states one order needs range
     from 12 to thousands, and which order wins varies (:func:`_spot_dfs_restarts` runs many).
-    A quick "yes"; exact, but with no dominance it is slow to say "no". ``failed`` shares the
+    A quick "yes"; exact, but slow to say "no". ``failed`` shares the
     states found to fail between searches of the same heap in other orders (a state fails
     whatever the order: every way on from it was tried). With ``meets``, a state at a cut
     that the spot sweep the other way has laid whole is joined with that sweep's states there
@@ -2598,7 +3001,8 @@ def _spot_dfs_steps(
     _Key = tuple[int, int, int, int, int]
     _Tv = tuple[int, int, int, int]
     if failed is None:
-        failed = set()
+        failed = _DfsFailed()
+    fails = failed.fails
     tie = random.Random(order).random if order >= 2 else None
     runs_sign = 1 if order == 1 else -1
     path: list[tuple[_Key, _Tv]] = []  # the states of the current line, from 2
@@ -2609,7 +3013,10 @@ def _spot_dfs_steps(
         nonlocal expansions
         if n > 13:
             return _spot_end(sp, key, tv)
-        if halves and (
+        if sp.joint_on:
+            if not sp.joint_ok(n, key, tv):
+                return None  # the bound in half-jokers rules it out (:meth:`_Spots.joint_ok`)
+        elif halves and (
             lbh(0, n, key[0], tv[0])
             + lbh(1, n, key[1], tv[1])
             + lbh(2, n, key[2], tv[2])
@@ -2659,18 +3066,18 @@ def _spot_dfs_steps(
             line: list[tuple[float, _Key, _Tv]] = [
                 (runs_sign * runs if tie is None else tie(), ck, tv2)
                 for runs, ck, tv2 in by_slack[slack]
-                if (n + 1, ck, tv2) not in failed
+                if not fails(n + 1, ck, tv2)
             ]
             line.sort(key=lambda e: e[0])
             for _o, ck, tv2 in line:
-                if (n + 1, ck, tv2) in failed:
+                if fails(n + 1, ck, tv2):
                     continue
                 path.append((ck, tv2))
                 end = yield from visit(n + 1, ck, tv2)
                 if end is not None:
                     return end
                 path.pop()
-                failed.add((n + 1, ck, tv2))
+                failed.add(n + 1, ck, tv2)
         return None
 
     tv0: _Tv = (0, 0, 0, 0)
@@ -2706,8 +3113,10 @@ def _spot_dfs_restarts(
     """The spot depth-first searches (:func:`_spot_dfs_steps`) on the heap from 2 up and from
     13 down (``dirs``: the heap and its mirror), in turns: the ``i``-th turn of each way runs
     a new search in order ``i - 1`` (0 and 1 fixed, then shuffled) for :data:`_DFS_UNIT`
-    times :func:`_luby` ``(i)`` state expansions, the searches of one way sharing the states
-    found to fail (so a restart does not search them again). How many states one order needs
+    times :func:`_luby` ``(i)`` state expansions (the last of them laid out too: a search
+    that finds its split at its last state answers rather than being cut just before), the
+    searches of one way sharing the states found to fail, with dominance (:class:`_DfsFailed`;
+    so a restart does not search them again). How many states one order needs
     to find a split varies widely from heap to heap and order to order (on 32 hill-climbed
     heaps that split: from 12 to over 3,000), so many short searches beat a few long ones.
     Exact: a split found is a split, and a search that ends without one has tried everything
@@ -2718,7 +3127,7 @@ def _spot_dfs_restarts(
     Raises:
         TooComplexError: the deadline passed.
     """
-    fails: tuple[_DfsFailed, _DfsFailed] = (set(), set())
+    fails: tuple[_DfsFailed, _DfsFailed] = (_DfsFailed(), _DfsFailed())
     meets = [None, None] if others is None else [_DfsMeets(v) for v in others]
     done = 0
     i = 1
@@ -2728,7 +3137,7 @@ def _spot_dfs_restarts(
             steps = _spot_dfs_steps(dirs[way], deadline, i - 1, fails[way], meets[way])
             start = done
             try:
-                while done - start < cut:
+                while done - start <= cut:  # the step after the last state answers
                     next(steps)
                     done += 1
                     yield done
