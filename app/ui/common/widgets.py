@@ -137,6 +137,25 @@ def show_error(box: ft.Container, message: str | None) -> None:
     assert isinstance(text, ft.Text)
     text.value = readable(message or "")
     box.visible = bool(message)
+    box.height, box.padding = None, 10  # unfolded (:func:`fold_error`)
+
+
+def fold_error(box: ft.Container) -> None:
+    """Empty an :func:`error_box` shown and fold it to no height, while a field is being typed
+    in: hiding it (``visible``) took the focus from the field being typed in, in the browser,
+    after its first key (new-user tester, session 12: "15" went in as "1"); a fold keeps the
+    page's controls as they are. :func:`show_error` unfolds it."""
+    text = box.content
+    assert isinstance(text, ft.Text)
+    text.value = ""
+    box.height, box.padding = 0, 0
+
+
+def fold(area: ft.Container, shown: bool) -> None:
+    """Show an area (a clipping :class:`ft.Container`) at its height, or fold it to none
+    without hiding it: a control hidden or shown (``visible``) while a field is being typed in
+    takes the focus from that field in the browser (:func:`fold_error`)."""
+    area.height = None if shown else 0
 
 
 class ChoiceChips:

@@ -52,6 +52,8 @@ from app.ui.common.widgets import (
     card,
     centered,
     error_box,
+    fold,
+    fold_error,
     muted,
     primary_button,
     secondary_button,
@@ -417,6 +419,19 @@ class RoundEntry:
             ft.Icons.SAVE,
         )
         self.save_button.visible = False
+        # "Show the scores", and the checked round with its "Save round": an edit folds the
+        # one and unfolds the other (widgets.fold) instead of hiding and showing them, which
+        # would take the focus from the field being typed in
+        self.check_area = ft.Container(self.check_button, clip_behavior=ft.ClipBehavior.HARD_EDGE)
+        self.result_area = ft.Container(
+            ft.Column(
+                [self.save_button, self.preview],
+                spacing=10,
+                key=ft.ScrollKey(BREAKDOWN_KEY),  # type: ignore[call-arg]
+                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+            ),
+            clip_behavior=ft.ClipBehavior.HARD_EDGE,
+        )
         self.draft_note = muted(_("Your draft of this round is back."), size=14)
         self.draft_note.visible = False
         self._built = True
@@ -438,13 +453,8 @@ class RoundEntry:
             *self._openings_line(),
             *self.form.controls,
             self.error,
-            self.check_button,
-            ft.Column(
-                [self.save_button, self.preview],
-                spacing=10,
-                key=ft.ScrollKey(BREAKDOWN_KEY),  # type: ignore[call-arg]
-                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-            ),
+            self.check_area,
+            self.result_area,
             secondary_button(_("Cancel"), self._cancel, ft.Icons.CLOSE),
         ]
         title = (_("Round {n}") if index is None else _("Edit round {n}")).format(n=n)
@@ -661,17 +671,16 @@ class RoundEntry:
             return
         # a complaint was about the entry as it was checked: "Show the scores" checks again
         if self.error.visible:
-            show_error(self.error, None)
+            fold_error(self.error)
         self.form.error.visible = False
         self.flag_fields()
         self.dirty = True
         self._stamp()
         self._write_draft(self.draft())
-        if self.result is not None or self.save_button.visible:
+        if self.result is not None:  # the breakdown no longer holds: folded, not removed
             self.result = None
-            self.preview.controls = []
-            self.save_button.visible = False
-            self.check_button.visible = True
+            fold(self.result_area, False)
+            fold(self.check_area, True)
 
     def flag_fields(self) -> bool:
         """Read the form as it stands and flag every bad field together, without asking the
@@ -722,7 +731,8 @@ class RoundEntry:
             )
         ]
         self.save_button.visible = True
-        self.check_button.visible = False
+        fold(self.result_area, True)
+        fold(self.check_area, False)
         self._show_breakdown()
         return True
 
