@@ -1127,3 +1127,24 @@ def test_what_is_printed_fits_the_piece(size: Any, material: Any, codes: list[st
                 assert isinstance(line, ft.Icon) and line.size is not None
                 tall += line.size
         assert tall <= inner, (code, size, tall, inner)
+
+
+def test_a_checker_kept_from_before_a_language_change_is_built_anew(app: App) -> None:
+    # new-user tester (session 12): a checker opened in Slovak stayed Slovak (title, keys,
+    # "Čítať ako") after Settings → Polski, with Polish verdicts inside it, even after a reload
+    app.set_language("sk")
+    app.go("/check/meld?variant=tile_rummy")
+    slovak = app.screen
+    assert isinstance(slovak, MeldChecker)
+    assert "Skontrolovať zostavu" in text(slovak.view)
+    app.go("/")
+    app.set_language("pl")
+    app.go("/check/meld?variant=tile_rummy")
+    polish = app.screen
+    assert isinstance(polish, MeldChecker) and polish is not slovak
+    shown = text(polish.view)
+    assert "Sprawdź układ" in shown and "Skontrolovať" not in shown
+    # back in the same language, the one kept is shown again (its pieces with it)
+    app.go("/")
+    app.go("/check/meld?variant=tile_rummy")
+    assert app.screen is polish

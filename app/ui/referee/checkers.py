@@ -816,6 +816,9 @@ class Checker:
     def __init__(self, app: App, game: Game | None = None, variant: str | None = None) -> None:
         self.app = app
         self.game = game
+        self.language = app.language
+        """The language its words were built in: kept for coming back only while the session
+        speaks it (a checker built in Slovak stayed Slovak after Settings → Polski)."""
         self.players = len(game.players) if game is not None else None
         if game is not None:
             self.rules = Rules(game.variant, game.options)
@@ -1172,7 +1175,7 @@ def _kept_checker(app: App, kind: str, game: Game | None) -> Checker | None:
         return None
     screen, fields = got
     same_game = (screen.game.id if screen.game else None) == (game.id if game else None)
-    if screen.kind != kind or not same_game:
+    if screen.kind != kind or not same_game or screen.language != app.language:
         return None
     screen.view = ft.View(**fields)  # the page's one View was handed to the rule book since
     screen.back_to_verdict()
@@ -2010,7 +2013,11 @@ def build(app: App, parts: Sequence[str]) -> Any:
     if kept is not None:
         return kept
     left = _LEFT.get(app, {}).get((kind, game.id if game else None))
-    if left is not None and (variant is None or variant == left.variant):
+    if (
+        left is not None
+        and (variant is None or variant == left.variant)
+        and left.language == app.language  # else built anew, in the session's language
+    ):
         left.view = ft.View(**left._fields)  # the page's one View showed other screens since
         return left
     return CHECKERS[kind](app, game, variant)
