@@ -486,9 +486,15 @@ MESSAGES: Final[dict[str, str | Plural]] = {
     "gin.game.running": T("game running"),
     "gin.game.over": T("game over: {name}"),
     "gin.game.over_tie": T("game over: tie"),
-    "gin.wrong_hand_size": T("{name} holds {n} cards; a gin hand at the end of a round has 10"),
-    "gin.wrong_hand_size_knocker": T(
-        "{name} holds {n} cards; a gin hand at the end of a round has 10 or 11"
+    "gin.wrong_hand_size": P(
+        "{name} holds {n} card; a gin hand at the end of a round has 10",
+        "{name} holds {n} cards; a gin hand at the end of a round has 10",
+        "n",
+    ),
+    "gin.wrong_hand_size_knocker": P(
+        "{name} holds {n} card; a gin hand at the end of a round has 10 or 11",
+        "{name} holds {n} cards; a gin hand at the end of a round has 10 or 11",
+        "n",
     ),
     "gin.card_in_both_hands": T(
         "{card} is in both {other}'s and {name}'s hands; gin uses one 52-card deck"

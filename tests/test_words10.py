@@ -297,3 +297,20 @@ def test_the_marked_winner_reads_without_a_gender(lang: str, line: str) -> None:
     with use_language(lang):
         said = _("when the stock runs out nobody wins, but {name} is marked winner")
     assert said.format(name="Ala") == line
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "said"),
+    [
+        ("en", 1, "Ola holds 1 card; a gin hand at the end of a round has 10"),
+        ("en", 9, "Ola holds 9 cards; a gin hand at the end of a round has 10"),
+        ("pl", 1, "Ola: kart na ręce 1; ręka w ginie ma na koniec rundy 10 kart"),
+        ("sk", 5, "Ola: kariet v ruke 5; ruka v gine má na konci kola 10 kariet"),
+    ],
+)
+def test_a_gin_hand_of_the_wrong_size_is_counted_in_words(lang: str, n: int, said: str) -> None:
+    # new-user tester (session 12): "Ola holds 1 cards"
+    from app.verdict_render import render_key
+
+    with use_language(lang):
+        assert render_key("gin.wrong_hand_size", {"name": "Ola", "n": n}) == said
