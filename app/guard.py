@@ -27,7 +27,11 @@ tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (call
   to a control a person could reach (:func:`usable`: not hidden, not disabled, not in a
   closed dialog; nor typed values for one, or for a read-only field);
   ``connect``/``disconnect``/``close`` are the server's own and are refused from a client.
-  A visitor's handlers are charged the time they hold the loop (:class:`Blocking`).
+  A visitor's handlers are charged the time they hold the loop (:class:`Blocking`) to its
+  address's budget and to a pool, the players' (a session whose join the server verified:
+  :func:`mark_joined`) or the watchers' (:func:`visitor_budgets`); waiting handlers are let
+  in first come first served, one per address at a time in a pool's line (:func:`admit`),
+  and a player's step goes before a watcher's (:func:`visitors_turn`).
 - **Limits** per connection (:class:`Limits`): frame size, frames and bytes per second
   (token buckets), wrong messages (a bucket too: a few dropped fields do not add up over an
   evening); a bigger message only as the answer to a pending photo picker
@@ -41,7 +45,8 @@ tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (call
   Per address: at most :data:`MAX_SESSIONS_PER_ADDRESS` sessions and
   :data:`MAX_CONNECTIONS_PER_ADDRESS` open connections (this computer is not limited, nor a
   connection showing the host pass: the key URL's cookie, :class:`HostKeyCookie`, checked
-  before any limit of the address).
+  before any limit of the address). A re-attach to a session that lost its connection is
+  counted per address (:func:`reattach_ok`) and its work charged as a handler's.
   A visitor's session is kept :data:`VISITOR_TIMEOUT` seconds after it disconnects
   (the host's :data:`HOST_TIMEOUT`).
 - **No traceback** reaches a client: ``SESSION_CRASHED`` carries a plain sentence; the
@@ -51,6 +56,7 @@ tracebacks to the client (``/work/shared/FLET_NOTES.md``). :func:`install` (call
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import gc
 import logging
@@ -59,7 +65,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -110,12 +116,31 @@ back in a new session with its join tokens). ``RUMMY_REFEREE_VISITOR_TIMEOUT`` f
 HOST_TIMEOUT: Final = 3600
 VISITOR_CPU_RATE: Final = 0.2
 """Seconds of the event loop's time one visitor address may use per second in its handlers
-(building screens: the rule book takes ~150 ms); its burst is :data:`VISITOR_CPU_BURST`."""
+(building screens: the rule book takes ~150 ms); its burst is :data:`VISITOR_CPU_BURST`. A
+player's and a watcher's sessions at one address share it (an IPv6 address counts by its
+/64)."""
 VISITOR_CPU_BURST: Final = 1.5
 ALL_VISITORS_CPU_RATE: Final = 0.4
-"""Seconds of loop time per second for every visitor together (many addresses), burst
-:data:`ALL_VISITORS_CPU_BURST`: the host and joined phones keep the rest of the loop."""
+"""Seconds of loop time per second for every watcher together (visitors that have not joined a
+game with its code; many addresses), burst :data:`ALL_VISITORS_CPU_BURST`."""
 ALL_VISITORS_CPU_BURST: Final = 1.0
+ALL_PLAYERS_CPU_RATE: Final = 0.3
+"""Seconds of loop time per second for every player together (a session whose join the server
+verified: :func:`mark_joined`), burst :data:`ALL_PLAYERS_CPU_BURST`: a pool of its own, so
+watchers cannot use up the players' share; each player's address still has its
+:data:`VISITOR_CPU_RATE`, so one joined phone cannot use up the others'. The host is not
+budgeted (its handlers go first: :func:`visitors_turn`)."""
+ALL_PLAYERS_CPU_BURST: Final = 1.5
+GUESS_SECONDS: Final = 0.02
+"""A handler's loop time reserved from its budgets when it is let in, before its first
+measurement (:attr:`LoopBudget.guess` follows what the group's handlers take)."""
+REATTACH_PER_ADDRESS: Final = 0.5
+"""Re-attaches (a ``REGISTER_CLIENT`` naming a session that lost its connection: the whole
+screen is sent again) one visitor address may make per second, burst
+:data:`REATTACH_BURST`; one over is refused (closed, no ban), :data:`REATTACH_REFUSED` over
+that a minute bans the address."""
+REATTACH_BURST: Final = float(MAX_SESSIONS_PER_ADDRESS)
+REATTACH_REFUSED: Final = 30
 CLOSE_POLICY: Final = 1008
 SERVER_EVENTS: Final = frozenset({"connect", "disconnect", "close"})
 PAGE_EVENTS: Final = frozenset(
@@ -202,18 +227,31 @@ class Bucket:
         return True
 
 
+_clock: Callable[[], float] = time.monotonic
+"""The loop budgets' clock (seconds; tests stop it to count charges exactly)."""
+_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+"""How a handler first in line for a budget waits for it (tests move :data:`_clock` on)."""
+
+
 @dataclass
 class LoopBudget:
-    """Loop time a group of sessions may use: spent after the fact, waited for before.
+    """Loop time a group of sessions may use: spent after the fact, waited for in line before.
 
-    ``level`` goes negative when a handler took more than was left; the next handler of the
-    group waits (:meth:`wait`) until it is positive again, so an expensive but well-formed
-    stream of events (route changes to a big screen) slows only its sender."""
+    ``level`` goes negative when handlers took more than was left; the next handler of the
+    group waits (:func:`admit`) until it is positive again, so an expensive but well-formed
+    stream of events (route changes to a big screen) slows only its group. Handlers waiting
+    are let in one at a time in the order they came (:attr:`line`), each reserving
+    :attr:`guess` seconds when let in (settled against what it took, :func:`settle`): a
+    refill is not taken by all the waiting handlers at once."""
 
     rate: float
     size: float
     level: float = 0.0
-    at: float = field(default_factory=time.monotonic)
+    at: float = field(default_factory=lambda: _clock())
+    guess: float = GUESS_SECONDS
+    """Loop time one handler of the group took lately (a moving average, seconds)."""
+    line: collections.deque[asyncio.Future[None]] = field(default_factory=collections.deque)
+    """Handlers waiting for this budget, first come first; the first's future is done."""
 
     def __post_init__(self) -> None:
         self.level = self.size
@@ -227,45 +265,163 @@ class LoopBudget:
     def spend(self, seconds: float) -> None:
         self.level -= seconds
 
+    def learn(self, seconds: float) -> None:
+        """One handler of the group took ``seconds``: the next ones reserve about that."""
+        self.guess = max(0.001, min(self.size, 0.7 * self.guess + 0.3 * seconds))
+
 
 _ADDRESS_BUDGETS: dict[str, LoopBudget] = {}
 _ALL_VISITORS = LoopBudget(ALL_VISITORS_CPU_RATE, ALL_VISITORS_CPU_BURST)
+"""The watchers' pool."""
+_ALL_PLAYERS = LoopBudget(ALL_PLAYERS_CPU_RATE, ALL_PLAYERS_CPU_BURST)
+"""The players' pool."""
 
 
-def visitor_budgets(ip: str) -> list[LoopBudget]:
-    """The budgets a visitor's handler is charged to: its address's and all visitors'."""
+def visitor_budgets(ip: str, player: bool = False) -> list[LoopBudget]:
+    """The budgets a visitor's handler is charged to: its address's (an IPv6 address by its
+    /64) and the watchers' pool, or the players' for a ``player`` (a session whose join the
+    server verified, :attr:`Peer.joined`)."""
     if len(_ADDRESS_BUDGETS) > 4096:  # forget the full ones (bounded memory)
-        now = time.monotonic()
-        for k in [k for k, b in _ADDRESS_BUDGETS.items() if b.wait(now) == 0 and b.level >= b.size]:
+        now = _clock()
+        for k in [
+            k
+            for k, b in _ADDRESS_BUDGETS.items()
+            if not b.line and b.wait(now) == 0 and b.level >= b.size
+        ]:
             _ADDRESS_BUDGETS.pop(k, None)
-    budget = _ADDRESS_BUDGETS.get(ip)
+    key = live.address_key(ip)
+    budget = _ADDRESS_BUDGETS.get(key)
     if budget is None:
-        budget = _ADDRESS_BUDGETS[ip] = LoopBudget(VISITOR_CPU_RATE, VISITOR_CPU_BURST)
-    return [budget, _ALL_VISITORS]
+        budget = _ADDRESS_BUDGETS[key] = LoopBudget(VISITOR_CPU_RATE, VISITOR_CPU_BURST)
+    return [budget, _ALL_PLAYERS if player else _ALL_VISITORS]
 
 
-_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
-    weakref.WeakKeyDictionary()
-)
+def peer_budgets(peer: Peer | None) -> list[LoopBudget]:
+    """The budgets of a session's handlers: none for the host or an unknown peer (a logic
+    test's page), else :func:`visitor_budgets` of its address and rank."""
+    if peer is None or peer.host:
+        return []
+    return visitor_budgets(peer.ip, peer.joined)
 
 
-async def visitors_turn() -> None:
+Reserved = list[tuple[LoopBudget, float]]
+"""What :func:`admit` reserved from each budget (settled by :func:`settle`)."""
+
+
+async def admit(
+    budgets: list[LoopBudget], gone: Callable[[], bool] = lambda: False
+) -> Reserved | None:
+    """Wait in line for each of ``budgets`` in turn (first come first served) until it has
+    loop time left, and reserve its :attr:`LoopBudget.guess` there. The place in each line is
+    kept until the last budget let the handler in: the next handler of the same address
+    waits behind it, so the line of a pool holds one handler per address at most (one
+    address with many sessions does not fill it). None when ``gone()`` turned true while
+    waiting (nothing reserved)."""
+    loop = asyncio.get_running_loop()
+    reserved: Reserved = []
+    places: list[tuple[LoopBudget, asyncio.Future[None]]] = []
+    try:
+        for b in budgets:
+            place: asyncio.Future[None] = loop.create_future()
+            b.line.append(place)
+            places.append((b, place))
+            if b.line[0] is place:
+                place.set_result(None)
+            while True:
+                if place.done():  # first in line: wait for the budget itself
+                    delay = b.wait(_clock())
+                    if delay <= 0:
+                        break
+                    await _sleep(min(delay, 0.5))
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(place), 0.5)
+                if gone():
+                    settle(reserved, None)
+                    return None
+            b.spend(b.guess)
+            reserved.append((b, b.guess))
+        return reserved
+    except BaseException:
+        settle(reserved, None)
+        raise
+    finally:
+        for b, place in places:
+            with contextlib.suppress(ValueError):
+                b.line.remove(place)
+            if b.line and not b.line[0].done():
+                b.line[0].set_result(None)  # the next in line
+
+
+def settle(reserved: Reserved, spent: float | None) -> None:
+    """Charge ``spent`` seconds of loop time to the budgets :func:`admit` reserved from (the
+    reservation given back first); None: nothing ran, the reservation is given back."""
+    for b, guess in reserved:
+        b.spend(-guess)
+        if spent is not None:
+            b.spend(spent)
+            b.learn(spent)
+
+
+class _Turn:
+    """The visitors' turn on one loop: one holder; the next is the first waiting player's
+    step, else the first waiting watcher's (:func:`visitors_turn`)."""
+
+    def __init__(self) -> None:
+        self.held = False
+        self.lines: tuple[collections.deque[asyncio.Future[None]], ...] = (
+            collections.deque(),
+            collections.deque(),
+        )
+
+    async def acquire(self, rank: int) -> None:
+        if not self.held and not any(self.lines):
+            self.held = True
+            return
+        place: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line = self.lines[min(max(rank, 0), len(self.lines) - 1)]
+        line.append(place)
+        try:
+            await place
+        except BaseException:
+            if place.done() and not place.cancelled():
+                self.release()  # handed the turn as it was cancelled: hand it on
+            else:
+                with contextlib.suppress(ValueError):
+                    line.remove(place)
+            raise
+
+    def release(self) -> None:
+        for line in self.lines:
+            while line:
+                place = line.popleft()
+                if not place.done():
+                    place.set_result(None)  # handed on: still held
+                    return
+        self.held = False
+
+
+_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turn] = weakref.WeakKeyDictionary()
+
+
+async def visitors_turn(rank: int = 1) -> None:
     """Wait for the visitors' turn on the loop: one synchronous step of one visitor's handler
     (or session start) at a time, and none again before the loop has polled its sockets
-    (:func:`_end_turn` gives the turn back on the loop's next round). The host's and joined
-    phones' messages are read and handled between any two visitors' steps, however many
-    visitors are waiting."""
+    (:func:`_end_turn` gives the turn back on the loop's next round). The host's messages are
+    read and handled between any two visitors' steps, however many visitors are waiting, and
+    go first; then a player's step (``rank`` 0: a session whose join the server verified)
+    before any watcher's (``rank`` 1), each rank first come first served."""
     loop = asyncio.get_running_loop()
-    lock = _TURNS.get(loop)
-    if lock is None:
-        lock = _TURNS[loop] = asyncio.Lock()
-    await lock.acquire()
+    turn = _TURNS.get(loop)
+    if turn is None:
+        turn = _TURNS[loop] = _Turn()
+    await turn.acquire(rank)
     hosts = _HOSTS.get(loop)
     try:
         while hosts is not None and hosts.busy:  # the host's message first
             await hosts.idle.wait()
     except BaseException:
-        lock.release()
+        turn.release()
         raise
 
 
@@ -308,9 +464,9 @@ def _hosts() -> _HostsBusy:
 
 def _end_turn() -> None:
     loop = asyncio.get_running_loop()
-    lock = _TURNS.get(loop)
-    if lock is not None and lock.locked():
-        loop.call_soon(lock.release)  # after this round: the sockets are polled first
+    turn = _TURNS.get(loop)
+    if turn is not None and turn.held:
+        loop.call_soon(turn.release)  # after this round: the sockets are polled first
 
 
 @contextlib.asynccontextmanager
@@ -323,21 +479,17 @@ async def visitor_start(page: Any) -> AsyncIterator[None]:
     if peer is None or peer.host:
         yield
         return
-    budgets = visitor_budgets(peer.ip)
-    for _ in range(100):
-        delay = max((b.wait(time.monotonic()) for b in budgets), default=0.0)
-        if delay <= 0:
-            break
-        await asyncio.sleep(min(delay, 0.5))
-    await visitors_turn()
+    reserved = await admit(peer_budgets(peer), lambda: getattr(session, "connection", True) is None)
+    if reserved is None:  # the phone left while it waited: its start ends at once
+        yield
+        return
+    await visitors_turn(rank_of(peer))
     started = time.perf_counter()
     try:
         yield
     finally:
         _end_turn()
-        spent = time.perf_counter() - started
-        for b in budgets:
-            b.spend(spent)
+        settle(reserved, time.perf_counter() - started)
 
 
 class Blocking:
@@ -354,8 +506,11 @@ class Blocking:
         coro: Coroutine[Any, Any, Any],
         turn: bool = False,
         ready: Callable[[], bool] | None = None,
+        rank: int = 1,
     ) -> None:
         self.coro = coro
+        self.rank = rank
+        """The turn's rank (:func:`visitors_turn`: 0 a player, 1 a watcher)."""
         self.blocked = 0.0
         self.turn = turn
         """Take the visitors' turn (:func:`visitors_turn`) for each synchronous step."""
@@ -373,7 +528,7 @@ class Blocking:
             held = False
             if self.turn:
                 try:
-                    yield from visitors_turn().__await__()
+                    yield from visitors_turn(self.rank).__await__()
                     held = True
                 except BaseException as e:  # noqa: BLE001 - a cancel while waiting: handed on
                     error = error or e
@@ -461,6 +616,12 @@ def mark_joined(page: Any) -> None:
     peer = _PEERS.get(session) if session is not None else None
     if peer is not None:
         peer.joined = True
+
+
+def rank_of(peer: Peer | None) -> int:
+    """A visitor's rank for the visitors' turn (:func:`visitors_turn`): 0 for a session whose
+    join the server verified (:attr:`Peer.joined`), 1 for a watcher."""
+    return 0 if peer is not None and peer.joined else 1
 
 
 def reader_of(session_id: object) -> tuple[str | None, int]:
@@ -830,6 +991,35 @@ def big_refusal_ok(ip: str, now: float) -> bool:
     return bucket.take(1, now)
 
 
+_REATTACH: dict[str, Bucket] = {}
+_REATTACH_REFUSED: dict[str, Bucket] = {}
+
+
+def _take(buckets: dict[str, Bucket], ip: str, rate: float, size: float, now: float) -> bool:
+    if len(buckets) > 4096:  # forget the full ones (bounded memory)
+        for k in [k for k, b in buckets.items() if b.take(0, now) and b.level >= b.size]:
+            buckets.pop(k, None)
+    ip = live.address_key(ip)  # IPv6: its /64
+    bucket = buckets.get(ip)
+    if bucket is None:
+        bucket = buckets[ip] = Bucket(rate, size, size, now)
+    return bucket.take(1, now)
+
+
+def reattach_ok(ip: str, now: float) -> bool:
+    """May visitor address ``ip`` re-attach to a session now (:data:`REATTACH_PER_ADDRESS`)?
+    False: the connection is refused (closed, no ban).
+
+    Raises:
+        Flood: more than :data:`REATTACH_REFUSED` refused a minute (the address is banned).
+    """
+    if _take(_REATTACH, ip, REATTACH_PER_ADDRESS, REATTACH_BURST, now):
+        return True
+    if _take(_REATTACH_REFUSED, ip, REATTACH_REFUSED / 60.0, REATTACH_REFUSED, now):
+        return False
+    raise Flood("too many re-attaches")
+
+
 # -- the connection -------------------------------------------------------------------------------
 READ_CHUNK: Final = 16 * 1024
 """Bytes read from a visitor's socket at a time (asyncio's default is 256 KiB). uvicorn parses
@@ -1191,7 +1381,10 @@ def _make_connection_class() -> type:
                 raise Flood("a big message that is not a photo") from None
             finally:
                 spent = time.perf_counter() - started
-                for b in visitor_budgets(self.peer_ip):
+                session = self._FletApp__session
+                peer = _PEERS.get(session) if session is not None else None
+                budgets = peer_budgets(peer) if peer is not None else None
+                for b in visitor_budgets(self.peer_ip) if budgets is None else budgets:
                     b.spend(spent)
 
         def _refuse_photo(self, msg: Any) -> None:
@@ -1268,7 +1461,10 @@ def _make_connection_class() -> type:
             exempt = self.loopback or self.keyed or key_ok
             if not again and not exempt and _live_sessions(ip) >= MAX_SESSIONS_PER_ADDRESS:
                 raise Refused("too many sessions from one address")
-            await super()._FletApp__on_message([MessageAction.REGISTER_CLIENT, clean])
+            if not again:
+                await super()._FletApp__on_message([MessageAction.REGISTER_CLIENT, clean])
+            else:
+                await self._reattach(known, clean, exempt)
             session = self._FletApp__session
             if session is not None and session not in _PEERS:
                 _PEERS[session] = Peer(ip, self.loopback, self.loopback or key_ok)
@@ -1279,6 +1475,38 @@ def _make_connection_class() -> type:
                 _PEERS[session].host = True  # a watcher's session given the key later
             if session is not None and _PEERS[session].host and not self.loopback:
                 self.host_limits()
+
+        async def _reattach(self, known: Any, clean: dict[str, Any], exempt: bool) -> None:
+            """Re-attach this connection to ``known``, a session that lost its connection
+            (the whole screen is sent again). A visitor's re-attaches are counted per address
+            (:func:`reattach_ok`) and their loop time charged to its budgets, in line and in
+            its turn as a handler's (:func:`admit`, :class:`Blocking`); a route other than the
+            session's goes to the route handler as a route change of its own, charged the
+            same way (:meth:`_event`; Flet's own start of it is charged to nobody)."""
+            peer = _PEERS.get(known)
+            visitor = not exempt and not (peer is not None and peer.host)
+            if visitor and not reattach_ok(self.peer_ip, _clock()):
+                raise Refused("re-attaching too fast")
+            route = clean["page"].pop("route", None)
+            player = peer is not None and peer.joined
+            budgets = visitor_budgets(self.peer_ip, player) if visitor else []
+            reserved = await admit(budgets)
+            timed = Blocking(
+                super()._FletApp__on_message([MessageAction.REGISTER_CLIENT, clean]),
+                turn=bool(budgets),
+                rank=0 if player else 1,
+            )
+            try:
+                await timed
+            finally:
+                settle(reserved or [], timed.blocked)
+            session = self._FletApp__session
+            if session is None or not isinstance(route, str):
+                return
+            page = session.page
+            if route != page.route:  # (taken as the page's route even without a handler)
+                body = {"target": page._i, "name": "route_change", "data": {"route": route}}
+                self._event(session, body)
 
         def _event(self, session: Any, body: dict[str, Any]) -> None:
             target, name, data = body.get("target"), body.get("name"), body.get("data")
@@ -1395,14 +1623,11 @@ def _make_connection_class() -> type:
     ) -> None:
         _context_page.set(session.page)
         peer = _PEERS.get(session)
-        budgets = visitor_budgets(peer.ip) if peer is not None and not peer.host else []
-        for _ in range(100):  # a visitor over its loop time waits (its other events queue)
-            delay = max((b.wait(time.monotonic()) for b in budgets), default=0.0)
-            if delay <= 0:
-                break
-            await asyncio.sleep(min(delay, 0.5))
-            if getattr(conn, "gone", False):
-                return  # its connection closed while it waited: nobody to show it to
+        budgets = peer_budgets(peer)
+        # a visitor over its loop time waits in line (its other events queue behind it)
+        reserved = await admit(budgets, lambda: bool(getattr(conn, "gone", False)))
+        if reserved is None:
+            return  # its connection closed while it waited: nobody to show it to
         if typed is not None:  # from now on a new change of the field gets a run of its own
             conn.typing.discard(typed)
 
@@ -1420,7 +1645,7 @@ def _make_connection_class() -> type:
             if event is None
             else control._trigger_event(name, data, event)
         )
-        timed = Blocking(run, turn=bool(budgets), ready=ready)
+        timed = Blocking(run, turn=bool(budgets), ready=ready, rank=rank_of(peer))
         hosts = _hosts() if not budgets else None
         left = [False]
 
@@ -1443,9 +1668,7 @@ def _make_connection_class() -> type:
         finally:
             if hosts is not None:
                 asyncio.get_running_loop().call_later(HOST_GRACE, leave)
-            spent = timed.blocked
-            for b in budgets:
-                b.spend(spent)
+            settle(reserved, None if timed.dropped else timed.blocked)
             if timed.dropped:
                 log.debug("dropped an on_%s event: its session or control is gone", name)
 
