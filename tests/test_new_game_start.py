@@ -79,7 +79,7 @@ def test_every_bad_field_is_flagged_in_one_press(app: App, store: Store) -> None
     tap(ng)
     assert ng.started is None and store.list_games() == []
     assert isinstance(app.screen, NewGame)
-    assert bad.error.visible
+    assert bad.shown_error()
     assert ng.end_rounds.error  # "Enter a whole number, or leave it empty"
     assert ng.end_target.error  # "Enter a number above 0, …"
     bad.set(bad.default)

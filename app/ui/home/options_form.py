@@ -158,11 +158,19 @@ class OptionField:
         return self.default
 
     def set_error(self, message: str | None) -> None:
-        """Flag the field (None clears it)."""
-        self.error.value = message or ""
-        self.error.visible = bool(message)
+        """Flag the field (None clears it): under its number box when it has one showing
+        (once: the line under the preset's value stays empty then), else on that line."""
+        boxed = self.text is not None and self.text.visible is not False
+        self.error.value = "" if boxed else message or ""
+        self.error.visible = bool(message) and not boxed
         if self.text is not None:
-            self.text.error = message or None
+            self.text.error = (message or None) if boxed else None
+
+    def shown_error(self) -> str | None:
+        """The complaint shown at the field (:meth:`set_error`), or None."""
+        if self.text is not None and isinstance(self.text.error, str) and self.text.error:
+            return self.text.error
+        return self.error.value if self.error.visible and self.error.value else None
 
 
 def _kind(info: VariantInfo, name: str, hint: Any) -> tuple[str, tuple[str, ...]]:
