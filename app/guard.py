@@ -134,12 +134,11 @@ ALL_PLAYERS_CPU_BURST: Final = 1.5
 GUESS_SECONDS: Final = 0.02
 """A handler's loop time reserved from its budgets when it is let in, before its first
 measurement (:attr:`LoopBudget.guess` follows what the group's handlers take)."""
-REATTACH_PER_ADDRESS: Final = 0.5
-"""Re-attaches (a ``REGISTER_CLIENT`` naming a session that lost its connection: the whole
-screen is sent again) one visitor address may make per second, burst
-:data:`REATTACH_BURST`; one over is refused (closed, no ban), :data:`REATTACH_REFUSED` over
-that a minute bans the address."""
-REATTACH_BURST: Final = float(MAX_SESSIONS_PER_ADDRESS)
+REATTACH_PER_SESSION: Final = 0.5
+"""Re-attaches one session may make per second (:func:`reattach_ok`), burst
+:data:`REATTACH_SESSION_BURST`: the web client retries after 0.5, 1, 2, 4 … s, so a phone coming
+back re-attaches a few times at most."""
+REATTACH_SESSION_BURST: Final = 4.0
 REATTACH_REFUSED: Final = 30
 CLOSE_POLICY: Final = 1008
 SERVER_EVENTS: Final = frozenset({"connect", "disconnect", "close"})
@@ -301,7 +300,7 @@ def peer_budgets(peer: Peer | None) -> list[LoopBudget]:
     test's page), else :func:`visitor_budgets` of its address and rank."""
     if peer is None or peer.host:
         return []
-    return visitor_budgets(peer.ip, peer.joined)
+    return visitor_budgets(peer.ip, peer.player())
 
 
 Reserved = list[tuple[LoopBudget, float]]
@@ -576,6 +575,22 @@ class Peer:
     loopback: bool
     host: bool
     joined: bool = False
+    still: Callable[[], bool] | None = None
+    """Does the join still hold (the code it gave is still the game's)? None: never asked."""
+
+    def player(self) -> bool:
+        """Is this a player now: joined, with a code that still holds (a phone whose code the
+        host replaced is a watcher again, for the loop's pools and turns too)? ``still`` is
+        asked each time (a cached code look-up)."""
+        if not self.joined:
+            return False
+        still = self.still
+        if still is None:
+            return True
+        try:
+            return bool(still())
+        except Exception:  # noqa: BLE001 - store unreadable: a watcher until it is back
+            return False
 
 
 _PEERS: weakref.WeakKeyDictionary[Any, Peer] = weakref.WeakKeyDictionary()
@@ -610,18 +625,21 @@ def mark_host(page: Any) -> None:
         conn.host_limits()
 
 
-def mark_joined(page: Any) -> None:
-    """The session of ``page`` joined a game with its code (it keeps score there)."""
+def mark_joined(page: Any, still: Callable[[], bool] | None = None) -> None:
+    """The session of ``page`` joined a game with its code (it keeps score there); ``still``
+    says whether a code it gave still holds (:meth:`Peer.player`)."""
     session = _page_session(page)
     peer = _PEERS.get(session) if session is not None else None
     if peer is not None:
         peer.joined = True
+        if still is not None:
+            peer.still = still
 
 
 def rank_of(peer: Peer | None) -> int:
     """A visitor's rank for the visitors' turn (:func:`visitors_turn`): 0 for a session whose
     join the server verified (:attr:`Peer.joined`), 1 for a watcher."""
-    return 0 if peer is not None and peer.joined else 1
+    return 0 if peer is not None and peer.player() else 1
 
 
 def reader_of(session_id: object) -> tuple[str | None, int]:
@@ -634,7 +652,7 @@ def reader_of(session_id: object) -> tuple[str | None, int]:
             if getattr(session, "id", None) == session_id:
                 if peer.host:
                     return None, 0
-                return live.address_key(peer.ip), 1 if peer.joined else 2
+                return live.address_key(peer.ip), 1 if peer.player() else 2
     return None, 0
 
 
@@ -999,21 +1017,27 @@ def _take(buckets: dict[str, Bucket], ip: str, rate: float, size: float, now: fl
     if len(buckets) > 4096:  # forget the full ones (bounded memory)
         for k in [k for k, b in buckets.items() if b.take(0, now) and b.level >= b.size]:
             buckets.pop(k, None)
-    ip = live.address_key(ip)  # IPv6: its /64
+    ip = ip if " " in ip else live.address_key(ip)  # IPv6: its /64 (a session's key as is)
     bucket = buckets.get(ip)
     if bucket is None:
         bucket = buckets[ip] = Bucket(rate, size, size, now)
     return bucket.take(1, now)
 
 
-def reattach_ok(ip: str, now: float) -> bool:
-    """May visitor address ``ip`` re-attach to a session now (:data:`REATTACH_PER_ADDRESS`)?
-    False: the connection is refused (closed, no ban).
+def reattach_ok(ip: str, now: float, session: str = "") -> bool:
+    """May visitor address ``ip`` re-attach to its session ``session`` (its id) now? Each
+    session may re-attach :data:`REATTACH_PER_SESSION` times a second, burst
+    :data:`REATTACH_SESSION_BURST`: a Wi-Fi blip re-attaches every phone once, however many
+    share an address (or an IPv6 /64), and is never refused (session 12's retest: 26 phones
+    of one /64 counted together got the /64 banned). False: the connection is refused (closed,
+    no ban).
 
     Raises:
-        Flood: more than :data:`REATTACH_REFUSED` refused a minute (the address is banned).
+        Flood: more than :data:`REATTACH_REFUSED` refused a minute from the address (its
+            /64) (the address is banned).
     """
-    if _take(_REATTACH, ip, REATTACH_PER_ADDRESS, REATTACH_BURST, now):
+    key = f"{live.address_key(ip)} {session}"
+    if _take(_REATTACH, key, REATTACH_PER_SESSION, REATTACH_SESSION_BURST, now):
         return True
     if _take(_REATTACH_REFUSED, ip, REATTACH_REFUSED / 60.0, REATTACH_REFUSED, now):
         return False
@@ -1485,10 +1509,10 @@ def _make_connection_class() -> type:
             same way (:meth:`_event`; Flet's own start of it is charged to nobody)."""
             peer = _PEERS.get(known)
             visitor = not exempt and not (peer is not None and peer.host)
-            if visitor and not reattach_ok(self.peer_ip, _clock()):
+            if visitor and not reattach_ok(self.peer_ip, _clock(), str(known.id)):
                 raise Refused("re-attaching too fast")
             route = clean["page"].pop("route", None)
-            player = peer is not None and peer.joined
+            player = peer is not None and peer.player()
             budgets = visitor_budgets(self.peer_ip, player) if visitor else []
             reserved = await admit(budgets)
             timed = Blocking(

@@ -942,6 +942,11 @@ class Visitor:
     sub: int | None = None
     number: int = field(default_factory=lambda: next(_SESSION_NUMBERS))
 
+    def still_joined(self, access: Access) -> bool:
+        """Does a code this session gave still open its game (the host did not replace it)?
+        What makes it a player for the loop's pools and turns (app/guard.py)."""
+        return any(access.holds(g, code) for g, code in list(self.joined.items()))
+
     @classmethod
     def from_peer(cls, ip: str | None, host_key: object = None) -> Visitor:
         """A session whose connection's real address is ``ip``: the host when that is

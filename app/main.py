@@ -117,8 +117,9 @@ async def session_visitor(page: ft.Page, store: Any) -> live.Visitor:
     if visitor.host:
         guard.mark_host(page)
     else:
-        if visitor.restore(sharing.access_for(store), stored_tokens(stored_joins)):
-            guard.mark_joined(page)  # its photos are read before watchers'
+        access = sharing.access_for(store)
+        if visitor.restore(access, stored_tokens(stored_joins)):
+            guard.mark_joined(page, lambda: visitor.still_joined(access))  # a player
     return visitor
 
 

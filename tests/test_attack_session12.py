@@ -10,7 +10,7 @@ guard's receive loop and dispatcher get them, the budgets' clock stopped or move
 2. A re-attach (``REGISTER_CLIENT`` naming a known session that lost its connection) sent the
    whole screen again charged to no budget, as often as an address liked (63 a second, half a
    core). It is now charged to the address's budgets, in line and in turn, and counted per
-   address (``guard.REATTACH_PER_ADDRESS``): one over is refused, many over ban.
+   session (``guard.REATTACH_PER_SESSION``): one over is refused, many over ban the address.
 """
 
 from __future__ import annotations
@@ -299,13 +299,13 @@ def test_a_players_reattach_is_charged_to_the_players_pool(
     assert guard._ALL_VISITORS.level == guard.ALL_VISITORS_CPU_BURST
 
 
-def test_reattaches_are_counted_per_address_then_refused_then_banned(
+def test_reattaches_are_counted_per_session_then_refused_then_banned(
     budgets: list[float], flet_reattach: tuple[_Known, list[dict[str, Any]]]
 ) -> None:
     known, given = flet_reattach
     ip = "198.51.100.212"
     guard._PEERS[known] = guard.Peer(ip, False, False)
-    burst = int(getattr(guard, "REATTACH_BURST", guard.MAX_SESSIONS_PER_ADDRESS))
+    burst = int(guard.REATTACH_SESSION_BURST)
     refused = int(getattr(guard, "REATTACH_REFUSED", 30))
     closes = []
     for _ in range(burst + refused + 1):  # the clock stopped: nothing refills
@@ -316,7 +316,7 @@ def test_reattaches_are_counted_per_address_then_refused_then_banned(
     assert len(given) == burst  # the refused were never attached
     assert guard._banned(ip, time.monotonic())
     guard._BANNED.pop(guard.live.address_key(ip), None)
-    budgets[0] += 1 / guard.REATTACH_PER_ADDRESS  # a moment later: one more
+    budgets[0] += 1 / guard.REATTACH_PER_SESSION  # a moment later: one more
     _conn, socket = _reattach(ip, _frame())
     assert socket.close_codes == [] and len(given) == burst + 1
 
@@ -334,3 +334,39 @@ def test_another_route_on_reattach_is_a_route_change_the_guard_dispatches(
     assert known.routes == ["/rules/rummy101"] and known.page.route == "/rules/rummy101"
     _reattach(ip, _frame("/rules/rummy101"))  # the same route again: no route change
     assert known.routes == ["/rules/rummy101"]
+
+
+def test_a_wifi_blip_of_many_phones_of_one_ipv6_network_is_never_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # retest (session 12): 26 phones of one /64 coming back at once were counted together and
+    # the whole /64 was banned; each session now has its own count (one re-attach each)
+    monkeypatch.setattr(guard, "_REATTACH", {})
+    monkeypatch.setattr(guard, "_REATTACH_REFUSED", {})
+    now = 1000.0
+    for phone in range(40):
+        ip = f"fd00:1::{phone + 16:x}"
+        for session in range(3):  # three tabs each
+            assert guard.reattach_ok(ip, now, f"s{phone}-{session}")
+    # one session re-attaching over and over is refused, then its address banned
+    said = [guard.reattach_ok("fd00:1::99", now, "again") for _ in range(4)]
+    assert said == [True] * 4
+    refused = 0
+    with pytest.raises(guard.Flood):
+        while not guard.reattach_ok("fd00:1::99", now, "again"):
+            refused += 1
+    assert refused == guard.REATTACH_REFUSED
+
+
+def test_a_player_whose_code_was_replaced_is_a_watcher_again() -> None:
+    # retest (session 12): a phone the host shut out by a new code kept the players' pool
+    # and turn; the rank now asks whether its code still holds
+    holds = [True]
+    peer = guard.Peer("198.51.100.230", False, False, joined=True, still=lambda: holds[0])
+    assert peer.player() and guard.rank_of(peer) == 0
+    assert guard.peer_budgets(peer)[1] is guard._ALL_PLAYERS
+    holds[0] = False  # the host made a new code
+    assert not peer.player() and guard.rank_of(peer) == 1
+    assert guard.peer_budgets(peer)[1] is guard._ALL_VISITORS
+    broken = guard.Peer("198.51.100.231", False, False, joined=True, still=lambda: 1 / 0 > 0)
+    assert not broken.player()  # the store unreadable: a watcher until it is back

@@ -112,7 +112,8 @@ def remember_joins(app: App) -> None:
     if ss is None or page is None or ss.is_host:
         return
     if ss.visitor.joined:
-        guard.mark_joined(page)  # its photos are read before watchers'
+        visitor, access = ss.visitor, ss.access
+        guard.mark_joined(page, lambda: visitor.still_joined(access))  # a player
     import json
 
     tokens = json.dumps(ss.tokens())
