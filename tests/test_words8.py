@@ -299,7 +299,7 @@ def test_the_new_game_form_says_what_a_knock_limit_of_0_means(
         assert not field.value_note.visible
         field.text.value = "lots"
         form._field_changed(field)
-        assert not field.value_note.visible and field.error.visible
+        assert not field.value_note.visible and field.shown_error()
 
 
 def test_a_gin_game_with_knock_limit_0_starts_and_scores_gin(app: App) -> None:
