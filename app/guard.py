@@ -1013,14 +1013,14 @@ _REATTACH: dict[str, Bucket] = {}
 _REATTACH_REFUSED: dict[str, Bucket] = {}
 
 
-def _take(buckets: dict[str, Bucket], ip: str, rate: float, size: float, now: float) -> bool:
+def _take(buckets: dict[str, Bucket], key: str, rate: float, size: float, now: float) -> bool:
+    """Take one token of ``key``'s bucket in ``buckets`` (made full on first use)."""
     if len(buckets) > 4096:  # forget the full ones (bounded memory)
         for k in [k for k, b in buckets.items() if b.take(0, now) and b.level >= b.size]:
             buckets.pop(k, None)
-    ip = ip if " " in ip else live.address_key(ip)  # IPv6: its /64 (a session's key as is)
-    bucket = buckets.get(ip)
+    bucket = buckets.get(key)
     if bucket is None:
-        bucket = buckets[ip] = Bucket(rate, size, size, now)
+        bucket = buckets[key] = Bucket(rate, size, size, now)
     return bucket.take(1, now)
 
 
@@ -1036,10 +1036,10 @@ def reattach_ok(ip: str, now: float, session: str = "") -> bool:
         Flood: more than :data:`REATTACH_REFUSED` refused a minute from the address (its
             /64) (the address is banned).
     """
-    key = f"{live.address_key(ip)} {session}"
-    if _take(_REATTACH, key, REATTACH_PER_SESSION, REATTACH_SESSION_BURST, now):
+    address = live.address_key(ip)  # IPv6: its /64
+    if _take(_REATTACH, f"{address} {session}", REATTACH_PER_SESSION, REATTACH_SESSION_BURST, now):
         return True
-    if _take(_REATTACH_REFUSED, ip, REATTACH_REFUSED / 60.0, REATTACH_REFUSED, now):
+    if _take(_REATTACH_REFUSED, address, REATTACH_REFUSED / 60.0, REATTACH_REFUSED, now):
         return False
     raise Flood("too many re-attaches")
 

@@ -2277,7 +2277,9 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
         except KeyError:
             keyed = _three_groups(groups)
         keyed = k0[a] + k1[b] + k2[c] + k3[d] + keyed
-        n = len(keyed)  # the melds by their lowest card (rank, then suit; _meld_key)
+        # the melds by their lowest card (rank, then suit; _meld_key), written out here and in
+        # best_discard alike on purpose: a shared function's call is a few % of these calls
+        n = len(keyed)
         if n == 2:
             (u, first), (u2, second) = keyed
             melds_c: _Melds = (first, second) if u < u2 else (second, first)
@@ -2428,7 +2430,8 @@ def _discard_searched(x: int, h: int, tri: int, r: int) -> Discard:
         keyed = k0[a] + k1[b] + _keyed_drop_runs[2][c] + k3[d] + keyed
     else:
         keyed = k0[a] + k1[b] + k2[c] + _keyed_drop_runs[3][d] + keyed
-    n = len(keyed)  # the melds by their lowest card (rank, then suit; _meld_key)
+    # the melds by their lowest card, as in best_arrangement (kept in step with it)
+    n = len(keyed)
     if n == 2:
         (u, first), (u2, second) = keyed
         melds: _Melds = (first, second) if u < u2 else (second, first)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 
 from tests.browser.conftest import Phone
-from tests.browser.test_play import enter_round, new_game, nth_chip, totals
+from tests.browser.test_play import enter_round, new_game, nth_chip, show_and_save, totals
 
 
 def focused(phone: Phone) -> list[str]:
@@ -19,16 +20,26 @@ def focused(phone: Phone) -> list[str]:
     return got
 
 
-def type_keys(phone: Phone, name: str, text: str) -> None:
-    """Tap the field ``name`` once, then type ``text`` key by key as a person does (no retry)."""
+KEYS = ("End", "Backspace")
+"""Keys :func:`type_keys` presses by name (any other item is typed as text)."""
+
+
+def type_keys(phone: Phone, name: str, keys: Iterable[str]) -> None:
+    """Tap the field ``name`` once, then type ``keys`` one by one as a person does (no retry):
+    characters, or the key names of :data:`KEYS` (``End`` moves to the end, no change)."""
     box = phone.role("textbox", re.compile(rf"^{re.escape(name)}(\s|$)")).first
     phone.into_view(box)
     box.click()
     time.sleep(0.5)
     assert name in focused(phone)[0], focused(phone)
-    for key in text:
-        phone.page.keyboard.type(key)
-        time.sleep(0.4)  # a person's pace: each key's change reaches the server
+    for key in keys:
+        if key in KEYS:
+            phone.page.keyboard.press(key)
+        else:
+            phone.page.keyboard.type(key)
+        if key != "End":
+            time.sleep(0.4)  # a person's pace: each key's change reaches the server
+    time.sleep(0.8)
 
 
 def test_a_correction_typed_into_a_flagged_points_field_goes_in_whole(phone: Phone) -> None:
@@ -39,14 +50,10 @@ def test_a_correction_typed_into_a_flagged_points_field_goes_in_whole(phone: Pho
     phone.tap("Show the scores")  # Ola's points left empty: flagged
     phone.wait_text(re.compile("Please complete the marked fields"))
     type_keys(phone, "Ola: points left", "15")
-    time.sleep(0.8)
     name, value = focused(phone)
     phone.shot("flagged-1-points-typed")
     assert value == "15" and "Ola: points left" in name, (name, value)
-    phone.tap("Show the scores")
-    phone.wait_text(re.compile("Save round 1"))
-    phone.tap("Save round 1")
-    phone.wait_text(re.compile("Enter round 2"))
+    show_and_save(phone, 1)
     assert totals(phone, ["Ala", "Ola"]) == {"Ala": "101", "Ola": "−15"}
 
 
@@ -57,18 +64,7 @@ def test_a_correction_typed_into_a_flagged_hand_goes_in_whole(phone: Phone) -> N
     phone.fill("Ala: hand", "AS 2S 3S 7H 7D 7C 9C 10C JC JK")
     phone.tap("Show the scores")
     phone.wait_text(re.compile("joker", re.I))
-    box = phone.role("textbox", re.compile(r"^Ala: hand(\s|$)")).first
-    phone.into_view(box)
-    box.click()
-    time.sleep(0.5)
-    phone.page.keyboard.press("End")
-    for _ in range(2):
-        phone.page.keyboard.press("Backspace")
-        time.sleep(0.4)
-    for key in "4D":
-        phone.page.keyboard.type(key)
-        time.sleep(0.4)
-    time.sleep(0.8)
+    type_keys(phone, "Ala: hand", ["End", "Backspace", "Backspace", "4", "D"])
     name, value = focused(phone)
     phone.shot("flagged-2-hand-typed")
     assert value.split() == ["AS", "2S", "3S", "7H", "7D", "7C", "9C", "10C", "JC", "4D"], (
@@ -89,23 +85,12 @@ def test_typing_after_the_scores_were_shown_goes_in_whole(phone: Phone) -> None:
     phone.wait_text(re.compile("Save round 1"))
     time.sleep(0.5)
     assert phone.button("Show the scores").count() == 0  # folded away, not only drawn so
-    box = phone.role("textbox", re.compile(r"^Ola: points left(\s|$)")).first
-    phone.into_view(box)
-    box.click()
-    time.sleep(0.5)
-    phone.page.keyboard.press("End")
-    for key in "52":
-        phone.page.keyboard.type(key)
-        time.sleep(0.4)
-    time.sleep(0.8)
+    type_keys(phone, "Ola: points left", ["End", "5", "2"])
     name, value = focused(phone)
     phone.shot("flagged-3-typed-after-the-scores")
     assert value == "152" and "Ola: points left" in name, (name, value)
     # the out-of-date round is folded away: nothing to save until checked again
     assert not any(label.startswith("Save round") for label in phone.labels()), phone.labels()
     assert phone.button("Show the scores").count() == 1
-    phone.tap("Show the scores")
-    phone.wait_text(re.compile("Save round 1"))
-    phone.tap("Save round 1")
-    phone.wait_text(re.compile("Enter round 2"))
+    show_and_save(phone, 1)
     assert totals(phone, ["Ala", "Ola"]) == {"Ala": "101", "Ola": "−152"}

@@ -18,7 +18,6 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Sequence
 from typing import Any
-from urllib.parse import unquote
 
 import flet as ft
 
@@ -33,7 +32,7 @@ from app.ui.camera.photo_worker import (
 )
 from app.ui.common.keyboard import MeldList, MeldsEditor
 from app.ui.common.pieces import meld_view, piece_name
-from app.ui.common.session import push_route
+from app.ui.common.session import _path, push_route  # routes compared as the session does
 from app.ui.common.widgets import ERROR_COLOUR, MUTED
 
 __all__ = [
@@ -115,12 +114,6 @@ def _cancel_when_gone(page: Any, session: object) -> Callable[[], None]:
                 setattr(page, k, was[k])
 
     return unwatch
-
-
-def _path(route: str) -> str:
-    """``route`` without its query and trailing slash, unquoted (as app/ui/common/session.py
-    compares routes)."""
-    return unquote(route.partition("?")[0]).rstrip("/") or "/"
 
 
 def _hold_back(page: Any, close: Callable[[], None]) -> Callable[[], None]:

@@ -120,12 +120,16 @@ def muted(text: str, size: int = 14) -> ft.Text:
     return ft.Text(text, size=size, color=MUTED)
 
 
+ERROR_BOX_PADDING = 10
+"""Pixels around the words of an :func:`error_box` (none while folded: :func:`fold_error`)."""
+
+
 def error_box() -> ft.Container:
     """A hidden box for a form-level error; show it with :func:`show_error`."""
     return ft.Container(
         content=ft.Text("", color=ERROR_COLOUR, size=15, weight=ft.FontWeight.W_500),
         bgcolor=ft.Colors.ERROR_CONTAINER,
-        padding=10,
+        padding=ERROR_BOX_PADDING,
         border_radius=8,
         visible=False,
     )
@@ -137,7 +141,7 @@ def show_error(box: ft.Container, message: str | None) -> None:
     assert isinstance(text, ft.Text)
     text.value = readable(message or "")
     box.visible = bool(message)
-    box.height, box.padding = None, 10  # unfolded (:func:`fold_error`)
+    box.height, box.padding = None, ERROR_BOX_PADDING  # unfolded (:func:`fold_error`)
 
 
 def fold_error(box: ft.Container) -> None:
