@@ -156,3 +156,34 @@ def test_a_slovak_browser_starts_in_slovak(slovak: Phone) -> None:
     slovak.open("/rules/carousel")
     slovak.wait_text(re.compile("Pravidlá: Kolotoč"))
     slovak.shot("language-09-carousel-rules-slovak")
+
+
+def test_tiles_tapped_in_a_checker_stay_after_switching_language(phone: Phone) -> None:
+    """Retest of session 12: the meld checker came back empty after Settings → Polski. The
+    tapped tiles, the "Read as" chip and the verdict (now in Polish) are kept."""
+    phone.open("/check/meld?variant=rummy101")
+    phone.wait_text("Read as")
+    tiles(phone, "red", "11", "12", "JK")
+    phone.chip("Run")
+    shown(phone, "Valid run")
+    shown(phone, "36 points")
+    phone.shot("language-10-meld-before-switch")
+    # ← to the referee menu, ← home, Settings → Polski, ← home, the referee, the meld check
+    phone.tap("Back")
+    phone.wait_text(re.compile("^Check a meld"))
+    phone.tap("Back")
+    phone.wait_text("New game")
+    phone.tap("Settings")
+    phone.wait_text("Language")
+    phone.chip("Polski")
+    phone.wait_text("Język")
+    phone.tap("Wstecz")
+    phone.wait_text("Nowa gra")
+    press(phone, re.compile("^Sędzia"))
+    press(phone, re.compile("^Sprawdź układ"))
+    phone.wait_text("Czytaj jako")
+    shown(phone, "Prawidłowa seria")
+    shown(phone, "36 punktów")
+    shown(phone, "Joker = czerwony 13")
+    assert not any("Valid run" in label for label in phone.labels())
+    phone.shot("language-11-meld-after-switch-polish")

@@ -19,6 +19,7 @@ control values, so both work in logic tests without a page (call ``pick_family``
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -691,6 +692,18 @@ class PieceKeyboard:
         self.said.visible = self.error.visible  # Flet refuses an empty Semantics
         self._paint()
 
+    def take_from(self, other: PieceKeyboard) -> None:
+        """Hold what ``other`` holds (the same row built before the session's language
+        changed): its pieces, its colour/suit, its typed text (a problem in it named again, in
+        the language now in force) and whether its keys show. Does not notify."""
+        self.family = other.family if other.family in self.families else self.family
+        if other.problem:
+            self.field.value = other.field.value
+            self.type_text(other.field.value or "", notify=False)
+        else:
+            self.set_pieces(other.pieces)
+        self.show_keys(bool(other.keys_box.visible))
+
     @property
     def value(self) -> list[str]:
         """The pieces in canonical notation."""
@@ -1055,6 +1068,18 @@ class MeldsEditor:
         """Show ``melds`` (each in notation); the last one is then edited."""
         self.model.set_melds(melds)
         self._load_active()
+
+    def take_from(self, other: MeldsEditor) -> None:
+        """Hold what ``other`` holds (the same list built before the session's language
+        changed): its melds and the one chosen, the text typed into it (a problem named again
+        in the language now in force) and whether its keys show. Does not notify."""
+        self.model = copy.deepcopy(other.model)
+        self.changed = other.changed
+        self._load_active()
+        if other.keyboard.problem:
+            self.keyboard.field.value = other.keyboard.field.value
+            self.keyboard.type_text(other.keyboard.field.value or "", notify=False)
+        self.show_keys(bool(other.keys_box.visible))
 
     def focus(self) -> None:
         """Show this list's keyboard (and tell the screen)."""

@@ -1018,6 +1018,51 @@ class Checker:
         """The options changed (inputs kept): check again where the verdict is live."""
         self.clear_verdict()
 
+    def inputs(self) -> dict[str, Any]:
+        """This screen's inputs by name (keyboards, meld lists, chips, number fields), for
+        :meth:`take_over`; the base class has the taken discard's, where there is one."""
+        got: dict[str, Any] = {}
+        took, discard = getattr(self, "took", None), getattr(self, "discard", None)
+        if took is not None and discard is not None:
+            got.update(took=took, discard=discard)
+        return got
+
+    def take_over(self, old: Checker) -> None:
+        """Carry everything entered on ``old`` (this kind, game and variant, built in the
+        language the session spoke before) into this screen, built in the language now
+        spoken: the rules chosen, the pieces and melds (what was typed with a problem too,
+        the problem named again in the new language), the chips and numbers; then check
+        again where ``old`` showed a verdict (a live one always), so it too is worded anew.
+        """
+        if old.rules.options != self.rules.options:
+            self.set_options(old.rules.options)
+        if self.choose_box is not None and old.choose_box is not None:
+            self.choose_box.visible = old.choose_box.visible
+        theirs = old.inputs()
+        for name, mine in self.inputs().items():
+            other = theirs.get(name)
+            if isinstance(mine, PieceKeyboard) and isinstance(other, PieceKeyboard):  # noqa: SIM114 - each pair typed on its own
+                mine.take_from(other)
+            elif isinstance(mine, MeldsEditor) and isinstance(other, MeldsEditor):
+                mine.take_from(other)
+            elif isinstance(mine, ChoiceChips) and isinstance(other, ChoiceChips):
+                mine.set(other.value)
+            elif isinstance(mine, ft.TextField) and isinstance(other, ft.TextField):
+                mine.value = other.value
+        took = getattr(self, "took", None)
+        if took is not None:
+            self.discard_box.visible = took.value == "yes"
+        self.inputs_taken(old)
+        if self.verdict_first or old.verdict.controls:
+            self.check()
+
+    def inputs_taken(self, old: Checker) -> None:
+        """After :meth:`take_over` carried the inputs: what a subclass keeps besides."""
+
+    def check(self) -> dict[str, Any] | None:
+        """Judge what is entered and show the verdict (None where nothing was judged)."""
+        raise NotImplementedError
+
     def ask(self, check: str, **fields: Any) -> dict[str, Any]:
         """Ask the judge; the answer is kept in :attr:`answer`."""
         self.rule_box.controls = []
@@ -1175,8 +1220,10 @@ def _kept_checker(app: App, kind: str, game: Game | None) -> Checker | None:
         return None
     screen, fields = got
     same_game = (screen.game.id if screen.game else None) == (game.id if game else None)
-    if screen.kind != kind or not same_game or screen.language != app.language:
+    if screen.kind != kind or not same_game:
         return None
+    if screen.language != app.language:
+        return _in_language(app, screen, game)
     screen.view = ft.View(**fields)  # the page's one View was handed to the rule book since
     screen.back_to_verdict()
     return screen
@@ -1218,6 +1265,9 @@ class MeldChecker(Checker):
 
     def rules_changed(self) -> None:
         self.check()
+
+    def inputs(self) -> dict[str, Any]:
+        return {"keyboard": self.keyboard, "read_as": self.read_as}
 
     def _changed(self) -> None:
         self.check()
@@ -1435,6 +1485,14 @@ class OpeningChecker(Checker):
             ).format(n=t.initial_meld)
         self.need = ft.Text(text, size=16, weight=ft.FontWeight.W_500)
         return self.need
+
+    def inputs(self) -> dict[str, Any]:
+        return {
+            **super().inputs(),
+            "melds": self.melds,
+            "highest": self.highest,
+            "most_pairs": self.most_pairs,
+        }
 
     def rules_changed(self) -> None:
         self.clear_verdict()
@@ -1749,6 +1807,25 @@ class TurnChecker(Checker):
             self._paint_level()
         self.clear_verdict()
 
+    def inputs(self) -> dict[str, Any]:
+        return {
+            **super().inputs(),
+            "opened": self.opened,
+            "before": self.before,
+            "rack": self.rack,
+            "after_mode": self.after_mode,
+            "after": self.after,
+            "heap": self.heap,
+        }
+
+    def inputs_taken(self, old: Checker) -> None:
+        if isinstance(old, TurnChecker):
+            self._mirrored = [list(m) for m in old._mirrored]
+            self._heap_mirrored = list(old._heap_mirrored)
+        heap = self.after_mode.value == "heap"
+        self.after.control.visible = not heap
+        self.heap_box.visible = heap
+
     def _copy_clicked(self, _e: Any = None) -> None:
         self.copy_before()
 
@@ -1877,6 +1954,9 @@ class HandChecker(Checker):
 
     def rules_changed(self) -> None:
         self.check()
+
+    def inputs(self) -> dict[str, Any]:
+        return {"keyboard": self.keyboard}
 
     def _changed(self) -> None:
         self.check()
@@ -2013,14 +2093,20 @@ def build(app: App, parts: Sequence[str]) -> Any:
     if kept is not None:
         return kept
     left = _LEFT.get(app, {}).get((kind, game.id if game else None))
-    if (
-        left is not None
-        and (variant is None or variant == left.variant)
-        and left.language == app.language  # else built anew, in the session's language
-    ):
+    if left is not None and (variant is None or variant == left.variant):
+        if left.language != app.language:
+            return _in_language(app, left, game)
         left.view = ft.View(**left._fields)  # the page's one View showed other screens since
         return left
     return CHECKERS[kind](app, game, variant)
+
+
+def _in_language(app: App, old: Checker, game: Game | None) -> Checker:
+    """``old`` built anew in the session's language (its words were built in another one),
+    for ``game`` as stored now, with everything entered on it (:meth:`Checker.take_over`)."""
+    new = CHECKERS[old.kind](app, game, old.variant)
+    new.take_over(old)
+    return new
 
 
 __all__ = [

@@ -360,6 +360,19 @@ class TableEditor(MeldsEditor):
             return
         super().new_meld()
 
+    def take_from(self, other: MeldsEditor) -> None:
+        """As :meth:`MeldsEditor.take_from`, with the jokers' declared cards being typed."""
+        super().take_from(other)
+        mine, theirs = self.declare, getattr(other, "declare", None)
+        if mine is None or not isinstance(theirs, PieceKeyboard):
+            return
+        if theirs.problem:
+            mine.field.value = theirs.field.value
+            mine.type_text(theirs.field.value or "", notify=False)
+        if theirs.keys_box.visible and other.keys_box.visible:  # the declared cards' keys
+            mine.show_keys(True)
+            self._declare_focused()
+
     def show_keys(self, visible: bool) -> None:
         """Show or hide the keys (the melds stay)."""
         if visible:
