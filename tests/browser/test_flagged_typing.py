@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable
+from typing import Any
 
 from tests.browser.conftest import Phone
 from tests.browser.test_play import enter_round, new_game, nth_chip, show_and_save, totals
@@ -20,6 +21,21 @@ def focused(phone: Phone) -> list[str]:
     return got
 
 
+def settled(box: Any, timeout: float = 10.0) -> None:
+    """Wait until ``box`` stops moving: a refused "Show the scores" scrolls the first marked
+    field into view, and on a loaded machine that scroll can come after the test scrolled
+    the field itself; a tap during it reached the browser's input but not the field drawn
+    (CI, two runs side by side: "15" typed, the field drawn empty)."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        now = box.bounding_box()
+        if now is not None and now == last:
+            return
+        last = now
+        time.sleep(0.4)
+
+
 KEYS = ("End", "Backspace")
 """Keys :func:`type_keys` presses by name (any other item is typed as text)."""
 
@@ -29,6 +45,7 @@ def type_keys(phone: Phone, name: str, keys: Iterable[str]) -> None:
     characters, or the key names of :data:`KEYS` (``End`` moves to the end, no change)."""
     box = phone.role("textbox", re.compile(rf"^{re.escape(name)}(\s|$)")).first
     phone.into_view(box)
+    settled(box)
     box.click()
     time.sleep(0.5)
     assert name in focused(phone)[0], focused(phone)
