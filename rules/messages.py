@@ -180,7 +180,7 @@ MESSAGES: Final[dict[str, str | Plural]] = {
     "set.tiles": T("the 106-tile set"),
     "set.gin": T("a 52-card deck"),
     "set.one_deck": T("one 53-card deck"),
-    "set.two_decks": T("two 53-card decks"),
+    "set.two_decks": T("the set of two 53-card decks"),
     "where.field": T("in {field}"),
     "where.hand": T("in the hand"),
     "where.opening": T("in the opening"),

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rules.errors import RequestError
+from rules.errors import RequestError, TooManyCopiesError
 from rules.melds import read_meld
 from rules.options import VariantName
 from rules.pieces import Card, Piece, Tile, piece_value
@@ -125,6 +125,28 @@ def impossible_round(
         ln = message
         message = f"{ln.english()} ({rule if cite is None else cite})"
     return RoundResult(False, reason, message, rule, detail=dict(detail), line=ln)
+
+
+def copies_across(
+    error: TooManyCopiesError, rule: str, hands: Sequence[tuple[str, Iterable[Piece]]], **kw: Any
+) -> RoundResult:
+    """The impossible round (``too_many_copies``) for ``error``, raised on the pieces of all
+    the hands together (RULES.md §1): the detail ``holders`` names, in the order of ``hands``,
+    the players whose pieces hold the piece there are too many copies of (for a screen to mark
+    each of them; empty when the error names no piece).
+
+    Args:
+        error: what :meth:`rules.pieces.PieceSet.check_copies` raised.
+        rule: the variant's rule section (and ``cite``, passed on, as for
+            :func:`impossible_round`).
+        hands: ``(name, pieces)`` per player, the pieces as checked (a typed joker count as
+            that many jokers).
+    """
+    piece = error.line.params.get("piece") if error.line is not None else None
+    holders = [name for name, pieces in hands if any(str(x) == piece for x in pieces)]
+    return impossible_round(
+        "too_many_copies", error.line or error.message, rule, holders=holders, **kw
+    )
 
 
 @dataclass(frozen=True)
@@ -521,6 +543,7 @@ __all__ = [
     "RoundResult",
     "ScoreLine",
     "check_names",
+    "copies_across",
     "count_meld",
     "impossible_round",
     "multiset_missing",

@@ -38,6 +38,7 @@ from rules.scoring import (
     RoundResult,
     ScoreLine,
     check_names,
+    copies_across,
     impossible_round,
     player_count_problem,
     request_game,
@@ -183,7 +184,7 @@ def score_round(
     try:
         deck.check_copies([c for p in players for c in p.hand], "across the hands")
     except TooManyCopiesError as e:
-        return impossible_round("too_many_copies", e.line or e.message, RULE)
+        return copies_across(e, RULE, [(p.name, p.hand) for p in players])
     values = {p.name: hand_value(p.hand, opts) for p in players}
     if knocker is not None and values[knocker] > opts.knock_max:
         return impossible_round(

@@ -41,6 +41,7 @@ from rules.scoring import (
     RoundResult,
     ScoreLine,
     check_names,
+    copies_across,
     count_meld,
     impossible_round,
     multiset_missing,
@@ -474,16 +475,16 @@ def _check_round(finish: Finish, players: Sequence[Rummy101Player]) -> RoundResu
     )
     if too_much is not None:
         return too_much
-    everything: list[Piece] = []
+    hands: list[tuple[str, list[Piece]]] = []
     for p in players:
         if p.hand is not None:
-            everything.extend(p.hand)
+            hands.append((p.name, list(p.hand)))
         elif p.hand_value is not None:
-            everything.extend([JOKER] * max(0, p.jokers))
+            hands.append((p.name, [JOKER] * max(0, p.jokers)))
     try:
-        TILE_SET.check_copies(everything, "across the hands")
+        TILE_SET.check_copies([x for _name, held in hands for x in held], "across the hands")
     except TooManyCopiesError as e:
-        return impossible_round("too_many_copies", e.line or e.message, RULE)
+        return copies_across(e, RULE, hands)
     return None
 
 

@@ -40,6 +40,7 @@ from rules.scoring import (
     RoundResult,
     ScoreLine,
     check_names,
+    copies_across,
     count_meld,
     impossible_round,
     multiset_missing,
@@ -362,16 +363,16 @@ def _check_round(
     too_much = racks_value_problem([(p.name, p.hand, p.hand_value) for p in players], rule)
     if too_much is not None:
         return too_much
-    everything: list[Piece] = []
+    hands: list[tuple[str, list[Piece]]] = []
     for p in players:
         if p.hand is not None:
-            everything.extend(p.hand)
+            hands.append((p.name, list(p.hand)))
         elif p.hand_value is not None:
-            everything.extend([JOKER] * max(0, p.jokers))
+            hands.append((p.name, [JOKER] * max(0, p.jokers)))
     try:
-        TILE_SET.check_copies(everything, "across the racks")
+        TILE_SET.check_copies([x for _name, held in hands for x in held], "across the racks")
     except TooManyCopiesError as e:
-        return impossible_round("too_many_copies", e.line or e.message, rule, cite=RULE)
+        return copies_across(e, rule, hands, cite=RULE)
     return None
 
 

@@ -535,12 +535,18 @@ class EntryForm:
         return False
 
     def flag_judge(self, message: str, answer: Mapping[str, Any]) -> bool:
-        """Put the judge's complaint on the field it names (``players[i]`` in the message,
-        or ``player`` in the answer). True when a field took it."""
+        """Put the judge's complaint on the field it names (``player`` in the answer,
+        ``holders``: each player holding a piece there are too many copies of across the
+        hands, ``players[i]`` or a name in the message). True when a field took it."""
         message = readable(message)
         name = answer.get("player")
         if isinstance(name, str) and name in self.players and self.flag_player(name, message):
             return True
+        holders = answer.get("holders")  # too many copies across the hands: everyone holding it
+        if isinstance(holders, list):
+            took = [h for h in holders if h in self.players and self.flag_player(h, message)]
+            if took:
+                return True
         m = re.search(r"players\[(\d+)\]", message)
         if m is not None:
             index = int(m.group(1))
