@@ -1164,3 +1164,21 @@ def test_the_screens_are_imported_and_frozen_before_the_server_starts() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert out.stdout.split() == ["[]", "True", "True"], out.stderr[-2000:]
+
+
+def test_sessions_opened_all_at_once_are_capped_too(served: Served) -> None:
+    # the cap was read before the new session registered (an await later): 16 connections
+    # opened at the same moment from one address all got a session
+    async def body(witness: Raw) -> None:
+        address = phone_address()
+        tries = [Raw(served, address) for _ in range(guard.MAX_CONNECTIONS_PER_ADDRESS)]
+        got = await asyncio.gather(*(t.connect() for t in tries), return_exceptions=True)
+        opened = [c for c in got if isinstance(c, Raw)]
+        assert 0 < len(opened) <= guard.MAX_SESSIONS_PER_ADDRESS, len(opened)
+        assert guard._live_sessions(address) <= guard.MAX_SESSIONS_PER_ADDRESS
+        await witness.alive()
+        print(f"{len(opened)} of {len(tries)} opened at once")
+        for c in opened:
+            await c.close()
+
+    attack(served, body)
