@@ -239,3 +239,82 @@ def test_prop_unmatched_is_the_rest_of_the_hand(order: list[int], n: int, fresh:
         assert laid.arrangement == (deadwood, melds, unmatched)
         arr = d.arrangement
     assert (deadwood, melds, unmatched) == arr
+
+
+# -- the best discard's searched paths (runs in several suits; groups of three ranks) ----------
+_RICH = [i for i in range(52) if i % 13 < 5]  # A-5 of every suit: runs and groups everywhere
+
+
+def _hand_indexes(n: int) -> st.SearchStrategy[list[int]]:
+    """``n`` distinct card indexes, from the whole deck or from the aces to fives."""
+    return st.one_of(
+        st.lists(st.integers(0, 51), min_size=n, max_size=n, unique=True),
+        st.lists(st.sampled_from(_RICH), min_size=n, max_size=n, unique=True),
+    )
+
+
+def test_best_discard_with_runs_in_two_suits_and_no_group() -> None:
+    # runs A-4 of spades and 5-7 of hearts; loose 9D JC QD KC (39). Discarding the end of the
+    # 4-card run saves nothing; a 10-point card saves 10, and of J Q K the highest rank goes:
+    # KC. Kept: 9 + 10 + 10 = 29
+    d = dw.best_discard(cards("AS 2S 3S 4S 5H 6H 7H 9D JC QD KC"))
+    assert str(d.discard) == "KC" and d.arrangement.deadwood == 29 and not d.big_gin
+    assert [names(m) for m in d.arrangement.melds] == [["AS", "2S", "3S", "4S"], ["5H", "6H", "7H"]]
+    assert names(d.arrangement.unmatched) == ["9D", "JC", "QD"]
+    # every card in runs of two suits (AS-5S, 5H-10H): big gin; the ends of both runs can go
+    # without breaking them (AS, 5S, 5H, 10H), and of those the highest value goes: 10H
+    g = dw.best_discard(cards("AS 2S 3S 4S 5S 5H 6H 7H 8H 9H 10H"))
+    assert g.big_gin and g.arrangement.deadwood == 0 and str(g.discard) == "10H"
+    assert [names(m) for m in g.arrangement.melds] == [
+        ["AS", "2S", "3S", "4S", "5S"],
+        ["5H", "6H", "7H", "8H", "9H"],
+    ]
+
+
+def test_best_discard_with_groups_of_three_ranks_and_no_run() -> None:
+    # groups of 5s, 9s and kings; loose 2C and 7D: the 7 goes, 2 points kept
+    d = dw.best_discard(cards("5S 5H 5D 9S 9H 9C KS KH KD 2C 7D"))
+    assert str(d.discard) == "7D" and d.arrangement.deadwood == 2 and not d.big_gin
+    assert [names(m) for m in d.arrangement.melds] == [
+        ["5S", "5H", "5D"],
+        ["9S", "9H", "9C"],
+        ["KS", "KH", "KD"],
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_hand_indexes(11))
+def test_best_discard_is_the_mask_paths_answer(indexes: list[int]) -> None:
+    hand = [dw.decode(1 << (16 * (i // 13) + i % 13))[0] for i in indexes]
+    d = dw.best_discard(hand)
+    m = dw.discard_of_mask(dw.encode(hand))
+    assert (d.discard, d.arrangement, d.big_gin, d.eleven) == (
+        m.discard,
+        m.arrangement,
+        m.big_gin,
+        m.eleven,
+    )
+
+
+def test_best_arrangement_with_runs_in_two_suits_or_groups_of_three_ranks() -> None:
+    # runs A-4 of spades and 5-7 of hearts; 9D KC QD deadwood: 29
+    a = dw.best_arrangement(cards("AS 2S 3S 4S 5H 6H 7H 9D QD KC"))
+    assert a.deadwood == 29
+    assert [names(m) for m in a.melds] == [["AS", "2S", "3S", "4S"], ["5H", "6H", "7H"]]
+    assert names(a.unmatched) == ["9D", "QD", "KC"]
+    # groups of 5s, 9s and kings, the 2 of clubs left: 2
+    g = dw.best_arrangement(cards("5S 5H 5D 9S 9H 9C KS KH KD 2C"))
+    assert g.deadwood == 2 and names(g.unmatched) == ["2C"]
+    assert [names(m) for m in g.melds] == [
+        ["5S", "5H", "5D"],
+        ["9S", "9H", "9C"],
+        ["KS", "KH", "KD"],
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_hand_indexes(10))
+def test_best_arrangement_is_the_mask_paths_answer(indexes: list[int]) -> None:
+    hand = [dw.decode(1 << (16 * (i // 13) + i % 13))[0] for i in indexes]
+    got = dw.best_arrangement(hand)
+    assert (got.deadwood, got.melds, got.unmatched) == tuple(dw.arrangement_mask(dw.encode(hand)))

@@ -2250,27 +2250,29 @@ def best_arrangement(cards: Iterable[Card]) -> Arrangement:
         made._rest = x
         return made
     # runs in one suit and no group, or groups of one or two ranks and no run: the melds by one
-    # look-up (as in index_melds), no search; runs in several suits and no group, or groups of
-    # three ranks and no run: the mask path
+    # look-up (as in index_melds), no search
     gg = g & _GROUP_FOURS11
     r = h & (h >> 1) & (h >> 2)
     if not gg:
         melds = _card_runs11.get(r)
-        if melds is None:
-            return arrangement_mask(h)
     elif not r:
         melds = _card_groups11.get(h & _tri_col11[gg])
-        if melds is None:
-            return arrangement_mask(h)
-    else:  # a search (as in index_melds), then the melds from the run entries and the groups
-        tri = _tri_of11[gg]
+    else:
+        melds = None
+    if melds is None:  # a search (as in index_melds), the melds from the run entries and groups
         a = h & 0x1FFF
         b = (h >> 16) & 0x1FFF
         c = (h >> 32) & 0x1FFF
         d = h >> 48
-        best, groups, a, b, c, d, _ = (_best10 if tri & (tri - 1) else _best10_one_rank)(
-            h, tri, a, b, c, d
-        )
+        if gg:  # groups and runs, or groups of three ranks and no run
+            tri = _tri_of11[gg]
+            best, groups, a, b, c, d, _ = (_best10 if tri & (tri - 1) else _best10_one_rank)(
+                h, tri, a, b, c, d
+            )
+        else:  # runs in several suits and no group: each suit's runs, no choice to make
+            table = _index_dw
+            best = table[a] + table[b] + table[c] + table[d]
+            groups = 0
         k0, k1, k2, k3 = _keyed_runs
         try:  # the groups' entries (groups of three ranks: one at a time)
             keyed = _keyed_groups[groups]
@@ -2361,20 +2363,20 @@ def best_discard(cards: Iterable[Card]) -> Discard:
     if g:  # the melds by one look-up where no search is needed (as in best_arrangement)
         gg = g & _GROUP_FOURS11
         r = h & (h >> 1) & (h >> 2)
-        if not gg:  # runs only: in one suit, and some card in no run (else the mask path)
+        if not gg:  # runs only: in one suit with some card in no run, else the drop tables
             melds = _card_runs11.get(r)
             if melds is None:
-                return discard_of_mask(h)
+                return _discard_searched(x, h, 0, r)
             y = x - melds[0]
             if not y >> _HAND_AT11:
-                return discard_of_mask(h)
+                return _discard_searched(x, h, 0, r)
         else:
             tri = _tri_of11[gg]
             if r:  # runs and groups
                 return _discard_searched(x, h, tri, r)
             melds = _card_groups11.get(h & _column_of[tri])
-            if melds is None:  # groups of three ranks and no run
-                return discard_of_mask(h)
+            if melds is None:  # groups of three ranks and no run: the search
+                return _discard_searched(x, h, tri, r)
             y = x - melds[0]
             if not y >> _HAND_AT11:  # every card in groups
                 return _discard_searched(x, h, tri, r)
@@ -2402,16 +2404,33 @@ def best_discard(cards: Iterable[Card]) -> Discard:
 
 
 def _discard_searched(x: int, h: int, tri: int, r: int) -> Discard:
-    """:func:`best_discard` of a hand with a rank held in ≥3 suits and a run (or every card in
-    groups of one or two ranks), from its packed sum ``x``, hand mask ``h``, ranks held in ≥3
-    suits ``tri`` (rank bits) and run starts ``r`` (``h & h >> 1 & h >> 2``): the search of
+    """:func:`best_discard` of a hand with a meld that no one look-up lays out (a rank held in
+    ≥3 suits and a run, every card in groups, groups of three ranks, runs in several suits or
+    every card in runs), from its packed sum ``x``, hand mask ``h``, ranks held in ≥3 suits
+    ``tri`` (rank bits; 0: none) and run starts ``r`` (``h & h >> 1 & h >> 2``): the search of
     :func:`index_discard`, the melds from the run entries (:data:`_keyed_runs`; the discard's
     suit from :data:`_keyed_drop_runs`)."""
     a = h & 0x1FFF
     b = (h >> 16) & 0x1FFF
     c = (h >> 32) & 0x1FFF
     d = h >> 48
-    if tri & (tri - 1):
+    if not tri:  # runs only: each suit's run-only deadwood and the least of its best drops
+        table = _index_dw
+        z0, z1, z2, z3 = _discard_tables
+        full = table[a] + table[b] + table[c] + table[d]
+        key = z0[a]
+        y = z1[b]
+        if y < key:
+            key = y
+        y = z2[c]
+        if y < key:
+            key = y
+        y = z3[d]
+        if y < key:
+            key = y
+        key += full << 8
+        groups = 0
+    elif tri & (tri - 1):
         key, groups, full, a, b, c, d, _ = _discard_groups(h, tri, a, b, c, d, r)
     else:
         key, groups, full, a, b, c, d, _ = _discard_one_rank(h, tri, a, b, c, d)
